@@ -1,0 +1,43 @@
+"""Type stubs for the Rust extension ``solvers._core`` (thin bindings; the
+public, validated API lives in the Python modules)."""
+
+from collections.abc import Callable, Iterator
+
+MAX_SEARCH_SQUARES: int
+MAX_FIND_SQUARES: int
+
+def count_tours(
+    rows: int,
+    cols: int,
+    mask: list[bool] | None,
+    start: tuple[int, int] | None,
+    closed: bool,
+    threads: int,
+    progress: Callable[[int, int], object] | None = None,
+    timeout: float | None = None,
+) -> int: ...
+def find_tour(
+    rows: int,
+    cols: int,
+    mask: list[bool] | None,
+    start: tuple[int, int],
+    closed: bool,
+    threads: int,
+    timeout: float | None = None,
+) -> bytes | None: ...
+def tour_defect(
+    rows: int, cols: int, mask: list[bool] | None, path: bytes, closed: bool
+) -> str | None: ...
+
+class TourStream(Iterator[bytes]):
+    def __new__(
+        cls,
+        rows: int,
+        cols: int,
+        mask: list[bool] | None,
+        start: tuple[int, int] | None,
+        closed: bool,
+    ) -> TourStream: ...
+    def __iter__(self) -> TourStream: ...
+    def __next__(self) -> bytes: ...
+    def close(self) -> None: ...

@@ -1,0 +1,143 @@
+"""The ``solvers`` command.
+
+Examples::
+
+    solvers tours 4 7                 # 1682 open tours from the lower-left corner
+    solvers tours 6 6 --start all     # from every square
+    solvers tours 8 8 --find          # one tour, printed as a numbered board
+    solvers tours 3 4 --list 2        # the first tours in the search order
+    solvers tours --board holes.txt --start 0,0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from itertools import islice
+
+from . import __version__, knights
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _square(text: str) -> tuple[int, int] | str:
+    if text == "all":
+        return text
+    try:
+        row, col = (int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected ROW,COL (like 3,0) or 'all', got {text!r}"
+        ) from None
+    return row, col
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="solvers",
+        description="Count, list and find solutions of backtracking puzzles.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("Examples::", 1)[1] if __doc__ else None,
+    )
+    parser.add_argument("--version", action="version", version=f"solvers {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    tours = commands.add_parser(
+        "tours",
+        help="knight's tours: count (default), --find one, or --list them",
+        description="Knight's tours on a ROWS x COLS board (or a --board drawing). "
+        "Squares are ROW,COL, 0-based, row 0 at the top; the default start is "
+        "the lower-left corner.",
+    )
+    tours.add_argument("rows", type=int, nargs="?", help="number of rows")
+    tours.add_argument("cols", type=int, nargs="?", help="number of columns")
+    tours.add_argument(
+        "--board", metavar="FILE", help="a board drawn in text: '.' square, '#' missing"
+    )
+    tours.add_argument(
+        "--start", type=_square, default=None, help="ROW,COL, or 'all' to sum over every square"
+    )
+    tours.add_argument("--closed", action="store_true", help="only closed (re-entrant) tours")
+    tours.add_argument("--threads", type=int, default=None, help="worker threads (default: all)")
+    mode = tours.add_mutually_exclusive_group()
+    mode.add_argument("--find", action="store_true", help="find one tour fast and print it")
+    mode.add_argument("--list", type=int, metavar="N", help="print the first N tours")
+    tours.add_argument("--svg", metavar="FILE", help="with --find: save the tour as SVG")
+    tours.add_argument("--json", action="store_true", help="machine-readable output")
+    tours.add_argument("--progress", action="store_true", help="show a progress bar")
+    tours.add_argument("--timeout", type=float, default=None, help="give up after SECONDS")
+    return parser
+
+
+def _board_args(args: argparse.Namespace) -> dict:
+    if args.board is not None:
+        try:
+            with open(args.board, encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError as error:
+            raise _UsageError(f"cannot read --board {args.board}: {error.strerror}") from None
+        return {"rows": args.rows, "cols": args.cols, "board": text}
+    if args.rows is None or args.cols is None:
+        raise _UsageError("give ROWS and COLS, or --board FILE")
+    return {"rows": args.rows, "cols": args.cols}
+
+
+def _run_tours(args: argparse.Namespace) -> int:
+    board = _board_args(args)
+    start = {} if args.start is None else {"start": args.start}
+    if args.find:
+        tour = knights.find_tour(
+            **board, **start, closed=args.closed, threads=args.threads, timeout=args.timeout
+        )
+        if args.svg and tour is not None:
+            with open(args.svg, "w", encoding="utf-8") as handle:
+                handle.write(tour.to_svg())
+        if args.json:
+            print(json.dumps({"tour": None if tour is None else [list(s) for s in tour]}))
+        else:
+            print("no tour" if tour is None else tour)
+        return 0
+    if args.list is not None:
+        if args.list < 0:
+            raise _UsageError("--list needs a number of tours of at least 0")
+        found = list(islice(knights.tours(**board, **start, closed=args.closed), args.list))
+        if args.json:
+            print(json.dumps({"tours": [[list(s) for s in t] for t in found]}))
+        else:
+            for number, tour in enumerate(found, start=1):
+                print(f"{number}: " + " ".join(f"({r},{c})" for r, c in tour))
+        return 0
+    count = knights.count_tours(
+        **board,
+        **start,
+        closed=args.closed,
+        threads=args.threads,
+        progress=args.progress,
+        timeout=args.timeout,
+    )
+    if args.json:
+        print(json.dumps({"count": count}))
+    else:
+        print(count)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "tours":
+            return _run_tours(args)
+    except (_UsageError, ValueError, TypeError) as error:
+        parser.exit(2, f"solvers: error: {error}\n")
+    except KeyboardInterrupt:
+        print("solvers: interrupted", file=sys.stderr)
+        return 130
+    except TimeoutError as error:
+        print(f"solvers: {error}", file=sys.stderr)
+        return 1
+    return 0  # pragma: no cover - argparse requires a command

@@ -1,0 +1,475 @@
+"""Knight's tours: count, list, find and check them.
+
+A square is ``(row, col)``, 0-based, row 0 at the top; the default start is
+the lower-left corner ``(rows - 1, 0)``.  A tour visits every square of the
+board exactly once by knight moves; it is *closed* if its last square is a
+knight's move from its first.  Boards may be shaped: pass ``board=`` text with
+``.`` for a square and ``#`` for a missing one, one line per row.
+
+>>> count_tours(3, 4)
+2
+>>> count_tours(4, 7, threads=2)
+1682
+>>> tour = find_tour(5, 5)
+>>> tour.verify(), len(tour), tour.start
+(True, 25, (4, 0))
+"""
+
+from __future__ import annotations
+
+import functools
+import textwrap
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, overload
+
+from . import _core, _progress, _validate, render
+
+Square = tuple[int, int]
+
+#: The exact search (counting, listing) keeps a board in one 64-bit word.
+MAX_SEARCH_CELLS: int = _core.MAX_SEARCH_SQUARES
+#: ``find_tour`` takes boards of up to this many cells.
+MAX_FIND_CELLS: int = _core.MAX_FIND_SQUARES
+
+_LOWER_LEFT: Any = object()  # the default start
+
+
+@dataclass(frozen=True)
+class KnightBoard:
+    """A ``rows x cols`` board; ``mask[r * cols + c]`` is ``False`` for a missing square."""
+
+    rows: int
+    cols: int
+    mask: tuple[bool, ...] | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> KnightBoard:
+        """Read a board drawn in text: ``.`` a square, ``#`` a missing square.
+
+        >>> KnightBoard.parse('''
+        ...     ..#
+        ...     ...
+        ... ''')
+        KnightBoard(rows=2, cols=3, mask=(True, True, False, True, True, True))
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"board must be a str drawing the board, got {type(text).__name__}")
+        lines = textwrap.dedent(text).strip("\n").splitlines()
+        lines = [line.rstrip() for line in lines]
+        if not lines or not any(lines):
+            raise ValueError("board text is empty: draw one line per row, '.' a square, '#' none")
+        width = max(len(line) for line in lines)
+        mask: list[bool] = []
+        for number, line in enumerate(lines, start=1):
+            if len(line) != width:
+                raise ValueError(
+                    f"board line {number} has {len(line)} cells, the widest line has {width}: "
+                    "draw every row in full, '#' for a missing square"
+                )
+            for column, char in enumerate(line, start=1):
+                if char not in ".#":
+                    raise ValueError(
+                        f"board line {number}, column {column}: {char!r} is not allowed, "
+                        "use '.' for a square and '#' for a missing square"
+                    )
+                mask.append(char == ".")
+        if not any(mask):
+            raise ValueError("the board has no squares ('.')")
+        return cls(len(lines), width, None if all(mask) else tuple(mask))
+
+    def is_square(self, row: int, col: int) -> bool:
+        if not (0 <= row < self.rows and 0 <= col < self.cols):
+            return False
+        return self.mask is None or self.mask[row * self.cols + col]
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def squares(self) -> int:
+        return self.cells if self.mask is None else sum(self.mask)
+
+    def text(self) -> str:
+        """The board drawn as :meth:`parse` reads it."""
+        return "\n".join(
+            "".join("." if self.is_square(r, c) else "#" for c in range(self.cols))
+            for r in range(self.rows)
+        )
+
+    def _mask_list(self) -> list[bool] | None:
+        return None if self.mask is None else list(self.mask)
+
+
+def _board(rows: Any, cols: Any, board: Any) -> KnightBoard:
+    if board is not None:
+        parsed = board if isinstance(board, KnightBoard) else KnightBoard.parse(board)
+        for name, given, actual in (("rows", rows, parsed.rows), ("cols", cols, parsed.cols)):
+            if given is not None and _validate.integer(given, name) != actual:
+                raise ValueError(f"{name}={given} disagrees with the board text, which has {actual}")
+        return parsed
+    if rows is None or cols is None:
+        raise TypeError("give the board size as rows and cols, or draw it with board=")
+    return KnightBoard(_validate.positive(rows, "rows"), _validate.positive(cols, "cols"))
+
+
+def _start(board: KnightBoard, start: Any, *, allow_all: bool) -> Square | None:
+    if start is _LOWER_LEFT:
+        start = (board.rows - 1, 0)
+        if not board.is_square(*start):
+            raise ValueError(
+                f"the default start, the lower-left corner {start}, is a missing square "
+                "of this board: pass start=(row, col)"
+            )
+        return start
+    if isinstance(start, str):
+        if allow_all and start == "all":
+            return None
+        allowed = "a (row, col) pair or 'all'" if allow_all else "a (row, col) pair"
+        raise ValueError(f"start must be {allowed}, got {start!r}")
+    row, col = _validate.square(start, "start")
+    if not (0 <= row < board.rows and 0 <= col < board.cols):
+        raise ValueError(
+            f"start {(row, col)} is off the {board.rows}x{board.cols} board: "
+            f"rows are 0..{board.rows - 1}, columns 0..{board.cols - 1}"
+        )
+    if not board.is_square(row, col):
+        raise ValueError(f"start {(row, col)} is a missing square ('#') of the board")
+    return row, col
+
+
+def _search_limit(board: KnightBoard, what: str) -> None:
+    if board.cells > MAX_SEARCH_CELLS:
+        raise ValueError(
+            f"{what} works on boards of at most {MAX_SEARCH_CELLS} cells (rows x cols, "
+            f"missing squares included); a {board.rows}x{board.cols} board has {board.cells}. "
+            "find_tour() handles boards of any size"
+        )
+
+
+def count_tours(
+    rows: int | None = None,
+    cols: int | None = None,
+    *,
+    board: str | KnightBoard | None = None,
+    start: Square | str = _LOWER_LEFT,
+    closed: bool = False,
+    threads: int | None = None,
+    progress: bool = False,
+    timeout: float | None = None,
+) -> int:
+    """The number of knight's tours of the board from ``start``.
+
+    Tours are directed: a tour and its reverse count separately when they
+    start on the same square.  ``start="all"`` sums over every square of the
+    board; ``closed=True`` counts only tours that end a knight's move from
+    their start (each cycle once per direction from the start).  The count is
+    exact, the same for every ``threads`` (``None``: one per core).  Boards
+    of up to 64 cells.  Ctrl-C stops it with ``KeyboardInterrupt``;
+    ``timeout`` seconds with ``TimeoutError``.
+
+    >>> count_tours(5, 5, start=(0, 0))
+    304
+    >>> count_tours(5, 5, start="all")
+    1728
+    >>> count_tours(board='''
+    ...     ....
+    ...     ....
+    ...     ...#
+    ... ''', start=(0, 0))
+    0
+    """
+    kb = _board(rows, cols, board)
+    first = _start(kb, start, allow_all=True)
+    closed = _validate.flag(closed, "closed")
+    workers = _validate.threads(threads)
+    seconds = _validate.timeout(timeout)
+    _search_limit(kb, "count_tours")
+    bar = _progress.make(progress, f"knight's tours {kb.rows}x{kb.cols}")
+    try:
+        return _core.count_tours(
+            kb.rows, kb.cols, kb._mask_list(), first, closed, workers, bar, seconds
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def tours(
+    rows: int | None = None,
+    cols: int | None = None,
+    *,
+    board: str | KnightBoard | None = None,
+    start: Square | str = _LOWER_LEFT,
+    closed: bool = False,
+) -> Iterator[Tour]:
+    """Every tour of the board, lazily, produced by a Rust thread as you iterate.
+
+    The order is the seed article's: depth-first, trying the knight's moves
+    ``(+2,+1) (+1,+2) (-2,+1) (-1,+2) (+2,-1) (+1,-2) (-2,-1) (-1,-2)``
+    (row, column offsets) in turn; with ``start="all"``, start squares in
+    row-major order.  Memory stays constant however many tours there are, and
+    the first tour arrives as soon as the search reaches it.
+
+    >>> [tour.squares[:3] for tour in tours(3, 4)]
+    [((2, 0), (1, 2), (0, 0)), ((2, 0), (1, 2), (0, 0))]
+    """
+    kb = _board(rows, cols, board)
+    first = _start(kb, start, allow_all=True)
+    closed = _validate.flag(closed, "closed")
+    _search_limit(kb, "tours")
+    stream = _core.TourStream(kb.rows, kb.cols, kb._mask_list(), first, closed)
+    return _tours_from(stream, kb)
+
+
+def _tours_from(stream: Any, kb: KnightBoard) -> Iterator[Tour]:
+    try:
+        for packed in stream:  # one byte per square index (boards of <= 64 cells)
+            yield Tour._from_order(kb, array("I", array("B", packed)))
+    finally:
+        stream.close()
+
+
+def find_tour(
+    rows: int | None = None,
+    cols: int | None = None,
+    *,
+    board: str | KnightBoard | None = None,
+    start: Square = _LOWER_LEFT,
+    closed: bool = False,
+    threads: int | None = None,
+    timeout: float | None = None,
+) -> Tour | None:
+    """One tour from ``start``, found fast, or ``None`` if the board has none.
+
+    Warnsdorff's rule (move to the square with the fewest onward moves, ties
+    broken by distance from the centre, with bounded backtracking and
+    retries; closed tours by rotating an open tour shut) handles boards of
+    millions of squares.  On boards of at most 64 cells a failed heuristic
+    falls back to the exact search, so ``None`` is certain there; on larger
+    boards ``None`` comes only from exact colour/connectivity arguments and a
+    heuristic failure raises ``RuntimeError``.
+
+    >>> find_tour(4, 4) is None
+    True
+    >>> big = find_tour(300, 300)
+    >>> len(big), big.verify()
+    (90000, True)
+    """
+    kb = _board(rows, cols, board)
+    first = _start(kb, start, allow_all=False)
+    closed = _validate.flag(closed, "closed")
+    workers = _validate.threads(threads)
+    seconds = _validate.timeout(timeout)
+    if kb.cells > MAX_FIND_CELLS:
+        raise ValueError(
+            f"find_tour works on boards of at most {MAX_FIND_CELLS} cells; "
+            f"a {kb.rows}x{kb.cols} board has {kb.cells}"
+        )
+    packed = _core.find_tour(kb.rows, kb.cols, kb._mask_list(), first, closed, workers, seconds)
+    if packed is None:
+        return None
+    order = array("I")
+    order.frombytes(packed)  # little-endian u32 indices
+    if not _LITTLE:
+        order.byteswap()
+    return Tour._from_order(kb, order)
+
+
+def is_tour(
+    squares: Iterable[Square],
+    rows: int | None = None,
+    cols: int | None = None,
+    *,
+    board: str | KnightBoard | None = None,
+    closed: bool = False,
+) -> bool:
+    """Whether ``squares`` visits every square of the board once by knight moves
+    (and, with ``closed=True``, ends a knight's move from its start).
+
+    A :class:`Tour` carries its board, so ``is_tour(tour)`` needs no size.
+
+    >>> is_tour([(2, 0), (1, 2), (0, 0), (2, 1), (1, 3), (0, 1),
+    ...          (2, 2), (0, 3), (1, 1), (2, 3), (0, 2), (1, 0)], 3, 4)
+    True
+    >>> is_tour([(0, 0), (1, 2)], 3, 4)
+    False
+    """
+    closed = _validate.flag(closed, "closed")
+    if isinstance(squares, Tour) and rows is None and cols is None and board is None:
+        return squares.verify(closed=closed)
+    kb = _board(rows, cols, board)
+    order = array("I")
+    for step, item in enumerate(squares):
+        row, col = _validate.square(item, f"square {step}")
+        if not kb.is_square(row, col):
+            return False
+        order.append(row * kb.cols + col)
+    return _defect(kb, order, closed) is None
+
+
+def _defect(kb: KnightBoard, order: array, closed: bool) -> str | None:
+    data = order.tobytes() if order.itemsize == 4 and _LITTLE else _le_bytes(order)
+    return _core.tour_defect(kb.rows, kb.cols, kb._mask_list(), data, closed)
+
+
+_LITTLE = array("I", [1]).tobytes()[0] == 1
+
+
+def _le_bytes(order: array) -> bytes:
+    return b"".join(int(i).to_bytes(4, "little") for i in order)
+
+
+@functools.total_ordering
+class Tour(Sequence[Square]):
+    """A knight's tour: an immutable sequence of ``(row, col)`` squares.
+
+    Tours keep their squares packed (4 bytes each), so a million-square tour
+    costs 4 MB, not a million tuples.  They compare by board and squares,
+    print as the board with move numbers, and draw themselves as SVG.
+
+    >>> tour = next(tours(3, 4))
+    >>> print(tour)
+      3  6 11  8
+     12  9  2  5
+      1  4  7 10
+    >>> tour[0], tour[-1], tour.closed
+    ((2, 0), (1, 0), False)
+    """
+
+    __slots__ = ("_board", "_order", "_hash")
+
+    def __init__(
+        self,
+        squares: Iterable[Square],
+        rows: int | None = None,
+        cols: int | None = None,
+        *,
+        board: str | KnightBoard | None = None,
+    ) -> None:
+        kb = _board(rows, cols, board)
+        order = array("I")
+        for step, item in enumerate(squares):
+            row, col = _validate.square(item, f"square {step}")
+            if not kb.is_square(row, col):
+                raise ValueError(f"square {step} {(row, col)} is not on the board")
+            order.append(row * kb.cols + col)
+        problem = _defect(kb, order, False)
+        if problem is not None:
+            raise ValueError(f"not a knight's tour: {problem}")
+        self._board = kb
+        self._order = order
+        self._hash: int | None = None
+
+    @classmethod
+    def _from_order(cls, kb: KnightBoard, order: array) -> Tour:
+        tour = cls.__new__(cls)
+        tour._board = kb
+        tour._order = order
+        tour._hash = None
+        return tour
+
+    @property
+    def board(self) -> KnightBoard:
+        return self._board
+
+    @property
+    def rows(self) -> int:
+        return self._board.rows
+
+    @property
+    def cols(self) -> int:
+        return self._board.cols
+
+    @property
+    def squares(self) -> tuple[Square, ...]:
+        """All squares as a tuple (builds one tuple per square)."""
+        return tuple(self)
+
+    @property
+    def start(self) -> Square:
+        return self[0]
+
+    @property
+    def end(self) -> Square:
+        return self[-1]
+
+    @property
+    def closed(self) -> bool:
+        """Whether the last square is a knight's move from the first."""
+        (r0, c0), (r1, c1) = self.start, self.end
+        return sorted((abs(r0 - r1), abs(c0 - c1))) == [1, 2]
+
+    def indices(self) -> array:
+        """The squares as row-major indices ``row * cols + col`` (a copy)."""
+        return array("I", self._order)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def __iter__(self) -> Iterator[Square]:
+        cols = self._board.cols
+        for index in self._order:
+            yield divmod(index, cols)
+
+    @overload
+    def __getitem__(self, i: int) -> Square: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Square]: ...
+    def __getitem__(self, i: int | slice) -> Square | list[Square]:
+        cols = self._board.cols
+        if isinstance(i, slice):
+            return [divmod(index, cols) for index in self._order[i]]
+        return divmod(self._order[i], cols)
+
+    def _key(self) -> tuple[Any, ...]:
+        kb = self._board
+        return (kb.rows, kb.cols, kb.mask or (), self._order.tobytes())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Tour):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Tour):
+            return NotImplemented
+        mine, theirs = self._key(), other._key()
+        if mine[:3] != theirs[:3]:
+            return mine[:3] < theirs[:3]
+        return list(self._order) < list(other._order)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self._key())
+        return self._hash
+
+    def __repr__(self) -> str:
+        kind = "closed" if self.closed else "open"
+        return (
+            f"<Tour {self.rows}x{self.cols} {kind}, {len(self)} squares, "
+            f"start={self.start}, end={self.end}>"
+        )
+
+    def __str__(self) -> str:
+        return render.tour_text(self)
+
+    def numbers(self) -> list[list[int | None]]:
+        """The board as rows of move numbers (1-based; ``None`` for missing squares)."""
+        grid: list[list[int | None]] = [[None] * self.cols for _ in range(self.rows)]
+        for move, (row, col) in enumerate(self, start=1):
+            grid[row][col] = move
+        return grid
+
+    def verify(self, *, closed: bool = False) -> bool:
+        """Check the tour again from scratch (in Rust): every square once, knight moves."""
+        return _defect(self._board, self._order, _validate.flag(closed, "closed")) is None
+
+    def to_svg(self, *, cell: float | None = None, numbers: bool | None = None) -> str:
+        """The tour as an SVG picture: the board, the knight's path, numbered squares."""
+        return render.tour_svg(self, cell=cell, numbers=numbers)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()

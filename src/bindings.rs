@@ -1,0 +1,274 @@
+//! The pyo3 module `solvers._core`: argument conversion, GIL release,
+//! Ctrl-C/timeouts/progress polling and error mapping.  No search logic lives
+//! here; the Python package (`python/solvers`) validates inputs first and
+//! these functions check again, so a bad call is a Python exception, never a panic.
+
+use crate::engine::{Control, SearchError};
+use crate::knights::{self, Board, CountError, FindError, InputError};
+use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTimeoutError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How often a waiting call wakes to check for Ctrl-C, timeouts and progress.
+const POLL: Duration = Duration::from_millis(20);
+
+fn input_error(e: InputError) -> PyErr {
+    PyValueError::new_err(e.0)
+}
+
+fn search_error(e: SearchError) -> PyErr {
+    match e {
+        SearchError::Cancelled => PyRuntimeError::new_err("the search was cancelled"),
+        SearchError::Overflow => PyOverflowError::new_err(
+            "the count does not fit the 128-bit counter (no answer is better than a wrong one)",
+        ),
+        SearchError::Pool(msg) => PyRuntimeError::new_err(msg),
+    }
+}
+
+/// Run `job` on its own thread while this one, with the GIL released, waits
+/// for it in short slices; between slices it checks for Ctrl-C (then cancels
+/// the job and raises `KeyboardInterrupt`), the timeout (`TimeoutError`),
+/// and reports progress to `progress(done, total)`.
+fn run_cancellable<R: Send + 'static>(
+    py: Python<'_>,
+    ctl: Arc<Control>,
+    progress: Option<Bound<'_, PyAny>>,
+    timeout: Option<f64>,
+    job: impl FnOnce() -> PyResult<R> + Send + 'static,
+) -> PyResult<R> {
+    let deadline = match timeout {
+        None => None,
+        Some(t) if t.is_finite() && t >= 0.0 => Some(Instant::now() + Duration::from_secs_f64(t)),
+        Some(t) => {
+            return Err(PyValueError::new_err(format!(
+                "timeout must be a non-negative number of seconds, got {t}"
+            )))
+        }
+    };
+    let (tx, rx) = mpsc::channel();
+    let worker = std::thread::Builder::new()
+        .name("solvers-search".into())
+        .spawn(move || {
+            let _ = tx.send(job());
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("could not start a search thread: {e}")))?;
+    let mut rx = rx;
+    let stop = |ctl: &Control, rx: Receiver<PyResult<R>>, err: PyErr| -> PyErr {
+        ctl.cancel();
+        // The search polls the flag every few thousand nodes: this is quick.
+        py.detach(move || drop(rx.recv()));
+        err
+    };
+    loop {
+        let (got, back) = py.detach(move || {
+            let got = rx.recv_timeout(POLL);
+            (got, rx)
+        });
+        rx = back;
+        match got {
+            Ok(result) => {
+                let _ = worker.join();
+                return result;
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let _ = worker.join();
+                return Err(PyRuntimeError::new_err(
+                    "internal error: the search thread stopped without an answer",
+                ));
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+        }
+        if let Err(e) = py.check_signals() {
+            return Err(stop(&ctl, rx, e));
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            let e = PyTimeoutError::new_err(format!(
+                "no answer within the timeout of {} s",
+                timeout.unwrap_or_default()
+            ));
+            return Err(stop(&ctl, rx, e));
+        }
+        if let Some(callback) = &progress {
+            let (done, total) = ctl.progress();
+            if let Err(e) = callback.call1((done, total)) {
+                return Err(stop(&ctl, rx, e));
+            }
+        }
+    }
+}
+
+fn board_from(rows: usize, cols: usize, mask: Option<Vec<bool>>) -> PyResult<Board> {
+    match mask {
+        None => Board::rectangle(rows, cols),
+        Some(mask) => Board::from_mask(rows, cols, mask),
+    }
+    .map_err(input_error)
+}
+
+fn start_index(board: &Board, start: (usize, usize)) -> PyResult<usize> {
+    let (r, c) = start;
+    if r >= board.rows() || c >= board.cols() {
+        return Err(PyValueError::new_err(format!(
+            "start ({r}, {c}) is off the {}x{} board",
+            board.rows(),
+            board.cols()
+        )));
+    }
+    Ok(r * board.cols() + c)
+}
+
+/// Count knight's tours; `start=None` sums over every square.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, mask, start, closed, threads, progress=None, timeout=None))]
+#[allow(clippy::too_many_arguments)]
+fn count_tours(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    mask: Option<Vec<bool>>,
+    start: Option<(usize, usize)>,
+    closed: bool,
+    threads: usize,
+    progress: Option<Bound<'_, PyAny>>,
+    timeout: Option<f64>,
+) -> PyResult<u128> {
+    let board = board_from(rows, cols, mask)?;
+    let start = start.map(|s| start_index(&board, s)).transpose()?;
+    let ctl = Arc::new(Control::new());
+    let job_ctl = ctl.clone();
+    run_cancellable(py, ctl, progress, timeout, move || {
+        knights::count_tours(board, start, closed, threads, &job_ctl).map_err(|e| match e {
+            CountError::Input(e) => input_error(e),
+            CountError::Search(e) => search_error(e),
+        })
+    })
+}
+
+/// Find one tour; returns the squares as little-endian `u32` indices, or `None`.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, mask, start, closed, threads, timeout=None))]
+#[allow(clippy::too_many_arguments)]
+fn find_tour(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    mask: Option<Vec<bool>>,
+    start: (usize, usize),
+    closed: bool,
+    threads: usize,
+    timeout: Option<f64>,
+) -> PyResult<Option<Py<PyBytes>>> {
+    let board = board_from(rows, cols, mask)?;
+    let start = start_index(&board, start)?;
+    let ctl = Arc::new(Control::new());
+    let job_ctl = ctl.clone();
+    let path = run_cancellable(py, ctl, None, timeout, move || {
+        knights::find_tour(board, start, closed, threads, &job_ctl).map_err(|e| match e {
+            FindError::Input(e) => input_error(e),
+            FindError::Search(e) => search_error(e),
+            FindError::Unresolved => PyRuntimeError::new_err(e.to_string()),
+        })
+    })?;
+    Ok(path.map(|p| {
+        let bytes: Vec<u8> = p.iter().flat_map(|x| x.to_le_bytes()).collect();
+        PyBytes::new(py, &bytes).unbind()
+    }))
+}
+
+/// Why `path` (little-endian `u32` square indices) is not a tour, or `None`.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, mask, path, closed))]
+fn tour_defect(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    mask: Option<Vec<bool>>,
+    path: &[u8],
+    closed: bool,
+) -> PyResult<Option<String>> {
+    let board = board_from(rows, cols, mask)?;
+    if path.len() % 4 != 0 {
+        return Err(PyValueError::new_err(
+            "a packed path holds 4-byte square indices",
+        ));
+    }
+    let path: Vec<usize> = path
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+        .collect();
+    Ok(py.detach(|| knights::tour_defect(&board, &path, closed)))
+}
+
+/// A lazy stream of tours produced by a Rust thread in the seed's move order.
+#[pyclass(module = "solvers._core")]
+struct TourStream {
+    rx: Mutex<Receiver<Vec<u8>>>,
+    ctl: Arc<Control>,
+}
+
+#[pymethods]
+impl TourStream {
+    #[new]
+    #[pyo3(signature = (rows, cols, mask, start, closed))]
+    fn new(
+        rows: usize,
+        cols: usize,
+        mask: Option<Vec<bool>>,
+        start: Option<(usize, usize)>,
+        closed: bool,
+    ) -> PyResult<Self> {
+        let board = board_from(rows, cols, mask)?;
+        let start = start.map(|s| start_index(&board, s)).transpose()?;
+        let ctl = Arc::new(Control::new());
+        let rx = knights::stream_tours(board, start, closed, ctl.clone()).map_err(input_error)?;
+        Ok(TourStream {
+            rx: Mutex::new(rx),
+            ctl,
+        })
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next tour as bytes of square indices, or `StopIteration`.
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyBytes>>> {
+        loop {
+            let got = py.detach(|| {
+                let rx = self.rx.lock().unwrap_or_else(|p| p.into_inner());
+                rx.recv_timeout(POLL)
+            });
+            match got {
+                Ok(tour) => return Ok(Some(PyBytes::new(py, &tour).unbind())),
+                Err(RecvTimeoutError::Disconnected) => return Ok(None),
+                Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+            }
+        }
+    }
+
+    /// Stop the producer thread; the stream then ends.
+    fn close(&self) {
+        self.ctl.cancel();
+    }
+}
+
+impl Drop for TourStream {
+    fn drop(&mut self) {
+        self.ctl.cancel();
+    }
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("MAX_SEARCH_SQUARES", knights::MAX_SEARCH_SQUARES)?;
+    m.add("MAX_FIND_SQUARES", knights::MAX_FIND_SQUARES)?;
+    m.add_function(wrap_pyfunction!(count_tours, m)?)?;
+    m.add_function(wrap_pyfunction!(find_tour, m)?)?;
+    m.add_function(wrap_pyfunction!(tour_defect, m)?)?;
+    m.add_class::<TourStream>()?;
+    Ok(())
+}

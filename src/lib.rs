@@ -1,0 +1,11 @@
+//! `solvers-core`: the Rust search cores of the `solvers` Python package.
+//!
+//! The cores are plain Rust (usable from `cargo test` and the Criterion
+//! benches); the `python` feature adds the thin pyo3 bindings in
+//! [`bindings`], built by maturin as the extension module `solvers._core`.
+
+pub mod engine;
+pub mod knights;
+
+#[cfg(feature = "python")]
+mod bindings;
