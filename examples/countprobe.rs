@@ -9,8 +9,12 @@ fn main() {
     let threads: usize = a[3].parse().unwrap();
     let board = Board::rectangle(r, c).unwrap();
     let start = if all { None } else { Some((r - 1) * c) };
-    let mut best = std::time::Duration::MAX; let mut n = 0;
-    for _ in 0..3 { let t = Instant::now();
-    n = count_tours(board.clone(), start, closed, threads, &Control::new()).unwrap(); best = best.min(t.elapsed()); }
+    let mut best = std::time::Duration::MAX;
+    let mut n = 0;
+    for _ in 0..3 {
+        let t = Instant::now();
+        n = count_tours(board.clone(), start, closed, threads, &Control::new()).unwrap();
+        best = best.min(t.elapsed());
+    }
     println!("{r}x{c} {} threads={threads}: {n} in {:?}", a[2], best);
 }

@@ -142,24 +142,21 @@ impl Board {
     /// set of present cells onto itself, as index permutations.
     pub fn symmetries(&self) -> Vec<Vec<usize>> {
         let (rows, cols) = (self.rows, self.cols);
-        let mut maps: Vec<Box<dyn Fn(usize, usize) -> (usize, usize)>> = vec![
-            Box::new(|r, c| (r, c)),
-            Box::new(move |r, c| (r, cols - 1 - c)),
-            Box::new(move |r, c| (rows - 1 - r, c)),
-            Box::new(move |r, c| (rows - 1 - r, cols - 1 - c)),
-        ];
-        if rows == cols {
-            let n = rows;
-            maps.push(Box::new(|r, c| (c, r)));
-            maps.push(Box::new(move |r, c| (c, n - 1 - r)));
-            maps.push(Box::new(move |r, c| (n - 1 - c, r)));
-            maps.push(Box::new(move |r, c| (n - 1 - c, n - 1 - r)));
-        }
-        maps.iter()
-            .map(|f| {
+        // The 8 maps of the square (the last 4 swap rows and columns, so
+        // they are symmetries of a rectangle only when it is square).
+        let map = |k: usize, r: usize, c: usize| {
+            let (r, c) = if k >= 4 { (c, r) } else { (r, c) };
+            let (h, w) = if k >= 4 { (cols, rows) } else { (rows, cols) };
+            let r = if k & 1 == 1 { h - 1 - r } else { r };
+            let c = if k & 2 == 2 { w - 1 - c } else { c };
+            (r, c)
+        };
+        let count = if rows == cols { 8 } else { 4 };
+        (0..count)
+            .map(|k| {
                 (0..self.cells())
                     .map(|i| {
-                        let (r, c) = f(i / cols, i % cols);
+                        let (r, c) = map(k, i / cols, i % cols);
                         r * cols + c
                     })
                     .collect::<Vec<_>>()
@@ -298,7 +295,7 @@ impl KnightGraph {
             }
         }
         let mut shifts = Vec::new();
-        for m in 0..8 {
+        for (m, &(dr, dc)) in MOVES.iter().enumerate() {
             let mut src = 0u64;
             for i in 0..cells {
                 if board.is_square(i) && board.jump(i, m).is_some() {
@@ -306,7 +303,6 @@ impl KnightGraph {
                 }
             }
             if src != 0 {
-                let (dr, dc) = MOVES[m];
                 shifts.push((dr * board.cols as i32 + dc, src));
             }
         }
@@ -333,11 +329,7 @@ impl KnightGraph {
             let mut next = reached;
             for &(shift, src) in &self.shifts {
                 let x = reached & src;
-                next |= if shift > 0 {
-                    x << shift
-                } else {
-                    x >> (-shift)
-                };
+                next |= if shift > 0 { x << shift } else { x >> (-shift) };
             }
             next &= within;
             if next == reached {
@@ -436,7 +428,11 @@ impl TailMemo {
 
     #[inline]
     fn slots(&self) -> &[AtomicU64] {
-        &self.table.as_ref().expect("the table lives until drop").slots
+        &self
+            .table
+            .as_ref()
+            .expect("the table lives until drop")
+            .slots
     }
 
     #[inline]
@@ -704,7 +700,8 @@ impl TourSearch {
         while moves != 0 {
             let to = moves.trailing_zeros() as usize;
             moves &= moves - 1;
-            if let Some(new_end) = self.step(head, unvisited, end, home, to, self.count_connect_min) {
+            if let Some(new_end) = self.step(head, unvisited, end, home, to, self.count_connect_min)
+            {
                 let below =
                     self.count_below(to, unvisited & !(1 << to), new_end, home, ticker, stop)?;
                 total = total.checked_add(below).ok_or(SearchError::Overflow)?;
@@ -777,7 +774,8 @@ impl SubtreeSearch for TourSearch {
                 continue;
             }
             let to = to as usize;
-            if let Some(end) = self.step(head, task.unvisited, task.end, task.home, to, CONNECT_MIN) {
+            if let Some(end) = self.step(head, task.unvisited, task.end, task.home, to, CONNECT_MIN)
+            {
                 let mut path = task.path.clone();
                 path.push(to as u8);
                 out.push(TourTask {
@@ -795,14 +793,7 @@ impl SubtreeSearch for TourSearch {
     fn count(&self, task: &TourTask, _: &mut (), stop: &Stop) -> Result<u128, SearchError> {
         let head = *task.path.last().expect("a task holds its start") as usize;
         let mut ticker = Ticker::new();
-        let n = self.count_below(
-            head,
-            task.unvisited,
-            task.end,
-            task.home,
-            &mut ticker,
-            stop,
-        )?;
+        let n = self.count_below(head, task.unvisited, task.end, task.home, &mut ticker, stop)?;
         (n as u128)
             .checked_mul(task.weight as u128)
             .ok_or(SearchError::Overflow)
@@ -945,7 +936,11 @@ pub fn warnsdorff(
     for tie in attempts {
         // Steering straight for a closed tour works on small boards; give it
         // little rope, since bending an open tour shut is the reliable way.
-        let direct = if closed { 1_000 + squares as u64 / 100 } else { budget };
+        let direct = if closed {
+            1_000 + squares as u64 / 100
+        } else {
+            budget
+        };
         let steer = Steer {
             closed,
             home_bias: closed,
@@ -1004,7 +999,10 @@ fn close_by_rotation(
         }
         let end = path[n - 1] as usize;
         if board.is_knight_move(end, first) {
-            let at = path.iter().position(|&s| s as usize == start).expect("a tour holds its start");
+            let at = path
+                .iter()
+                .position(|&s| s as usize == start)
+                .expect("a tour holds its start");
             path.rotate_left(at);
             return Ok(Some(path));
         }
@@ -1093,7 +1091,8 @@ fn warnsdorff_attempt(
             .wrapping_mul(0xBF58_476D_1CE4_E5B9)
             .rotate_left(31)
     };
-    let home_neighbours = |visited: &[bool]| board.neighbours(start).filter(|&u| !visited[u]).count();
+    let home_neighbours =
+        |visited: &[bool]| board.neighbours(start).filter(|&u| !visited[u]).count();
 
     let enter = |v: usize, visited: &mut Vec<bool>, degree: &mut Vec<u8>| {
         visited[v] = true;
@@ -1124,7 +1123,7 @@ fn warnsdorff_attempt(
         }
         if path.len() == squares {
             let last = *path.last().unwrap() as usize;
-            if !closed || board.is_knight_move(last, start) || squares == 1 && !closed {
+            if !closed || board.is_knight_move(last, start) {
                 return Ok(Some(path));
             }
         } else if path.len() == levels.len() + 1 {
@@ -1181,7 +1180,9 @@ fn warnsdorff_attempt(
         if level.next < level.len {
             let m = level.moves[level.next as usize] as usize;
             level.next += 1;
-            let to = board.jump(head, m).expect("ordered moves stay on the board");
+            let to = board
+                .jump(head, m)
+                .expect("ordered moves stay on the board");
             enter(to, &mut visited, &mut degree);
             if closed && board.is_knight_move(to, start) {
                 home_left -= 1;
@@ -1321,15 +1322,24 @@ mod tests {
 
     #[test]
     fn agrees_with_plain_backtracking_on_small_boards() {
-        for (rows, cols) in [(1, 1), (3, 3), (3, 4), (4, 3), (3, 5), (4, 4), (2, 5), (3, 6)] {
+        for (rows, cols) in [
+            (1, 1),
+            (3, 3),
+            (3, 4),
+            (4, 3),
+            (3, 5),
+            (4, 4),
+            (2, 5),
+            (3, 6),
+        ] {
             let board = Board::rectangle(rows, cols).unwrap();
             for start in 0..rows * cols {
                 for closed in [false, true] {
                     let mut seen = vec![false; rows * cols];
                     seen[start] = true;
                     let want = plain(&board, &mut vec![start], &mut seen, closed) as u128;
-                    let got =
-                        count_tours(board.clone(), Some(start), closed, 1, &Control::new()).unwrap();
+                    let got = count_tours(board.clone(), Some(start), closed, 1, &Control::new())
+                        .unwrap();
                     assert_eq!(got, want, "{rows}x{cols} from {start}, closed={closed}");
                 }
             }
@@ -1362,13 +1372,17 @@ mod tests {
     fn warnsdorff_finds_open_and_closed_tours() {
         for n in [5, 6, 8, 12, 31, 100] {
             let board = Board::rectangle(n, n).unwrap();
-            let path = warnsdorff(&board, 0, false, &Control::new()).unwrap().unwrap();
+            let path = warnsdorff(&board, 0, false, &Control::new())
+                .unwrap()
+                .unwrap();
             let path: Vec<usize> = path.into_iter().map(|x| x as usize).collect();
             assert_eq!(tour_defect(&board, &path, false), None);
         }
         for n in [6, 8, 10, 20, 50] {
             let board = Board::rectangle(n, n).unwrap();
-            let path = find_tour(board.clone(), 0, true, 1, &Control::new()).unwrap().unwrap();
+            let path = find_tour(board.clone(), 0, true, 1, &Control::new())
+                .unwrap()
+                .unwrap();
             let path: Vec<usize> = path.into_iter().map(|x| x as usize).collect();
             assert_eq!(tour_defect(&board, &path, true), None, "closed {n}x{n}");
         }
@@ -1378,10 +1392,15 @@ mod tests {
     fn find_tour_is_certain_on_small_boards() {
         let board = Board::rectangle(4, 4).unwrap();
         for s in 0..16 {
-            assert_eq!(find_tour(board.clone(), s, false, 2, &Control::new()), Ok(None));
+            assert_eq!(
+                find_tour(board.clone(), s, false, 2, &Control::new()),
+                Ok(None)
+            );
         }
         let board = Board::rectangle(3, 4).unwrap();
-        let path = find_tour(board.clone(), 8, false, 2, &Control::new()).unwrap().unwrap();
+        let path = find_tour(board.clone(), 8, false, 2, &Control::new())
+            .unwrap()
+            .unwrap();
         let path: Vec<usize> = path.into_iter().map(|x| x as usize).collect();
         assert_eq!(tour_defect(&board, &path, false), None);
     }

@@ -108,7 +108,9 @@ def _board(rows: Any, cols: Any, board: Any) -> KnightBoard:
         parsed = board if isinstance(board, KnightBoard) else KnightBoard.parse(board)
         for name, given, actual in (("rows", rows, parsed.rows), ("cols", cols, parsed.cols)):
             if given is not None and _validate.integer(given, name) != actual:
-                raise ValueError(f"{name}={given} disagrees with the board text, which has {actual}")
+                raise ValueError(
+                    f"{name}={given} disagrees with the board text, which has {actual}"
+                )
         return parsed
     if rows is None or cols is None:
         raise TypeError("give the board size as rows and cols, or draw it with board=")

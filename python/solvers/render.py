@@ -99,8 +99,9 @@ def tour_svg(tour: Tour, *, cell: float | None = None, numbers: bool | None = No
         f'r="{_fmt(mark)}" fill="{START}"/>'
     )
     parts.append(
-        f'<rect class="end" x="{_fmt(c1 * size + half - mark)}" y="{_fmt(r1 * size + half - mark)}" '
-        f'width="{_fmt(2 * mark)}" height="{_fmt(2 * mark)}" fill="{END}"/>'
+        f'<rect class="end" x="{_fmt(c1 * size + half - mark)}" '
+        f'y="{_fmt(r1 * size + half - mark)}" width="{_fmt(2 * mark)}" '
+        f'height="{_fmt(2 * mark)}" fill="{END}"/>'
     )
     if numbers:
         font = _fmt(size * 0.34)

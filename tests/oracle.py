@@ -1,0 +1,149 @@
+"""A deliberately naive knight's tour enumerator, independent of the package.
+
+Plain depth-first search, no pruning at all, the seed article's move order.
+It is only meant for tiny boards (up to ~16 squares), where it is the ground
+truth the Rust search is checked against.
+
+A board is ``(rows, cols, mask)`` where ``mask`` is ``None`` (every cell is a
+square) or a sequence of ``rows * cols`` booleans in row-major order,
+``False`` for a missing square.  Squares are ``(row, col)``, row 0 on top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+Square = tuple[int, int]
+
+#: (row, col) offsets in the order the seed article tries them.
+MOVES: tuple[Square, ...] = (
+    (2, 1),
+    (1, 2),
+    (-2, 1),
+    (-1, 2),
+    (2, -1),
+    (1, -2),
+    (-2, -1),
+    (-1, -2),
+)
+
+
+def parse(text: str) -> tuple[int, int, tuple[bool, ...] | None]:
+    """Read ``.``/``#`` board text (one line per row) into ``(rows, cols, mask)``."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    rows, cols = len(lines), len(lines[0])
+    assert all(len(line) == cols for line in lines), "ragged oracle board"
+    mask = tuple(ch == "." for line in lines for ch in line)
+    return rows, cols, (None if all(mask) else mask)
+
+
+def draw(rows: int, cols: int, mask: Sequence[bool] | None) -> str:
+    """The inverse of :func:`parse`."""
+    return "\n".join(
+        "".join("." if mask is None or mask[r * cols + c] else "#" for c in range(cols))
+        for r in range(rows)
+    )
+
+
+def squares(rows: int, cols: int, mask: Sequence[bool] | None = None) -> list[Square]:
+    """Every square of the board in row-major order."""
+    return [
+        (r, c)
+        for r in range(rows)
+        for c in range(cols)
+        if mask is None or mask[r * cols + c]
+    ]
+
+
+def is_knight_move(a: Square, b: Square) -> bool:
+    return sorted((abs(a[0] - b[0]), abs(a[1] - b[1]))) == [1, 2]
+
+
+def enumerate_tours(
+    rows: int,
+    cols: int,
+    mask: Sequence[bool] | None = None,
+    start: Square | str | None = None,
+    closed: bool = False,
+) -> Iterator[tuple[Square, ...]]:
+    """Every tour in the seed's depth-first order.
+
+    ``start=None`` means the lower-left corner ``(rows - 1, 0)``; ``"all"``
+    runs every start square in row-major order, one after the other.
+    A closed tour is one whose last square is a knight's move from its first
+    (a single square is therefore never closed).
+    """
+    on_board = set(squares(rows, cols, mask))
+    if start == "all":
+        starts = squares(rows, cols, mask)
+    else:
+        first = (rows - 1, 0) if start is None else tuple(start)
+        assert first in on_board, f"oracle start {first} is not a square"
+        starts = [first]
+    total = len(on_board)
+    for first in starts:
+        path = [first]
+        seen = {first}
+
+        def extend() -> Iterator[tuple[Square, ...]]:
+            if len(path) == total:
+                if not closed or is_knight_move(path[-1], path[0]):
+                    yield tuple(path)
+                return
+            row, col = path[-1]
+            for dr, dc in MOVES:
+                nxt = (row + dr, col + dc)
+                if nxt in on_board and nxt not in seen:
+                    path.append(nxt)
+                    seen.add(nxt)
+                    yield from extend()
+                    seen.discard(nxt)
+                    path.pop()
+
+        yield from extend()
+
+
+def count(
+    rows: int,
+    cols: int,
+    mask: Sequence[bool] | None = None,
+    start: Square | str | None = None,
+    closed: bool = False,
+) -> int:
+    return sum(1 for _ in enumerate_tours(rows, cols, mask, start, closed))
+
+
+def has_tour(
+    rows: int,
+    cols: int,
+    mask: Sequence[bool] | None = None,
+    start: Square | None = None,
+    closed: bool = False,
+) -> bool:
+    return next(enumerate_tours(rows, cols, mask, start, closed), None) is not None
+
+
+def check_tour(
+    path: Sequence[Square],
+    rows: int,
+    cols: int,
+    mask: Sequence[bool] | None = None,
+    closed: bool = False,
+) -> bool:
+    """Independent tour checker: every square exactly once, knight moves, optional closure."""
+    path = [tuple(s) for s in path]
+    if sorted(path) != sorted(squares(rows, cols, mask)):
+        return False
+    if any(not is_knight_move(a, b) for a, b in zip(path, path[1:])):
+        return False
+    return not closed or (len(path) > 1 and is_knight_move(path[-1], path[0]))
+
+
+def small_boards(max_cells: int = 16) -> list[tuple[int, int]]:
+    """Every ``rows x cols`` with ``rows * cols <= max_cells``."""
+    return [
+        (r, c)
+        for r in range(1, max_cells + 1)
+        for c in range(1, max_cells + 1)
+        if r * c <= max_cells
+    ]
