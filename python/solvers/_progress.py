@@ -10,6 +10,8 @@ from typing import Any
 
 ProgressCallback = Callable[[int, int], None]
 
+SILENT_SECONDS = 0.5
+
 
 class ProgressBar:
     """A callable fed ``(finished, total)`` subproblem counts by the core."""
@@ -21,7 +23,8 @@ class ProgressBar:
         self._started = time.monotonic()
 
     def __call__(self, done: int, total: int) -> None:
-        if total <= 0:
+        # Quick calls stay silent: nothing is drawn in the first half second.
+        if total <= 0 or time.monotonic() - self._started < SILENT_SECONDS:
             return
         if self._bar is None:
             try:

@@ -23,7 +23,8 @@ impl Coordinate {
         Coordinate { row, col }
     }
 
-    fn from_offset(self, rows: i32, cols: i32) -> Self {
+    /// The article's `Coordinate::fromOffset`.
+    fn offset_by(self, rows: i32, cols: i32) -> Self {
         Coordinate::new(self.row + rows, self.col + cols)
     }
 }
@@ -105,7 +106,7 @@ impl<const ROWS: usize, const COLS: usize> KnightProblemSolver<ROWS, COLS> {
             (-2, -1),
             (-1, -2),
         ] {
-            let tmp = coord.from_offset(dr, dc);
+            let tmp = coord.offset_by(dr, dc);
             if self.can_move_to(tmp) {
                 list.push(tmp);
             }
@@ -114,7 +115,10 @@ impl<const ROWS: usize, const COLS: usize> KnightProblemSolver<ROWS, COLS> {
     }
 
     fn in_range(&self, coord: Coordinate) -> bool {
-        coord.row >= 0 && (coord.row as usize) < ROWS && coord.col >= 0 && (coord.col as usize) < COLS
+        coord.row >= 0
+            && (coord.row as usize) < ROWS
+            && coord.col >= 0
+            && (coord.col as usize) < COLS
     }
 
     fn can_move_to(&self, coord: Coordinate) -> bool {
@@ -162,13 +166,5 @@ pub fn count(rows: usize, cols: usize, start: Option<usize>) -> Option<u128> {
             }
         };
     }
-    sizes!(
-        (3, 4),
-        (4, 7),
-        (4, 8),
-        (5, 5),
-        (5, 6),
-        (5, 7),
-        (6, 6),
-    )
+    sizes!((3, 4), (4, 7), (4, 8), (5, 5), (5, 6), (5, 7), (6, 6),)
 }
