@@ -245,6 +245,20 @@ pub fn count<S: SubtreeSearch>(
     ctl: &Control,
 ) -> Result<u128, SearchError> {
     ctl.start(tasks.len());
+    // A tree that splits into fewer tasks than two per worker is tiny:
+    // building a pool would cost more than the search.
+    if threads == 1 || tasks.len() < 2 * threads.max(2) {
+        // No pool to build: one thread does it all, in order.
+        let mut scratch = search.scratch();
+        let stop = Stop::new(ctl);
+        let mut total = 0u128;
+        for task in tasks {
+            let n = search.count(task, &mut scratch, &stop)?;
+            ctl.finish_one();
+            total = total.checked_add(n).ok_or(SearchError::Overflow)?;
+        }
+        return Ok(total);
+    }
     with_pool(threads, || {
         // One scratch per worker, reused by every task that worker runs (a
         // `map_init` state would be rebuilt for every stolen task).
@@ -284,6 +298,21 @@ pub fn find_first<S: SubtreeSearch>(
     deterministic: bool,
 ) -> Result<Option<S::Solution>, SearchError> {
     ctl.start(tasks.len());
+    if threads == 1 || tasks.len() < 2 * threads.max(2) {
+        let stop = Stop::new(ctl);
+        for task in tasks {
+            let mut first = None;
+            search.visit(task, &stop, &mut |solution| {
+                first = Some(solution);
+                false
+            })?;
+            ctl.finish_one();
+            if first.is_some() {
+                return Ok(first);
+            }
+        }
+        return Ok(None);
+    }
     let best = AtomicUsize::new(usize::MAX);
     let found: Mutex<Option<(usize, S::Solution)>> = Mutex::new(None);
     let outcome: Result<(), SearchError> = with_pool(threads, || {
