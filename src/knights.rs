@@ -533,7 +533,7 @@ impl TourSearch {
             roots,
             memo: TailMemo::new(bits),
             memo_bits: bits,
-            local_memo: std::env::var("LOCAL").is_ok(),
+            local_memo: false,
             count_connect_min,
         })
     }
@@ -945,11 +945,126 @@ enum TieBreak {
     Shuffled(u64),
 }
 
+/// Retries of the finder with pseudo-random tie-breaks after the two fixed rules.
+const SHUFFLED_ATTEMPTS: u64 = 48;
+
 /// One level of the finder's depth-first search: the moves to try, best first.
 struct Level {
     moves: [u8; 8],
     len: u8,
     next: u8,
+    /// The square that can only be the tour's last (`NO_END`: none yet).
+    end: u32,
+}
+
+const NO_END: u32 = u32::MAX;
+
+/// Narrow boards (at most this wide) of at most `FIND_CONNECT_CELLS` cells get
+/// the (linear-time) connectivity check at every move: it is what makes 3 x n
+/// and 5 x n boards solvable, while on wide boards Warnsdorff's rule rarely
+/// splits the board and the check would make the finder quadratic.
+const FIND_CONNECT_WIDTH: usize = 6;
+const FIND_CONNECT_CELLS: usize = 4_000;
+
+/// The exact search's pruning rules, for the finder's array-based board:
+/// after the knight moved from `h` to `to`, only `h`'s neighbours lost a way
+/// in or out, so only they are checked.
+struct Pruner<'a> {
+    board: &'a Board,
+    closed: bool,
+    connect: bool,
+    squares: usize,
+    /// Flood-fill marks, stamped per fill so they never need clearing.
+    mark: Vec<u32>,
+    stamp: u32,
+    stack: Vec<u32>,
+}
+
+impl<'a> Pruner<'a> {
+    fn new(board: &'a Board, closed: bool) -> Self {
+        let connect =
+            board.rows.min(board.cols) <= FIND_CONNECT_WIDTH && board.cells() <= FIND_CONNECT_CELLS;
+        Pruner {
+            board,
+            closed,
+            connect,
+            squares: board.squares(),
+            mark: if connect {
+                vec![0; board.cells()]
+            } else {
+                Vec::new()
+            },
+            stamp: 0,
+            stack: Vec::new(),
+        }
+    }
+
+    /// Whether a tour can still follow `path`; updates the forced `end`.
+    fn viable(&mut self, end: &mut u32, path: &[u32], visited: &[bool], degree: &[u8]) -> bool {
+        let board = self.board;
+        let to = path[path.len() - 1] as usize;
+        let from = path[path.len() - 2] as usize;
+        let left = self.squares - path.len();
+        if left == 0 {
+            return true;
+        }
+        for u in board.neighbours(from) {
+            if visited[u] {
+                continue;
+            }
+            // Ways in or out: unvisited neighbours (the start too, for closed
+            // tours), plus the knight itself.
+            let ways = degree[u] as u32 + board.is_knight_move(u, to) as u32;
+            if ways == 0 || (ways == 1 && self.closed) {
+                return false;
+            }
+            if ways == 1 {
+                if *end != NO_END && *end as usize != u {
+                    return false;
+                }
+                *end = u as u32;
+            }
+        }
+        if *end != NO_END {
+            let e = *end as usize;
+            if visited[e] {
+                *end = NO_END;
+            } else {
+                // Colours alternate along the path.
+                let same = Board::is_light(e, board.cols) == Board::is_light(to, board.cols);
+                if same != (left % 2 == 0) {
+                    return false;
+                }
+                if left > 1 && degree[e] == 0 {
+                    return false;
+                }
+            }
+        }
+        !self.connect || self.reaches_all(to, left, visited)
+    }
+
+    /// Whether every unvisited square is reachable from `from` through unvisited squares.
+    fn reaches_all(&mut self, from: usize, left: usize, visited: &[bool]) -> bool {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.iter_mut().for_each(|m| *m = 0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        self.stack.clear();
+        self.stack.push(from as u32);
+        let mut reached = 0;
+        while let Some(v) = self.stack.pop() {
+            for u in self.board.neighbours(v as usize) {
+                if !visited[u] && self.mark[u] != stamp {
+                    self.mark[u] = stamp;
+                    reached += 1;
+                    self.stack.push(u as u32);
+                }
+            }
+        }
+        reached == left
+    }
 }
 
 /// Find a tour from `start` by Warnsdorff's rule (always move to the square
@@ -963,15 +1078,14 @@ pub fn warnsdorff(
     ctl: &Control,
 ) -> Result<Option<Vec<u32>>, SearchError> {
     let squares = board.squares();
-    let budget = 20 * squares as u64 + 100_000;
-    let attempts = [
-        TieBreak::FarFromCentre,
-        TieBreak::MoveOrder,
-        TieBreak::Shuffled(1),
-        TieBreak::Shuffled(2),
-        TieBreak::Shuffled(3),
-        TieBreak::Shuffled(4),
-    ];
+    // Many short attempts beat a few long ones: a dead end usually stems from
+    // a choice made long before it shows, which backtracking cannot reach
+    // cheaply, while a fresh tie-break order avoids it (measured on 3 x n).
+    let budget = 2 * squares as u64 + 20_000;
+    let shuffles = SHUFFLED_ATTEMPTS;
+    let attempts = [TieBreak::FarFromCentre, TieBreak::MoveOrder]
+        .into_iter()
+        .chain((1..=shuffles).map(TieBreak::Shuffled));
     for tie in attempts {
         // Steering straight for a closed tour works on small boards; give it
         // little rope, since bending an open tour shut is the reliable way.
@@ -997,8 +1111,15 @@ pub fn warnsdorff(
             // Warnsdorff's rule spirals inwards from the border and ends near
             // the middle, so an open tour begun in the middle ends near where
             // it began.  The cycle is re-rooted at `start` afterwards.
-            let middle = middle_square(board).unwrap_or(start);
-            if let Some(open) = warnsdorff_attempt(board, middle, steer, tie, budget, ctl)? {
+            // On narrow boards there is no spiral, and a path from the middle
+            // must cross it twice: begin at the given start there instead.
+            let narrow = board.rows.min(board.cols) < 6;
+            let origin = if narrow {
+                start
+            } else {
+                middle_square(board).unwrap_or(start)
+            };
+            if let Some(open) = warnsdorff_attempt(board, origin, steer, tie, budget, ctl)? {
                 if let Some(cycle) = close_by_rotation(board, open, start, ctl)? {
                     return Ok(Some(cycle));
                 }
@@ -1152,6 +1273,19 @@ fn warnsdorff_attempt(
 
     enter(start, &mut visited, &mut degree);
     path.push(start as u32);
+    let mut prune = Pruner::new(board, closed);
+    let mut root_end = NO_END;
+    for u in 0..cells {
+        if board.is_square(u) && !visited[u] {
+            let ways = degree[u] as u32 + board.is_knight_move(u, start) as u32;
+            if ways == 0 || (ways == 1 && (closed || root_end != NO_END)) {
+                return Ok(None);
+            }
+            if ways == 1 {
+                root_end = u as u32;
+            }
+        }
+    }
     let mut backtracks = 0u64;
     let mut polls = 0u32;
     let mut home_left = if closed { home_neighbours(&visited) } else { 1 };
@@ -1173,6 +1307,7 @@ fn warnsdorff_attempt(
                 moves: [0; 8],
                 len: 0,
                 next: 0,
+                end: NO_END,
             };
             let mut keyed: [(u8, f64, u64, u8); 8] = [(0, 0.0, 0, 0); 8];
             let mut n = 0;
@@ -1205,10 +1340,26 @@ fn warnsdorff_attempt(
                 level.moves[k] = key.3;
             }
             level.len = n as u8;
+            level.end = levels.last().map_or(root_end, |l| l.end);
             // A closed tour comes home through a square next to the start:
             // with none of them left unvisited, this position is a dead end.
             if closed && home_left == 0 {
                 level.len = 0;
+            }
+            if path.len() >= 2 && !prune.viable(&mut level.end, &path, &visited, &degree) {
+                level.len = 0;
+            }
+            // The forced end is entered last, never before.
+            if level.end != NO_END && left > 1 {
+                let mut kept = 0;
+                for k in 0..level.len as usize {
+                    let m = level.moves[k] as usize;
+                    if board.jump(head, m) != Some(level.end as usize) {
+                        level.moves[kept] = level.moves[k];
+                        kept += 1;
+                    }
+                }
+                level.len = kept as u8;
             }
             levels.push(level);
         }
