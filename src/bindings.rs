@@ -42,7 +42,10 @@ fn run_cancellable<R: Send + 'static>(
 ) -> PyResult<R> {
     let deadline = match timeout {
         None => None,
-        Some(t) if t.is_finite() && t >= 0.0 => Some(Instant::now() + Duration::from_secs_f64(t)),
+        // A timeout too long for a Duration (or an Instant) is no limit at all.
+        Some(t) if t.is_finite() && t >= 0.0 => Duration::try_from_secs_f64(t)
+            .ok()
+            .and_then(|d| Instant::now().checked_add(d)),
         Some(t) => {
             return Err(PyValueError::new_err(format!(
                 "timeout must be a non-negative number of seconds, got {t}"

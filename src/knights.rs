@@ -1113,15 +1113,14 @@ pub fn warnsdorff(
             // it began.  The cycle is re-rooted at `start` afterwards.
             // On narrow boards there is no spiral, and a path from the middle
             // must cross it twice: begin at the given start there instead.
+            let middle = middle_square(board).unwrap_or(start);
             let narrow = board.rows.min(board.cols) < 6;
-            let origin = if narrow {
-                start
-            } else {
-                middle_square(board).unwrap_or(start)
-            };
-            if let Some(open) = warnsdorff_attempt(board, origin, steer, tie, budget, ctl)? {
-                if let Some(cycle) = close_by_rotation(board, open, start, ctl)? {
-                    return Ok(Some(cycle));
+            let origins: &[usize] = if narrow { &[start, middle] } else { &[middle] };
+            for &origin in origins {
+                if let Some(open) = warnsdorff_attempt(board, origin, steer, tie, budget, ctl)? {
+                    if let Some(cycle) = close_by_rotation(board, open, start, ctl)? {
+                        return Ok(Some(cycle));
+                    }
                 }
             }
         }

@@ -11,6 +11,7 @@ square) or a sequence of ``rows * cols`` booleans in row-major order,
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 
 Square = tuple[int, int]
@@ -47,12 +48,7 @@ def draw(rows: int, cols: int, mask: Sequence[bool] | None) -> str:
 
 def squares(rows: int, cols: int, mask: Sequence[bool] | None = None) -> list[Square]:
     """Every square of the board in row-major order."""
-    return [
-        (r, c)
-        for r in range(rows)
-        for c in range(cols)
-        if mask is None or mask[r * cols + c]
-    ]
+    return [(r, c) for r in range(rows) for c in range(cols) if mask is None or mask[r * cols + c]]
 
 
 def is_knight_move(a: Square, b: Square) -> bool:
@@ -73,34 +69,40 @@ def enumerate_tours(
     A closed tour is one whose last square is a knight's move from its first
     (a single square is therefore never closed).
     """
-    on_board = set(squares(rows, cols, mask))
+    cells = squares(rows, cols, mask)
+    index = {square: i for i, square in enumerate(cells)}
+    # neighbours of every square, in the seed's move order
+    neighbours = [
+        [index[(r + dr, c + dc)] for dr, dc in MOVES if (r + dr, c + dc) in index] for r, c in cells
+    ]
     if start == "all":
-        starts = squares(rows, cols, mask)
+        starts = list(range(len(cells)))
     else:
         first = (rows - 1, 0) if start is None else tuple(start)
-        assert first in on_board, f"oracle start {first} is not a square"
-        starts = [first]
-    total = len(on_board)
+        assert first in index, f"oracle start {first} is not a square"
+        starts = [index[first]]
     for first in starts:
-        path = [first]
-        seen = {first}
+        seen = [False] * len(cells)
+        seen[first] = True
+        for path in _extend([first], seen, neighbours, closed):
+            yield tuple(cells[i] for i in path)
 
-        def extend() -> Iterator[tuple[Square, ...]]:
-            if len(path) == total:
-                if not closed or is_knight_move(path[-1], path[0]):
-                    yield tuple(path)
-                return
-            row, col = path[-1]
-            for dr, dc in MOVES:
-                nxt = (row + dr, col + dc)
-                if nxt in on_board and nxt not in seen:
-                    path.append(nxt)
-                    seen.add(nxt)
-                    yield from extend()
-                    seen.discard(nxt)
-                    path.pop()
 
-        yield from extend()
+def _extend(
+    path: list[int], seen: list[bool], neighbours: list[list[int]], closed: bool
+) -> Iterator[list[int]]:
+    """Depth-first: every way to complete ``path`` into a tour, moves in seed order."""
+    if len(path) == len(seen):
+        if not closed or path[0] in neighbours[path[-1]]:
+            yield path
+        return
+    for nxt in neighbours[path[-1]]:
+        if not seen[nxt]:
+            seen[nxt] = True
+            path.append(nxt)
+            yield from _extend(path, seen, neighbours, closed)
+            path.pop()
+            seen[nxt] = False
 
 
 def count(
@@ -134,7 +136,7 @@ def check_tour(
     path = [tuple(s) for s in path]
     if sorted(path) != sorted(squares(rows, cols, mask)):
         return False
-    if any(not is_knight_move(a, b) for a, b in zip(path, path[1:])):
+    if any(not is_knight_move(a, b) for a, b in zip(path, path[1:], strict=False)):
         return False
     return not closed or (len(path) > 1 and is_knight_move(path[-1], path[0]))
 
@@ -147,3 +149,15 @@ def small_boards(max_cells: int = 16) -> list[tuple[int, int]]:
         for c in range(1, max_cells + 1)
         if r * c <= max_cells
     ]
+
+
+@functools.cache
+def tour_list(
+    rows: int,
+    cols: int,
+    mask: tuple[bool, ...] | None = None,
+    start: Square | str | None = None,
+    closed: bool = False,
+) -> tuple[tuple[Square, ...], ...]:
+    """All tours as a tuple, cached (the arguments must be hashable)."""
+    return tuple(enumerate_tours(rows, cols, mask, start, closed))

@@ -30,11 +30,18 @@ def positive(value: Any, name: str) -> int:
     return n
 
 
+#: More worker threads than this is surely a mistake (and costs memory).
+MAX_THREADS = 1024
+
+
 def threads(value: Any) -> int:
     """``threads=None`` means one thread per core (passed to Rust as 0)."""
     if value is None:
         return 0
-    return positive(value, "threads")
+    n = positive(value, "threads")
+    if n > MAX_THREADS:
+        raise ValueError(f"threads must be at most {MAX_THREADS}, got {n}")
+    return n
 
 
 def timeout(value: Any) -> float | None:

@@ -44,6 +44,29 @@ class KnightBoard:
     cols: int
     mask: tuple[bool, ...] | None = None
 
+    def __post_init__(self) -> None:
+        rows = _validate.positive(self.rows, "rows")
+        cols = _validate.positive(self.cols, "cols")
+        if rows * cols > MAX_FIND_CELLS:
+            raise ValueError(
+                f"boards have at most {MAX_FIND_CELLS} cells (the find_tour limit); "
+                f"{rows}x{cols} has {rows * cols}"
+            )
+        mask = self.mask
+        if mask is not None:
+            mask = tuple(mask)
+            if len(mask) != rows * cols:
+                raise ValueError(
+                    f"mask has {len(mask)} entries, a {rows}x{cols} board needs {rows * cols}"
+                )
+            if not all(isinstance(m, bool) for m in mask):
+                raise TypeError("mask entries must be True (a square) or False (missing)")
+            if not any(mask):
+                raise ValueError("the board has no squares (the mask is all False)")
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "cols", cols)
+        object.__setattr__(self, "mask", mask)
+
     @classmethod
     def parse(cls, text: str) -> KnightBoard:
         """Read a board drawn in text: ``.`` a square, ``#`` a missing square.
@@ -181,7 +204,7 @@ def count_tours(
     ...     ....
     ...     ...#
     ... ''', start=(0, 0))
-    0
+    1
     """
     kb = _board(rows, cols, board)
     first = _start(kb, start, allow_all=True)

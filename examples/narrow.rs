@@ -1,0 +1,33 @@
+use _core::engine::Control;
+use _core::knights::*;
+use std::time::Instant;
+fn main() {
+    let a: Vec<usize> = std::env::args()
+        .skip(1)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let (rows, lo, hi, closed) = (a[0], a[1], a[2], a[3] == 1);
+    let mut fails = vec![];
+    let t0 = Instant::now();
+    for n in lo..=hi {
+        let board = Board::rectangle(rows, n).unwrap();
+        let t = Instant::now();
+        let r = find_tour(board.clone(), (rows - 1) * n, closed, 1, &Control::new());
+        let el = t.elapsed();
+        match r {
+            Ok(Some(p)) => {
+                let p: Vec<usize> = p.iter().map(|&x| x as usize).collect();
+                assert!(tour_defect(&board, &p, closed).is_none());
+            }
+            Ok(None) => {}
+            Err(_) => fails.push(n),
+        }
+        if el.as_millis() > 300 {
+            println!("slow {rows}x{n}: {el:?}");
+        }
+    }
+    println!(
+        "{rows}xn closed={closed} fails={fails:?} total {:?}",
+        t0.elapsed()
+    );
+}

@@ -1,0 +1,24 @@
+"""The examples in the docstrings are run as tests."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["solvers", "solvers.knights", "solvers.render", "solvers.cli"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"
+
+
+def test_the_examples_exist():
+    # the knights module documents its API with runnable examples
+    knights = importlib.import_module("solvers.knights")
+    assert doctest.testmod(knights).attempted >= 15
+    assert doctest.testmod(importlib.import_module("solvers")).attempted >= 2
