@@ -262,3 +262,20 @@ def test_timeout_exits_with_status_1(capsys):
     assert code == 1
     assert out == ""
     assert err.startswith("solvers: ") and "timeout" in err
+
+
+def test_a_closed_pipe_is_not_an_error():
+    # `solvers tours 300 300 --find | head -1`: the reader leaves after one line,
+    # long before the 450 kB board is written.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solvers", "tours", "300", "300", "--find"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0
+    assert first.strip()
+    assert "Traceback" not in err

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from itertools import islice
@@ -137,6 +138,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("solvers: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`solvers ... | head`): not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except TimeoutError as error:
         print(f"solvers: {error}", file=sys.stderr)
         return 1
