@@ -29,6 +29,13 @@ fn search_error(e: SearchError) -> PyErr {
     }
 }
 
+fn count_error(e: CountError) -> PyErr {
+    match e {
+        CountError::Input(e) => input_error(e),
+        CountError::Search(e) => search_error(e),
+    }
+}
+
 /// Run `job` on its own thread while this one, with the GIL released, waits
 /// for it in short slices; between slices it checks for Ctrl-C (then cancels
 /// the job and raises `KeyboardInterrupt`), the timeout (`TimeoutError`),
@@ -144,10 +151,7 @@ fn count_tours(
     let ctl = Arc::new(Control::new());
     let job_ctl = ctl.clone();
     run_cancellable(py, ctl, progress, timeout, move || {
-        knights::count_tours(board, start, closed, threads, &job_ctl).map_err(|e| match e {
-            CountError::Input(e) => input_error(e),
-            CountError::Search(e) => search_error(e),
-        })
+        knights::count_tours(board, start, closed, threads, &job_ctl).map_err(count_error)
     })
 }
 
@@ -227,7 +231,7 @@ impl TourStream {
         let board = board_from(rows, cols, mask)?;
         let start = start.map(|s| start_index(&board, s)).transpose()?;
         let ctl = Arc::new(Control::new());
-        let rx = knights::stream_tours(board, start, closed, ctl.clone()).map_err(input_error)?;
+        let rx = knights::stream_tours(board, start, closed, ctl.clone()).map_err(count_error)?;
         Ok(TourStream {
             rx: Mutex::new(rx),
             ctl,

@@ -366,7 +366,7 @@ pub fn stream<S>(
     tasks: Vec<S::Task>,
     ctl: Arc<Control>,
     capacity: usize,
-) -> Receiver<S::Solution>
+) -> Result<Receiver<S::Solution>, SearchError>
 where
     S: SubtreeSearch + Send + 'static,
     S::Task: 'static,
@@ -386,8 +386,8 @@ where
                 }
             }
         })
-        .expect("spawning the stream thread");
-    rx
+        .map_err(|e| SearchError::Pool(format!("could not start the stream thread: {e}")))?;
+    Ok(rx)
 }
 
 #[cfg(test)]
@@ -517,14 +517,14 @@ mod tests {
     fn stream_yields_in_order_and_stops_when_dropped() {
         let search = Arc::new(NoAdjacentOnes { n: 10 });
         let tasks = plan(&*search, vec![vec![]], 20, 64);
-        let rx = stream(search, tasks, Arc::new(Control::new()), 4);
+        let rx = stream(search, tasks, Arc::new(Control::new()), 4).unwrap();
         let all: Vec<_> = rx.iter().collect();
         assert_eq!(all.len() as u128, fib(10));
         assert!(all.windows(2).all(|w| w[0] < w[1]));
 
         let search = Arc::new(NoAdjacentOnes { n: 30 });
         let tasks = plan(&*search, vec![vec![]], 20, 64);
-        let rx = stream(search, tasks, Arc::new(Control::new()), 4);
+        let rx = stream(search, tasks, Arc::new(Control::new()), 4).unwrap();
         assert_eq!(rx.iter().take(3).count(), 3);
         drop(rx); // the producer notices the closed channel and ends
     }

@@ -860,7 +860,7 @@ pub fn stream_tours(
     start: Option<usize>,
     closed: bool,
     ctl: Arc<Control>,
-) -> Result<Receiver<Vec<u8>>, InputError> {
+) -> Result<Receiver<Vec<u8>>, CountError> {
     let graph = KnightGraph::new(board)?;
     let starts = match start {
         Some(s) => vec![(s, 1)],
@@ -869,7 +869,7 @@ pub fn stream_tours(
     let search = TourSearch::new(graph, &starts, closed)?;
     // The roots alone: tasks are visited in order, one thread, constant memory.
     let tasks = search.roots();
-    Ok(engine::stream(Arc::new(search), tasks, ctl, STREAM_BUFFER))
+    Ok(engine::stream(Arc::new(search), tasks, ctl, STREAM_BUFFER)?)
 }
 
 /// Tours buffered ahead of the consumer.

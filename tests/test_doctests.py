@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+from pathlib import Path
 
 import pytest
 
@@ -22,3 +23,11 @@ def test_the_examples_exist():
     knights = importlib.import_module("solvers.knights")
     assert doctest.testmod(knights).attempted >= 15
     assert doctest.testmod(importlib.import_module("solvers")).attempted >= 2
+
+
+def test_the_readme_examples():
+    # The README's Python session is run as written.
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    result = doctest.testfile(str(readme), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 10
+    assert result.failed == 0, f"{result.failed} of {result.attempted} README examples failed"
