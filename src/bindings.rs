@@ -155,6 +155,12 @@ fn count_tours(
     })
 }
 
+/// Square indices as the bytes of little-endian `u32`s.
+fn packed(py: Python<'_>, squares: &[u32]) -> Py<PyBytes> {
+    let bytes: Vec<u8> = squares.iter().flat_map(|x| x.to_le_bytes()).collect();
+    PyBytes::new(py, &bytes).unbind()
+}
+
 /// Find one tour; returns the squares as little-endian `u32` indices, or `None`.
 #[pyfunction]
 #[pyo3(signature = (rows, cols, mask, start, closed, threads, timeout=None))]
@@ -180,10 +186,7 @@ fn find_tour(
             FindError::Unresolved => PyRuntimeError::new_err(e.to_string()),
         })
     })?;
-    Ok(path.map(|p| {
-        let bytes: Vec<u8> = p.iter().flat_map(|x| x.to_le_bytes()).collect();
-        PyBytes::new(py, &bytes).unbind()
-    }))
+    Ok(path.map(|p| packed(py, &p)))
 }
 
 /// Why `path` (little-endian `u32` square indices) is not a tour, or `None`.
@@ -213,7 +216,7 @@ fn tour_defect(
 /// A lazy stream of tours produced by a Rust thread in the seed's move order.
 #[pyclass(module = "solvers._core")]
 struct TourStream {
-    rx: Mutex<Receiver<Vec<u8>>>,
+    rx: Mutex<knights::TourReceiver>,
     ctl: Arc<Control>,
 }
 
@@ -242,7 +245,7 @@ impl TourStream {
         slf
     }
 
-    /// The next tour as bytes of square indices, or `StopIteration`.
+    /// The next tour as little-endian `u32` square indices, or `StopIteration`.
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyBytes>>> {
         loop {
             let got = py.detach(|| {
@@ -250,7 +253,7 @@ impl TourStream {
                 rx.recv_timeout(POLL)
             });
             match got {
-                Ok(tour) => return Ok(Some(PyBytes::new(py, &tour).unbind())),
+                Ok(tour) => return Ok(Some(packed(py, &tour))),
                 Err(RecvTimeoutError::Disconnected) => return Ok(None),
                 Err(RecvTimeoutError::Timeout) => py.check_signals()?,
             }

@@ -8,8 +8,9 @@
 
 use crate::engine::{self, Control, SearchError, Stop, SubtreeSearch, Ticker};
 use std::fmt;
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// The seed article's move order, `(row offset, col offset)`.  Enumeration
 /// follows it, so `tours()` lists tours in the order the article finds them.
@@ -232,6 +233,68 @@ impl Board {
     }
 }
 
+/// The smallest rectangle of a board that holds all its squares: the exact
+/// search runs there, so a shape drawn inside a large grid still fits in 64
+/// bits.  Maps square indices between the two boards.
+#[derive(Debug, Clone)]
+pub struct Window {
+    small: Board,
+    top: usize,
+    left: usize,
+    cols: usize,
+}
+
+impl Window {
+    pub fn of(board: &Board) -> Window {
+        let squares = (0..board.cells()).filter(|&i| board.is_square(i));
+        let (mut top, mut bottom, mut left, mut right) = (usize::MAX, 0, usize::MAX, 0);
+        for i in squares {
+            let (r, c) = (i / board.cols, i % board.cols);
+            (top, bottom) = (top.min(r), bottom.max(r));
+            (left, right) = (left.min(c), right.max(c));
+        }
+        if top == usize::MAX {
+            // No squares: keep the board as it is (every search finds nothing).
+            return Window {
+                small: board.clone(),
+                top: 0,
+                left: 0,
+                cols: board.cols,
+            };
+        }
+        let (rows, cols) = (bottom - top + 1, right - left + 1);
+        let present = (0..rows * cols)
+            .map(|i| board.is_square((top + i / cols) * board.cols + left + i % cols))
+            .collect();
+        Window {
+            small: Board {
+                rows,
+                cols,
+                present,
+            },
+            top,
+            left,
+            cols: board.cols,
+        }
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.small
+    }
+
+    /// The window's index of a square of the full board (which must be a square).
+    pub fn inward(&self, index: usize) -> usize {
+        let (r, c) = (index / self.cols, index % self.cols);
+        (r - self.top) * self.small.cols + (c - self.left)
+    }
+
+    /// The full board's index of a square of the window.
+    pub fn outward(&self, index: usize) -> u32 {
+        let (r, c) = (index / self.small.cols, index % self.small.cols);
+        ((r + self.top) * self.cols + c + self.left) as u32
+    }
+}
+
 /// Why a sequence of squares is not a knight's tour, or `None` if it is one.
 pub fn tour_defect(board: &Board, path: &[usize], closed: bool) -> Option<String> {
     let squares = board.squares();
@@ -281,8 +344,8 @@ impl KnightGraph {
     pub fn new(board: Board) -> Result<KnightGraph, InputError> {
         if board.cells() > MAX_SEARCH_SQUARES {
             return Err(InputError(format!(
-                "exact tour search works on boards of at most {MAX_SEARCH_SQUARES} cells \
-                 (rows x cols), this one has {}",
+                "exact tour search works on boards whose squares span at most \
+                 {MAX_SEARCH_SQUARES} cells (rows x cols), this one spans {}",
                 board.cells()
             )));
         }
@@ -841,7 +904,8 @@ pub fn count_tours(
     threads: usize,
     ctl: &Control,
 ) -> Result<u128, CountError> {
-    let graph = KnightGraph::new(board)?;
+    let (window, start) = windowed(&board, start)?;
+    let graph = KnightGraph::new(window.small)?;
     let starts = match start {
         Some(s) => vec![(s, 1)],
         None => TourSearch::start_classes(&graph),
@@ -849,6 +913,39 @@ pub fn count_tours(
     let search = TourSearch::new(graph, &starts, closed)?;
     let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), 64);
     Ok(engine::count(&search, &tasks, threads, ctl)?)
+}
+
+/// The search window of `board`, and `start` in it.
+fn windowed(board: &Board, start: Option<usize>) -> Result<(Window, Option<usize>), InputError> {
+    if let Some(s) = start {
+        if !board.is_square(s) {
+            return Err(InputError(format!(
+                "the start ({}, {}) is not a square of the board",
+                s / board.cols,
+                s % board.cols
+            )));
+        }
+    }
+    let window = Window::of(board);
+    let start = start.map(|s| window.inward(s));
+    Ok((window, start))
+}
+
+/// Tours arriving from a stream, as square indices of the full board.
+pub struct TourReceiver {
+    rx: Receiver<Vec<u8>>,
+    window: Window,
+}
+
+impl TourReceiver {
+    /// The next tour, waiting at most `timeout` for it.
+    pub fn recv_timeout(&self, timeout: Duration) -> Result<Vec<u32>, RecvTimeoutError> {
+        let tour = self.rx.recv_timeout(timeout)?;
+        Ok(tour
+            .into_iter()
+            .map(|i| self.window.outward(i as usize))
+            .collect())
+    }
 }
 
 /// Stream every tour on `board` from `start` (`None`: each square in turn,
@@ -860,8 +957,9 @@ pub fn stream_tours(
     start: Option<usize>,
     closed: bool,
     ctl: Arc<Control>,
-) -> Result<Receiver<Vec<u8>>, CountError> {
-    let graph = KnightGraph::new(board)?;
+) -> Result<TourReceiver, CountError> {
+    let (window, start) = windowed(&board, start)?;
+    let graph = KnightGraph::new(window.small.clone())?;
     let starts = match start {
         Some(s) => vec![(s, 1)],
         None => TourSearch::all_starts(&graph),
@@ -869,7 +967,8 @@ pub fn stream_tours(
     let search = TourSearch::new(graph, &starts, closed)?;
     // The roots alone: tasks are visited in order, one thread, constant memory.
     let tasks = search.roots();
-    Ok(engine::stream(Arc::new(search), tasks, ctl, STREAM_BUFFER)?)
+    let rx = engine::stream(Arc::new(search), tasks, ctl, STREAM_BUFFER)?;
+    Ok(TourReceiver { rx, window })
 }
 
 /// Tours buffered ahead of the consumer.
@@ -1409,15 +1508,17 @@ pub fn find_tour(
     if let Some(path) = warnsdorff(&board, start, closed, ctl).map_err(FindError::Search)? {
         return Ok(Some(path));
     }
-    if board.cells() > MAX_SEARCH_SQUARES {
+    let window = Window::of(&board);
+    if window.small.cells() > MAX_SEARCH_SQUARES {
         return Err(FindError::Unresolved);
     }
-    let graph = KnightGraph::new(board).map_err(FindError::Input)?;
-    let search = TourSearch::new(graph, &[(start, 1)], closed).map_err(FindError::Input)?;
+    let small_start = window.inward(start);
+    let graph = KnightGraph::new(window.small.clone()).map_err(FindError::Input)?;
+    let search = TourSearch::new(graph, &[(small_start, 1)], closed).map_err(FindError::Input)?;
     let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), 64);
     let found =
         engine::find_first(&search, &tasks, threads, ctl, true).map_err(FindError::Search)?;
-    Ok(found.map(|p| p.into_iter().map(u32::from).collect()))
+    Ok(found.map(|p| p.into_iter().map(|i| window.outward(i as usize)).collect()))
 }
 
 /// Why [`find_tour`] gave no answer.
@@ -1596,6 +1697,30 @@ mod tests {
                 assert_eq!(exists, !board.schwenk_excludes_cycle(), "{rows}x{cols}");
             }
         }
+    }
+
+    #[test]
+    fn a_shape_in_a_large_grid_is_searched_in_its_window() {
+        // The 3x4 board drawn at rows 5..8, columns 9..13 of a 12x20 grid.
+        let (rows, cols) = (12, 20);
+        let present = (0..rows * cols)
+            .map(|i| (5..8).contains(&(i / cols)) && (9..13).contains(&(i % cols)))
+            .collect();
+        let board = Board::from_mask(rows, cols, present).unwrap();
+        let corner = 7 * cols + 9;
+        let n = count_tours(board.clone(), Some(corner), false, 2, &Control::new()).unwrap();
+        assert_eq!(n, 2);
+        assert_eq!(count_tours(board.clone(), None, false, 2, &Control::new()), Ok(16));
+        let ctl = Arc::new(Control::new());
+        let rx = stream_tours(board.clone(), Some(corner), false, ctl).unwrap();
+        let first = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        let first: Vec<usize> = first.into_iter().map(|i| i as usize).collect();
+        assert_eq!(first[0], corner);
+        assert_eq!(tour_defect(&board, &first, false), None);
+        let found = find_tour(board.clone(), corner, false, 1, &Control::new()).unwrap();
+        let found: Vec<usize> = found.unwrap().into_iter().map(|i| i as usize).collect();
+        assert_eq!(tour_defect(&board, &found, false), None);
+        assert_eq!(find_tour(board, corner, true, 1, &Control::new()), Ok(None));
     }
 
     #[test]

@@ -86,16 +86,34 @@ def test_integer_like_sizes_are_accepted():
 @pytest.mark.parametrize(("func", "name"), [(_count, "count_tours"), (_tours, "tours")])
 @pytest.mark.parametrize(("rows", "cols"), [(8, 9), (9, 8), (1, 65), (65, 1), (10, 10)])
 def test_exact_search_refuses_boards_over_64_cells(func, name, rows, cols):
-    with pytest.raises(ValueError, match=rf"{name} works on boards of at most 64 cells") as info:
+    with pytest.raises(ValueError, match=rf"{name} works on boards whose squares fit") as info:
         func(rows, cols, start=(0, 0))
-    assert f"{rows}x{cols} board has {rows * cols}" in str(info.value)
+    assert "at most 64 cells" in str(info.value)
+    assert f"{rows}x{cols} = {rows * cols}" in str(info.value)
 
 
 @pytest.mark.parametrize(("func", "name"), [(_count, "count_tours"), (_tours, "tours")])
-def test_the_limit_counts_missing_squares_too(func, name):
-    text = "\n".join(["#" * 9] + ["." * 9] * 7)  # 56 squares, 72 cells
-    with pytest.raises(ValueError, match=f"{name} works on boards of at most 64 cells"):
-        func(board=text, start=(1, 0))
+def test_the_limit_counts_missing_squares_inside_the_shape(func, name):
+    # 70 squares around one hole: the rectangle they span has 72 cells
+    text = "\n".join(["." * 9] * 3 + ["....#...."] + ["." * 9] * 4)
+    with pytest.raises(ValueError, match=f"{name} works on boards whose squares fit"):
+        func(board=text, start=(0, 0))
+
+
+@pytest.mark.parametrize("func", [_count, _tours])
+def test_a_small_shape_in_a_large_grid_is_searched(func):
+    # the 3x4 board drawn inside a 20x20 grid of missing squares
+    rows = ["#" * 20] * 20
+    for r in range(6, 9):
+        rows[r] = "#" * 5 + "...." + "#" * 11
+    text = "\n".join(rows)
+    result = func(board=text, start=(8, 5))
+    assert (result if isinstance(result, int) else len(list(result))) == 2
+    assert count_tours(board=text, start="all") == count_tours(3, 4, start="all")
+    assert [tour.start for tour in tours(board=text, start=(8, 5))] == [(8, 5), (8, 5)]
+    first = next(tours(board=text, start=(8, 5)))
+    assert first.verify()
+    assert first[1] == (7, 7)  # the 3x4 tour's (1, 2), shifted by (6, 5)
 
 
 def test_exactly_64_cells_is_allowed_for_the_exact_search():

@@ -112,6 +112,15 @@ class KnightBoard:
         return self.rows * self.cols
 
     @property
+    def span(self) -> tuple[int, int]:
+        """``(rows, cols)`` of the smallest rectangle holding every square."""
+        if self.mask is None:
+            return self.rows, self.cols
+        rows = [r for r in range(self.rows) if any(self.mask[r * self.cols : (r + 1) * self.cols])]
+        cols = [c for c in range(self.cols) if any(self.mask[c :: self.cols])]
+        return rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
+
+    @property
     def squares(self) -> int:
         return self.cells if self.mask is None else sum(self.mask)
 
@@ -166,10 +175,12 @@ def _start(board: KnightBoard, start: Any, *, allow_all: bool) -> Square | None:
 
 
 def _search_limit(board: KnightBoard, what: str) -> None:
-    if board.cells > MAX_SEARCH_CELLS:
+    rows, cols = board.span
+    if rows * cols > MAX_SEARCH_CELLS:
         raise ValueError(
-            f"{what} works on boards of at most {MAX_SEARCH_CELLS} cells (rows x cols, "
-            f"missing squares included); a {board.rows}x{board.cols} board has {board.cells}. "
+            f"{what} works on boards whose squares fit in a rectangle of at most "
+            f"{MAX_SEARCH_CELLS} cells (rows x cols, missing squares inside included); "
+            f"this one needs {rows}x{cols} = {rows * cols}. "
             "find_tour() handles boards of any size"
         )
 
@@ -192,7 +203,7 @@ def count_tours(
     board; ``closed=True`` counts only tours that end a knight's move from
     their start (each cycle once per direction from the start).  The count is
     exact, the same for every ``threads`` (``None``: one per core).  Boards
-    of up to 64 cells.  Ctrl-C stops it with ``KeyboardInterrupt``;
+    whose squares span at most 64 cells.  Ctrl-C stops it with ``KeyboardInterrupt``;
     ``timeout`` seconds with ``TimeoutError``.
 
     >>> count_tours(5, 5, start=(0, 0))
@@ -251,8 +262,8 @@ def tours(
 
 def _tours_from(stream: Any, kb: KnightBoard) -> Iterator[Tour]:
     try:
-        for packed in stream:  # one byte per square index (boards of <= 64 cells)
-            yield Tour._from_order(kb, array("I", array("B", packed)))
+        for packed in stream:
+            yield Tour._from_order(kb, _unpack(packed))
     finally:
         stream.close()
 
@@ -296,11 +307,16 @@ def find_tour(
     packed = _core.find_tour(kb.rows, kb.cols, kb._mask_list(), first, closed, workers, seconds)
     if packed is None:
         return None
+    return Tour._from_order(kb, _unpack(packed))
+
+
+def _unpack(packed: bytes) -> array:
+    """Square indices sent by the core as little-endian ``u32``."""
     order = array("I")
-    order.frombytes(packed)  # little-endian u32 indices
+    order.frombytes(packed)
     if not _LITTLE:
         order.byteswap()
-    return Tour._from_order(kb, order)
+    return order
 
 
 def is_tour(
