@@ -1710,7 +1710,10 @@ mod tests {
         let corner = 7 * cols + 9;
         let n = count_tours(board.clone(), Some(corner), false, 2, &Control::new()).unwrap();
         assert_eq!(n, 2);
-        assert_eq!(count_tours(board.clone(), None, false, 2, &Control::new()), Ok(16));
+        assert_eq!(
+            count_tours(board.clone(), None, false, 2, &Control::new()),
+            Ok(16)
+        );
         let ctl = Arc::new(Control::new());
         let rx = stream_tours(board.clone(), Some(corner), false, ctl).unwrap();
         let first = rx.recv_timeout(Duration::from_secs(10)).unwrap();

@@ -283,7 +283,7 @@ def find_tour(
     Warnsdorff's rule (move to the square with the fewest onward moves, ties
     broken by distance from the centre, with bounded backtracking and
     retries; closed tours by rotating an open tour shut) handles boards of
-    millions of squares.  On boards of at most 64 cells a failed heuristic
+    millions of squares.  On boards spanning at most 64 cells a failed heuristic
     falls back to the exact search, so ``None`` is certain there; on larger
     boards ``None`` comes only from exact colour/connectivity arguments and a
     heuristic failure raises ``RuntimeError``.
