@@ -11,7 +11,9 @@
 //! * [`count`] counts every task on a rayon pool built for this call with the
 //!   requested number of threads.  Rayon's work stealing balances the very
 //!   uneven subtrees; the per-task counts are summed with checked `u128`
-//!   arithmetic, so an overflow is reported, never wrapped.
+//!   arithmetic, so an overflow is reported, never wrapped.  With one thread,
+//!   or a tree too small to split into two tasks per thread, the tasks run in
+//!   order on the calling thread: building a pool would cost more.
 //! * [`find_first`] stops every thread as soon as one finds a solution (or, in
 //!   deterministic mode, as soon as no earlier task can still produce one).
 //! * [`stream`] visits the tasks in order on a producer thread and hands the
@@ -120,7 +122,7 @@ impl<'a> Stop<'a> {
     }
 }
 
-/// Polls [`Stop`] every `2^POLL_SHIFT` nodes so the check costs nothing.
+/// Polls [`Stop`] every 4096 nodes so the check costs nothing.
 pub struct Ticker {
     ticks: u32,
 }
