@@ -1,0 +1,649 @@
+//! N-Queens: counting with the whole symmetry group of the square, ordered
+//! enumeration, an O(n) explicit construction, and a checker.
+//!
+//! A placement is `cols[row]`, the column of the queen in each row, 0-based.
+//!
+//! **Counting by frames.**  Every solution (n >= 2) has exactly one queen on
+//! each border line: row 0, row n-1, column 0, column n-1 (a corner queen
+//! serves two lines).  Those at most four queens are the solution's *frame*.
+//! The 8 symmetries of the square act on frames, and a symmetry maps the
+//! solutions with frame `f` one-to-one onto those with frame `g(f)`, so
+//!
+//! ```text
+//! total  = sum over canonical frames f of |orbit(f)| * count(f)
+//! unique = sum over canonical frames f of (number of Stab(f)-orbits of the
+//!          solutions with frame f)   -- = count(f) when Stab(f) is trivial
+//! ```
+//!
+//! Only one frame per orbit is searched: about an eighth of the work, whereas
+//! mirroring the first row saves only half.  The interior rows are filled by
+//! the usual bitmask backtracking, with the frame's attacks precomputed per row.
+
+use crate::engine::{self, Control, SearchError, Stop, SubtreeSearch, Ticker};
+use crate::knights::InputError;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Boards are bitmasks in a `u64`.
+pub const MAX_SEARCH_N: usize = 64;
+/// The explicit construction takes any board up to this size.
+pub const MAX_CONSTRUCT_N: usize = 1 << 30;
+
+/// The 8 symmetries of the `n x n` square, as maps of `(row, col)`.
+fn transform(k: usize, n: usize, r: usize, c: usize) -> (usize, usize) {
+    let (r, c) = if k >= 4 { (c, r) } else { (r, c) };
+    let r = if k & 1 == 1 { n - 1 - r } else { r };
+    let c = if k & 2 == 2 { n - 1 - c } else { c };
+    (r, c)
+}
+
+/// The image of a placement under symmetry `k`.
+fn transform_placement(k: usize, cols: &[u8]) -> Vec<u8> {
+    let n = cols.len();
+    let mut out = vec![0u8; n];
+    for (r, &c) in cols.iter().enumerate() {
+        let (r2, c2) = transform(k, n, r, c as usize);
+        out[r2] = c2 as u8;
+    }
+    out
+}
+
+/// Whether `cols` is lexicographically smallest among its images under `group`.
+fn is_least_image(cols: &[u8], group: &[usize]) -> bool {
+    group
+        .iter()
+        .all(|&k| transform_placement(k, cols).as_slice() >= cols)
+}
+
+/// The border queens of a solution: sorted square indices `row * n + col`.
+type Frame = Vec<u16>;
+
+/// One canonical frame and what the search needs to know about it.
+#[derive(Debug, Clone)]
+struct FrameInfo {
+    /// The frame's queens, already placed: `placed[row]` (`NONE`: free row).
+    placed: Vec<u8>,
+    cols: u64,
+    up: u128,
+    down: u128,
+    /// The free rows, in the order they are filled.
+    order: Vec<u8>,
+    orbit: u64,
+    /// Symmetries (other than the identity) that map the frame to itself.
+    stabiliser: Vec<usize>,
+}
+
+const NONE: u8 = u8::MAX;
+
+/// A subproblem: the first `depth` rows of the frame's order are filled.
+/// Diagonals are bit masks indexed by `row + col` (`up`) and
+/// `col - row + n - 1` (`down`), so rows can be filled in any order.
+#[derive(Debug, Clone)]
+pub struct QueenTask {
+    frame: u32,
+    depth: u8,
+    cols: u64,
+    up: u128,
+    down: u128,
+    placed: Vec<u8>,
+}
+
+/// The N-Queens search, either by canonical frames (counting) or plain
+/// row-by-row in lexicographic order (enumeration, finding).
+pub struct QueenSearch {
+    n: usize,
+    full: u64,
+    frames: Vec<FrameInfo>,
+    unique: bool,
+}
+
+impl QueenSearch {
+    /// The plain search: no frame, rows top to bottom (lexicographic order).
+    fn plain(n: usize) -> QueenSearch {
+        QueenSearch {
+            n,
+            full: full_mask(n),
+            frames: vec![FrameInfo {
+                placed: vec![NONE; n],
+                cols: 0,
+                up: 0,
+                down: 0,
+                order: (0..n as u8).collect(),
+                orbit: 1,
+                stabiliser: Vec::new(),
+            }],
+            unique: false,
+        }
+    }
+
+    /// The search over canonical frames (n >= 2).
+    fn by_frames(n: usize, unique: bool) -> QueenSearch {
+        let mut frames = Vec::new();
+        let last = n - 1;
+        for a in 0..n {
+            for b in 0..n {
+                for c in 0..n {
+                    for d in 0..n {
+                        // A corner queen serves both of its lines.
+                        if (a == 0) != (c == 0)
+                            || (a == last) != (d == 0)
+                            || (b == 0) != (c == last)
+                            || (b == last) != (d == last)
+                        {
+                            continue;
+                        }
+                        let mut queens = vec![(0, a), (last, b), (c, 0), (d, last)];
+                        queens.sort_unstable();
+                        queens.dedup();
+                        if !non_attacking(&queens) {
+                            continue;
+                        }
+                        if let Some(info) = frame_info(n, &queens) {
+                            frames.push(info);
+                        }
+                    }
+                }
+            }
+        }
+        QueenSearch {
+            n,
+            full: full_mask(n),
+            frames,
+            unique,
+        }
+    }
+
+    fn roots(&self) -> Vec<QueenTask> {
+        self.frames
+            .iter()
+            .enumerate()
+            .map(|(f, frame)| QueenTask {
+                frame: f as u32,
+                depth: 0,
+                cols: frame.cols,
+                up: frame.up,
+                down: frame.down,
+                placed: Vec::new(),
+            })
+            .collect()
+    }
+
+    /// The columns still open in `row`.
+    #[inline]
+    fn options(&self, row: usize, cols: u64, up: u128, down: u128) -> u64 {
+        let diagonals = (up >> row) as u64 | (down >> (self.n - 1 - row)) as u64;
+        self.full & !(cols | diagonals)
+    }
+
+    /// Place a queen at `(row, col)`.
+    #[inline]
+    fn place(&self, row: usize, col: u32, cols: u64, up: u128, down: u128) -> (u64, u128, u128) {
+        (
+            cols | 1 << col,
+            up | 1 << (row + col as usize),
+            down | 1 << (col as usize + self.n - 1 - row),
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn count_below(
+        &self,
+        frame: &FrameInfo,
+        depth: usize,
+        cols: u64,
+        up: u128,
+        down: u128,
+        ticker: &mut Ticker,
+        stop: &Stop,
+    ) -> Result<u64, SearchError> {
+        let Some(&row) = frame.order.get(depth) else {
+            return Ok(1);
+        };
+        ticker.tick(stop)?;
+        let row = row as usize;
+        let mut options = self.options(row, cols, up, down);
+        let mut total = 0u64;
+        while options != 0 {
+            let col = options.trailing_zeros();
+            options &= options - 1;
+            let (c, u, d) = self.place(row, col, cols, up, down);
+            let below = self.count_below(frame, depth + 1, c, u, d, ticker, stop)?;
+            total = total.checked_add(below).ok_or(SearchError::Overflow)?;
+        }
+        Ok(total)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn visit_below(
+        &self,
+        frame: &FrameInfo,
+        placed: &mut Vec<u8>,
+        cols: u64,
+        up: u128,
+        down: u128,
+        ticker: &mut Ticker,
+        stop: &Stop,
+        emit: &mut dyn FnMut(Vec<u8>) -> bool,
+    ) -> Result<bool, SearchError> {
+        let depth = placed.len();
+        let Some(&row) = frame.order.get(depth) else {
+            return Ok(emit(self.by_row(frame, placed)));
+        };
+        ticker.tick(stop)?;
+        let row = row as usize;
+        let mut options = self.options(row, cols, up, down);
+        while options != 0 {
+            let col = options.trailing_zeros();
+            options &= options - 1;
+            let (c, u, d) = self.place(row, col, cols, up, down);
+            placed.push(col as u8);
+            let go = self.visit_below(frame, placed, c, u, d, ticker, stop, emit)?;
+            placed.pop();
+            if !go {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The placement row by row, from the frame and the free rows' columns.
+    fn by_row(&self, frame: &FrameInfo, placed: &[u8]) -> Vec<u8> {
+        let mut cols = frame.placed.clone();
+        for (&row, &col) in frame.order.iter().zip(placed) {
+            cols[row as usize] = col;
+        }
+        cols
+    }
+}
+
+fn full_mask(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+fn non_attacking(queens: &[(usize, usize)]) -> bool {
+    queens.iter().enumerate().all(|(i, &(r1, c1))| {
+        queens[i + 1..]
+            .iter()
+            .all(|&(r2, c2)| r1 != r2 && c1 != c2 && r1.abs_diff(r2) != c1.abs_diff(c2))
+    })
+}
+
+/// The frame's data if it is the canonical (least) frame of its orbit.
+fn frame_info(n: usize, queens: &[(usize, usize)]) -> Option<FrameInfo> {
+    let as_frame = |k: usize| -> Frame {
+        let mut f: Frame = queens
+            .iter()
+            .map(|&(r, c)| {
+                let (r, c) = transform(k, n, r, c);
+                (r * n + c) as u16
+            })
+            .collect();
+        f.sort_unstable();
+        f
+    };
+    let me = as_frame(0);
+    let mut images: Vec<Frame> = (0..8).map(as_frame).collect();
+    if images.iter().any(|f| *f < me) {
+        return None;
+    }
+    let stabiliser = (1..8).filter(|&k| images[k] == me).collect();
+    images.sort();
+    images.dedup();
+    let mut placed = vec![NONE; n];
+    let (mut cols, mut up, mut down) = (0u64, 0u128, 0u128);
+    for &(r, c) in queens {
+        placed[r] = c as u8;
+        cols |= 1 << c;
+        up |= 1 << (r + c);
+        down |= 1 << (c + n - 1 - r);
+    }
+    // Fill the free rows top to bottom.  (Filling from both ends inwards
+    // was measured 2.7x slower on n = 16: the frame prunes little there.)
+    let order: Vec<u8> = (0..n as u8)
+        .filter(|&r| placed[r as usize] == NONE)
+        .collect();
+    Some(FrameInfo {
+        placed,
+        cols,
+        up,
+        down,
+        order,
+        orbit: images.len() as u64,
+        stabiliser,
+    })
+}
+
+impl SubtreeSearch for QueenSearch {
+    type Task = QueenTask;
+    type Solution = Vec<u8>;
+    type Scratch = ();
+
+    fn scratch(&self) {}
+
+    fn split(&self, task: &QueenTask, out: &mut Vec<QueenTask>) -> bool {
+        let frame = &self.frames[task.frame as usize];
+        let Some(&row) = frame.order.get(task.depth as usize) else {
+            return false;
+        };
+        let row = row as usize;
+        let mut options = self.options(row, task.cols, task.up, task.down);
+        while options != 0 {
+            let col = options.trailing_zeros();
+            options &= options - 1;
+            let (cols, up, down) = self.place(row, col, task.cols, task.up, task.down);
+            let mut placed = task.placed.clone();
+            placed.push(col as u8);
+            out.push(QueenTask {
+                frame: task.frame,
+                depth: task.depth + 1,
+                cols,
+                up,
+                down,
+                placed,
+            });
+        }
+        true
+    }
+
+    fn count(&self, task: &QueenTask, _: &mut (), stop: &Stop) -> Result<u128, SearchError> {
+        let frame = &self.frames[task.frame as usize];
+        if self.unique && !frame.stabiliser.is_empty() {
+            // Count one placement per orbit of the frame's stabiliser.
+            let mut n = 0u128;
+            self.visit(task, stop, &mut |cols| {
+                n += is_least_image(&cols, &frame.stabiliser) as u128;
+                true
+            })?;
+            return Ok(n);
+        }
+        let mut ticker = Ticker::new();
+        let n = self.count_below(
+            frame,
+            task.depth as usize,
+            task.cols,
+            task.up,
+            task.down,
+            &mut ticker,
+            stop,
+        )? as u128;
+        if self.unique {
+            Ok(n)
+        } else {
+            n.checked_mul(frame.orbit as u128)
+                .ok_or(SearchError::Overflow)
+        }
+    }
+
+    fn visit(
+        &self,
+        task: &QueenTask,
+        stop: &Stop,
+        emit: &mut dyn FnMut(Vec<u8>) -> bool,
+    ) -> Result<bool, SearchError> {
+        let frame = &self.frames[task.frame as usize];
+        let mut placed = task.placed.clone();
+        let mut ticker = Ticker::new();
+        self.visit_below(
+            frame,
+            &mut placed,
+            task.cols,
+            task.up,
+            task.down,
+            &mut ticker,
+            stop,
+            emit,
+        )
+    }
+}
+
+fn check_search_n(n: usize) -> Result<(), InputError> {
+    if n == 0 || n > MAX_SEARCH_N {
+        return Err(InputError(format!(
+            "n must be between 1 and {MAX_SEARCH_N} for counting and listing, got {n}"
+        )));
+    }
+    Ok(())
+}
+
+/// The number of solutions of the n-queens problem, or with `unique` the
+/// number of classes under the 8 symmetries of the board.
+pub fn count_queens(
+    n: usize,
+    unique: bool,
+    threads: usize,
+    ctl: &Control,
+) -> Result<u128, crate::knights::CountError> {
+    check_search_n(n)?;
+    if n == 1 {
+        return Ok(1);
+    }
+    let search = QueenSearch::by_frames(n, unique);
+    let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), n);
+    Ok(engine::count(&search, &tasks, threads, ctl)?)
+}
+
+/// Solutions arriving from a stream, in lexicographic order.
+pub struct PlacementReceiver {
+    rx: Receiver<Vec<u8>>,
+}
+
+impl PlacementReceiver {
+    pub fn recv_timeout(&self, timeout: Duration) -> Result<Vec<u8>, RecvTimeoutError> {
+        self.rx.recv_timeout(timeout)
+    }
+}
+
+/// Stream every solution (with `unique`: the lexicographically least of each
+/// symmetry class) in lexicographic order of the column lists.
+pub fn stream_queens(
+    n: usize,
+    unique: bool,
+    ctl: Arc<Control>,
+) -> Result<PlacementReceiver, crate::knights::CountError> {
+    check_search_n(n)?;
+    let search = Arc::new(UniqueFilter {
+        inner: QueenSearch::plain(n),
+        unique,
+    });
+    let tasks = search.inner.roots();
+    let rx = engine::stream(search, tasks, ctl, 64)?;
+    Ok(PlacementReceiver { rx })
+}
+
+/// The plain search, optionally keeping only the least member of each class.
+struct UniqueFilter {
+    inner: QueenSearch,
+    unique: bool,
+}
+
+const ALL_SYMMETRIES: [usize; 7] = [1, 2, 3, 4, 5, 6, 7];
+
+impl SubtreeSearch for UniqueFilter {
+    type Task = QueenTask;
+    type Solution = Vec<u8>;
+    type Scratch = ();
+
+    fn scratch(&self) {}
+
+    fn split(&self, task: &QueenTask, out: &mut Vec<QueenTask>) -> bool {
+        self.inner.split(task, out)
+    }
+
+    fn count(&self, task: &QueenTask, _: &mut (), stop: &Stop) -> Result<u128, SearchError> {
+        let mut n = 0u128;
+        self.visit(task, stop, &mut |_| {
+            n += 1;
+            true
+        })?;
+        Ok(n)
+    }
+
+    fn visit(
+        &self,
+        task: &QueenTask,
+        stop: &Stop,
+        emit: &mut dyn FnMut(Vec<u8>) -> bool,
+    ) -> Result<bool, SearchError> {
+        if !self.unique {
+            return self.inner.visit(task, stop, emit);
+        }
+        self.inner.visit(task, stop, &mut |cols| {
+            !is_least_image(&cols, &ALL_SYMMETRIES) || emit(cols)
+        })
+    }
+}
+
+/// One placement by parallel backtracking in lexicographic order; with
+/// `deterministic`, the lexicographically first whatever the thread count.
+pub fn search_queens(
+    n: usize,
+    threads: usize,
+    deterministic: bool,
+    ctl: &Control,
+) -> Result<Option<Vec<u8>>, crate::knights::CountError> {
+    check_search_n(n)?;
+    let search = QueenSearch::plain(n);
+    let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), n);
+    Ok(engine::find_first(
+        &search,
+        &tasks,
+        threads,
+        ctl,
+        deterministic,
+    )?)
+}
+
+/// One placement in O(n) by the classic explicit construction (Hoffman,
+/// Loessi and Moore, 1969), or `None` for n = 2, 3.  Columns are 0-based.
+pub fn construct_queens(n: usize) -> Result<Option<Vec<u32>>, InputError> {
+    if n == 0 || n > MAX_CONSTRUCT_N {
+        return Err(InputError(format!(
+            "n must be between 1 and {MAX_CONSTRUCT_N}, got {n}"
+        )));
+    }
+    if n == 2 || n == 3 {
+        return Ok(None);
+    }
+    // 1-based column numbers row by row: the evens, then the odds, with the
+    // classic repairs for n = 6k + 2 and n = 6k + 3.
+    let mut evens: Vec<u32> = (2..=n as u32).step_by(2).collect();
+    let mut odds: Vec<u32> = (1..=n as u32).step_by(2).collect();
+    match n % 6 {
+        2 => {
+            odds.swap(0, 1); // 3, 1, 5, 7, ...
+            let five = odds.remove(2);
+            odds.push(five); // 3, 1, 7, 9, ..., 5
+        }
+        3 => {
+            let two = evens.remove(0);
+            evens.push(two); // 4, 6, ..., 2
+            odds.drain(0..2);
+            odds.extend([1, 3]); // 5, 7, ..., 1, 3
+        }
+        _ => {}
+    }
+    Ok(Some(evens.into_iter().chain(odds).map(|c| c - 1).collect()))
+}
+
+/// Why `cols` is not an n-queens solution, or `None` if it is: O(n).
+pub fn placement_defect(cols: &[u32]) -> Option<String> {
+    let n = cols.len();
+    if n == 0 {
+        return Some("a placement needs at least one queen".into());
+    }
+    let mut column = vec![false; n];
+    let mut down = vec![false; 2 * n - 1];
+    let mut up = vec![false; 2 * n - 1];
+    for (row, &c) in cols.iter().enumerate() {
+        let c = c as usize;
+        if c >= n {
+            return Some(format!("row {row}: column {c} is off the {n}x{n} board"));
+        }
+        let (d, u) = (row + n - 1 - c, row + c);
+        if column[c] {
+            return Some(format!("row {row}: column {c} already holds a queen"));
+        }
+        if down[d] || up[u] {
+            return Some(format!(
+                "row {row}: the queen shares a diagonal with an earlier one"
+            ));
+        }
+        column[c] = true;
+        down[d] = true;
+        up[u] = true;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A000170: [u128; 14] = [
+        1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596,
+    ];
+    const A002562: [u128; 12] = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787];
+
+    #[test]
+    fn published_counts() {
+        for (i, &want) in A000170.iter().enumerate() {
+            let n = i + 1;
+            for threads in [1, 2] {
+                assert_eq!(
+                    count_queens(n, false, threads, &Control::new()),
+                    Ok(want),
+                    "n={n}"
+                );
+            }
+        }
+        for (i, &want) in A002562.iter().enumerate() {
+            let n = i + 1;
+            assert_eq!(
+                count_queens(n, true, 2, &Control::new()),
+                Ok(want),
+                "unique n={n}"
+            );
+        }
+    }
+
+    #[test]
+    fn streams_in_lexicographic_order() {
+        let rx = stream_queens(8, false, Arc::new(Control::new())).unwrap();
+        let mut all = Vec::new();
+        while let Ok(p) = rx.recv_timeout(Duration::from_secs(10)) {
+            all.push(p);
+        }
+        assert_eq!(all.len(), 92);
+        assert!(all.windows(2).all(|w| w[0] < w[1]));
+        let rx = stream_queens(8, true, Arc::new(Control::new())).unwrap();
+        let mut unique = 0;
+        while rx.recv_timeout(Duration::from_secs(10)).is_ok() {
+            unique += 1;
+        }
+        assert_eq!(unique, 12);
+    }
+
+    #[test]
+    fn construction_is_valid() {
+        for n in 1..300 {
+            match construct_queens(n).unwrap() {
+                None => assert!(n == 2 || n == 3),
+                Some(p) => assert_eq!(placement_defect(&p), None, "n={n}"),
+            }
+        }
+    }
+
+    #[test]
+    fn deterministic_search_finds_the_first() {
+        for threads in [1, 2, 8] {
+            let p = search_queens(8, threads, true, &Control::new()).unwrap();
+            assert_eq!(p, Some(vec![0, 4, 7, 5, 2, 6, 1, 3]));
+        }
+        assert_eq!(search_queens(3, 2, false, &Control::new()), Ok(None));
+    }
+}
