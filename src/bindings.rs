@@ -5,6 +5,7 @@
 
 use crate::engine::{Control, SearchError};
 use crate::knights::{self, Board, CountError, FindError, InputError};
+use crate::queens;
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -272,8 +273,125 @@ impl Drop for TourStream {
     }
 }
 
+/// Count n-queens solutions (or symmetry classes with `unique`).
+#[pyfunction]
+#[pyo3(signature = (n, unique, threads, progress=None, timeout=None))]
+fn count_queens(
+    py: Python<'_>,
+    n: usize,
+    unique: bool,
+    threads: usize,
+    progress: Option<Bound<'_, PyAny>>,
+    timeout: Option<f64>,
+) -> PyResult<u128> {
+    let ctl = Arc::new(Control::new());
+    let job_ctl = ctl.clone();
+    run_cancellable(py, ctl, progress, timeout, move || {
+        queens::count_queens(n, unique, threads, &job_ctl).map_err(count_error)
+    })
+}
+
+/// One placement by parallel backtracking, as one byte per row, or `None`.
+#[pyfunction]
+#[pyo3(signature = (n, threads, deterministic, timeout=None))]
+fn search_queens(
+    py: Python<'_>,
+    n: usize,
+    threads: usize,
+    deterministic: bool,
+    timeout: Option<f64>,
+) -> PyResult<Option<Py<PyBytes>>> {
+    let ctl = Arc::new(Control::new());
+    let job_ctl = ctl.clone();
+    let found = run_cancellable(py, ctl, None, timeout, move || {
+        queens::search_queens(n, threads, deterministic, &job_ctl).map_err(count_error)
+    })?;
+    Ok(found.map(|p| PyBytes::new(py, &p).unbind()))
+}
+
+/// One placement by explicit construction, as little-endian `u32` columns.
+#[pyfunction]
+fn construct_queens(py: Python<'_>, n: usize) -> PyResult<Option<Py<PyBytes>>> {
+    let cols = py
+        .detach(|| queens::construct_queens(n))
+        .map_err(input_error)?;
+    Ok(cols.map(|c| packed(py, &c)))
+}
+
+/// Why `cols` (little-endian `u32` columns) is not a solution, or `None`.
+#[pyfunction]
+fn placement_defect(py: Python<'_>, cols: &[u8]) -> PyResult<Option<String>> {
+    if cols.len() % 4 != 0 {
+        return Err(PyValueError::new_err(
+            "a packed placement holds 4-byte column numbers",
+        ));
+    }
+    let cols: Vec<u32> = cols
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    Ok(py.detach(|| queens::placement_defect(&cols)))
+}
+
+/// A lazy stream of n-queens solutions in lexicographic order.
+#[pyclass(module = "solvers._core")]
+struct QueenStream {
+    rx: Mutex<queens::PlacementReceiver>,
+    ctl: Arc<Control>,
+}
+
+#[pymethods]
+impl QueenStream {
+    #[new]
+    fn new(n: usize, unique: bool) -> PyResult<Self> {
+        let ctl = Arc::new(Control::new());
+        let rx = queens::stream_queens(n, unique, ctl.clone()).map_err(count_error)?;
+        Ok(QueenStream {
+            rx: Mutex::new(rx),
+            ctl,
+        })
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next placement as one byte per row, or `StopIteration`.
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyBytes>>> {
+        loop {
+            let got = py.detach(|| {
+                let rx = self.rx.lock().unwrap_or_else(|p| p.into_inner());
+                rx.recv_timeout(POLL)
+            });
+            match got {
+                Ok(cols) => return Ok(Some(PyBytes::new(py, &cols).unbind())),
+                Err(RecvTimeoutError::Disconnected) => return Ok(None),
+                Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+            }
+        }
+    }
+
+    /// Stop the producer thread; the stream then ends.
+    fn close(&self) {
+        self.ctl.cancel();
+    }
+}
+
+impl Drop for QueenStream {
+    fn drop(&mut self) {
+        self.ctl.cancel();
+    }
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("MAX_QUEENS_SEARCH_N", queens::MAX_SEARCH_N)?;
+    m.add("MAX_QUEENS_CONSTRUCT_N", queens::MAX_CONSTRUCT_N)?;
+    m.add_function(wrap_pyfunction!(count_queens, m)?)?;
+    m.add_function(wrap_pyfunction!(search_queens, m)?)?;
+    m.add_function(wrap_pyfunction!(construct_queens, m)?)?;
+    m.add_function(wrap_pyfunction!(placement_defect, m)?)?;
+    m.add_class::<QueenStream>()?;
     m.add("MAX_SEARCH_SQUARES", knights::MAX_SEARCH_SQUARES)?;
     m.add("MAX_FIND_SQUARES", knights::MAX_FIND_SQUARES)?;
     m.add_function(wrap_pyfunction!(count_tours, m)?)?;

@@ -1,5 +1,5 @@
-"""solvers: exact, parallel counting and fast finding of knight's tours
-(N-Queens and peg solitaire are on the way), with Rust search cores.
+"""solvers: exact, parallel counting and fast finding of knight's tours and
+N-Queens placements (peg solitaire is on the way), with Rust search cores.
 
 >>> import solvers
 >>> solvers.count_tours(4, 7, threads=8)
@@ -18,6 +18,13 @@ from .knights import (
     is_tour,
     tours,
 )
+from .queens import (
+    Placement,
+    count_queens,
+    find_queens,
+    is_queens_solution,
+    queens,
+)
 
 try:
     __version__ = version("solvers")
@@ -28,10 +35,15 @@ __all__ = [
     "MAX_FIND_CELLS",
     "MAX_SEARCH_CELLS",
     "KnightBoard",
+    "Placement",
     "Tour",
     "__version__",
+    "count_queens",
     "count_tours",
+    "find_queens",
     "find_tour",
+    "is_queens_solution",
     "is_tour",
+    "queens",
     "tours",
 ]

@@ -11,6 +11,7 @@ from xml.sax.saxutils import escape
 
 if TYPE_CHECKING:
     from .knights import Tour
+    from .queens import Placement
 
 #: Colours of the SVG pictures.
 LIGHT = "#f0d9b5"
@@ -110,5 +111,49 @@ def tour_svg(tour: Tour, *, cell: float | None = None, numbers: bool | None = No
                 f'<text x="{_fmt(c * size + size * 0.06)}" y="{_fmt(r * size + size * 0.32)}" '
                 f'font-family="sans-serif" font-size="{font}" fill="#000">{move}</text>'
             )
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+#: Boards larger than this print as a summary instead of a grid.
+MAX_TEXT_QUEENS = 64
+
+
+def placement_text(placement: Placement) -> str:
+    """The board with ``Q`` for a queen and ``.`` for an empty square, row 0
+    on top; for more than 64 queens, a one-line summary."""
+    n = len(placement)
+    if n > MAX_TEXT_QUEENS:
+        return f"<{n} queens: too large to draw as text; use .to_svg()>"
+    return "\n".join(" ".join("Q" if c == col else "." for c in range(n)) for col in placement)
+
+
+def placement_svg(placement: Placement, *, cell: float | None = None) -> str:
+    """An SVG drawing of a queens placement: a checkered board with a queen
+    (a dark disc with a crown mark) on each occupied square."""
+    n = len(placement)
+    size = _cell_size(n, n, cell)
+    side = n * size
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_fmt(side)}" height="{_fmt(side)}" '
+        f'viewBox="0 0 {_fmt(side)} {_fmt(side)}">',
+        f"<title>{escape(repr(placement))}</title>",
+        f'<rect class="board" x="0" y="0" width="{_fmt(side)}" height="{_fmt(side)}" '
+        f'fill="{LIGHT}"/>',
+    ]
+    if n <= 500:
+        for r in range(n):
+            for c in range(n):
+                if (r + c) % 2 == 1:
+                    parts.append(
+                        f'<rect x="{_fmt(c * size)}" y="{_fmt(r * size)}" width="{_fmt(size)}" '
+                        f'height="{_fmt(size)}" fill="{DARK}"/>'
+                    )
+    half, radius = size / 2, max(0.4, size * 0.32)
+    for r, c in enumerate(placement):
+        parts.append(
+            f'<circle class="queen" cx="{_fmt(c * size + half)}" cy="{_fmt(r * size + half)}" '
+            f'r="{_fmt(radius)}" fill="#222"/>'
+        )
     parts.append("</svg>")
     return "\n".join(parts)

@@ -1,0 +1,274 @@
+"""N-Queens: count, list, find and check placements of n non-attacking queens.
+
+A placement is the column of the queen in each row, 0-based, row 0 at the top.
+
+>>> count_queens(8)
+92
+>>> count_queens(8, unique=True)
+12
+>>> next(queens(8))
+Placement(0, 4, 7, 5, 2, 6, 1, 3)
+>>> find_queens(1_000).verify()
+True
+"""
+
+from __future__ import annotations
+
+import functools
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, overload
+
+from . import _core, _progress, _validate, render
+
+#: Counting and listing take boards up to this size (bitmasks in 64 bits).
+MAX_SEARCH_N: int = _core.MAX_QUEENS_SEARCH_N
+#: ``find_queens`` constructs placements up to this size.
+MAX_CONSTRUCT_N: int = _core.MAX_QUEENS_CONSTRUCT_N
+
+_LITTLE = array("I", [1]).tobytes()[0] == 1
+
+
+def _search_n(n: Any, what: str) -> int:
+    n = _validate.positive(n, "n")
+    if n > MAX_SEARCH_N:
+        raise ValueError(f"{what} works for n up to {MAX_SEARCH_N}, got {n}")
+    return n
+
+
+def count_queens(
+    n: int,
+    *,
+    unique: bool = False,
+    threads: int | None = None,
+    progress: bool = False,
+    timeout: float | None = None,
+) -> int:
+    """The number of ways to place ``n`` non-attacking queens on an ``n x n`` board
+    (OEIS A000170), or with ``unique=True`` the number of those distinct under
+    the 8 rotations and reflections of the board (A002562).
+
+    The count uses the whole symmetry group: only one border frame per
+    symmetry class is searched (see ``src/queens.rs``).  Exact, the same for
+    every ``threads``.
+
+    >>> [count_queens(n) for n in range(1, 11)]
+    [1, 0, 0, 2, 10, 4, 40, 92, 352, 724]
+    >>> [count_queens(n, unique=True) for n in range(1, 11)]
+    [1, 0, 0, 1, 2, 1, 6, 12, 46, 92]
+    """
+    n = _search_n(n, "count_queens")
+    unique = _validate.flag(unique, "unique")
+    workers = _validate.threads(threads)
+    seconds = _validate.timeout(timeout)
+    bar = _progress.make(progress, f"{n}-queens")
+    try:
+        return _core.count_queens(n, unique, workers, bar, seconds)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def queens(n: int, *, unique: bool = False) -> Iterator[Placement]:
+    """Every solution, lazily, in lexicographic order of the column lists,
+    streamed from a Rust thread with constant memory.  With ``unique=True``,
+    one per symmetry class: the lexicographically smallest of its images.
+
+    >>> [tuple(p) for p in queens(4)]
+    [(1, 3, 0, 2), (2, 0, 3, 1)]
+    >>> [tuple(p) for p in queens(4, unique=True)]
+    [(1, 3, 0, 2)]
+    """
+    n = _search_n(n, "queens")
+    unique = _validate.flag(unique, "unique")
+    return _placements(_core.QueenStream(n, unique))
+
+
+def _placements(stream: Any) -> Iterator[Placement]:
+    try:
+        for packed in stream:  # one byte per row (n <= 64)
+            yield Placement._from_columns(array("I", array("B", packed)))
+    finally:
+        stream.close()
+
+
+def find_queens(
+    n: int,
+    *,
+    method: str = "construct",
+    deterministic: bool = False,
+    threads: int | None = None,
+    timeout: float | None = None,
+) -> Placement | None:
+    """One solution, or ``None`` for n = 2 and 3 (which have none).
+
+    ``method="construct"`` (default) builds one in O(n) by the classic explicit
+    construction: ten million queens in about a second.  ``method="search"``
+    backtracks in parallel and stops every thread at the first hit; with
+    ``deterministic=True`` it returns the lexicographically first solution
+    whatever the thread count (n up to 64).
+
+    >>> tuple(find_queens(8, method="search", deterministic=True))
+    (0, 4, 7, 5, 2, 6, 1, 3)
+    >>> find_queens(3) is None
+    True
+    """
+    n = _validate.positive(n, "n")
+    deterministic = _validate.flag(deterministic, "deterministic")
+    workers = _validate.threads(threads)
+    seconds = _validate.timeout(timeout)
+    if method == "construct":
+        if n > MAX_CONSTRUCT_N:
+            raise ValueError(f"find_queens constructs for n up to {MAX_CONSTRUCT_N}, got {n}")
+        packed = _core.construct_queens(n)
+        return None if packed is None else Placement._from_columns(_unpack(packed))
+    if method == "search":
+        n = _search_n(n, 'find_queens(method="search")')
+        packed = _core.search_queens(n, workers, deterministic, seconds)
+        if packed is None:
+            return None
+        return Placement._from_columns(array("I", array("B", packed)))
+    raise ValueError(f"method must be 'construct' or 'search', got {method!r}")
+
+
+def is_queens_solution(cols: Iterable[int]) -> bool:
+    """Whether ``cols`` (the column of the queen in each row) places ``len(cols)``
+    queens on an ``n x n`` board with no two attacking each other.  O(n).
+
+    >>> is_queens_solution([1, 3, 0, 2]), is_queens_solution([0, 1, 2, 3])
+    (True, False)
+    """
+    if isinstance(cols, Placement):
+        return cols.verify()
+    packed = array("I")
+    n = 0
+    for row, col in enumerate(cols):
+        col = _validate.integer(col, f"column of row {row}")
+        n += 1
+        if col < 0 or col >= 2**32:
+            return False
+        packed.append(col)
+    if n == 0:
+        return False
+    return _defect(packed) is None
+
+
+def _defect(cols: array) -> str | None:
+    data = cols.tobytes() if _LITTLE else _byteswapped(cols)
+    return _core.placement_defect(data)
+
+
+def _byteswapped(cols: array) -> bytes:
+    copy = array("I", cols)
+    copy.byteswap()
+    return copy.tobytes()
+
+
+def _unpack(packed: bytes) -> array:
+    cols = array("I")
+    cols.frombytes(packed)
+    if not _LITTLE:
+        cols.byteswap()
+    return cols
+
+
+@functools.total_ordering
+class Placement(Sequence[int]):
+    """A placement of queens: an immutable sequence of columns, one per row.
+
+    Columns are kept packed (4 bytes a queen), so ten million queens cost
+    40 MB.  Placements compare like tuples, print as a board (for small n)
+    and draw themselves as SVG.
+
+    >>> p = Placement([1, 3, 0, 2])
+    >>> print(p)
+    . Q . .
+    . . . Q
+    Q . . .
+    . . Q .
+    >>> p.squares()
+    [(0, 1), (1, 3), (2, 0), (3, 2)]
+    """
+
+    __slots__ = ("_cols", "_hash")
+
+    def __init__(self, cols: Iterable[int]) -> None:
+        packed = array("I")
+        for row, col in enumerate(cols):
+            col = _validate.integer(col, f"column of row {row}")
+            if col < 0 or col >= 2**32:
+                raise ValueError(f"row {row}: column {col} is off the board")
+            packed.append(col)
+        problem = _defect(packed)
+        if problem is not None:
+            raise ValueError(f"not an n-queens solution: {problem}")
+        self._cols = packed
+        self._hash: int | None = None
+
+    @classmethod
+    def _from_columns(cls, cols: array) -> Placement:
+        placement = cls.__new__(cls)
+        placement._cols = cols
+        placement._hash = None
+        return placement
+
+    @property
+    def n(self) -> int:
+        return len(self._cols)
+
+    def squares(self) -> list[tuple[int, int]]:
+        """The queens as ``(row, col)`` squares."""
+        return list(enumerate(self._cols))
+
+    def columns(self) -> array:
+        """The columns as an ``array('I')`` (a copy)."""
+        return array("I", self._cols)
+
+    def verify(self) -> bool:
+        """Check the placement again from scratch (in Rust, O(n))."""
+        return _defect(self._cols) is None
+
+    def __len__(self) -> int:
+        return len(self._cols)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._cols)
+
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[int]: ...
+    def __getitem__(self, i: int | slice) -> int | list[int]:
+        if isinstance(i, slice):
+            return list(self._cols[i])
+        return self._cols[i]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Placement):
+            return self._cols == other._cols
+        return NotImplemented
+
+    def __lt__(self, other: object) -> bool:
+        if isinstance(other, Placement):
+            return self._cols < other._cols
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self._cols.tobytes())
+        return self._hash
+
+    def __repr__(self) -> str:
+        if len(self) <= 32:
+            return f"Placement({', '.join(map(str, self._cols))})"
+        return f"<Placement of {len(self)} queens>"
+
+    def __str__(self) -> str:
+        return render.placement_text(self)
+
+    def to_svg(self, *, cell: float | None = None) -> str:
+        """The placement as an SVG picture of the board with its queens."""
+        return render.placement_svg(self, cell=cell)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
