@@ -214,6 +214,21 @@ fn tour_defect(
     Ok(py.detach(|| knights::tour_defect(&board, &path, closed)))
 }
 
+/// Wait, with the GIL released, for the next item of a stream, checking for
+/// Ctrl-C between short waits; `None` once the stream has ended.
+fn next_item<T: Send>(
+    py: Python<'_>,
+    recv: impl Fn() -> Result<T, RecvTimeoutError> + Sync,
+) -> PyResult<Option<T>> {
+    loop {
+        match py.detach(&recv) {
+            Ok(item) => return Ok(Some(item)),
+            Err(RecvTimeoutError::Disconnected) => return Ok(None),
+            Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+        }
+    }
+}
+
 /// A lazy stream of tours produced by a Rust thread in the seed's move order.
 #[pyclass(module = "solvers._core")]
 struct TourStream {
@@ -248,17 +263,11 @@ impl TourStream {
 
     /// The next tour as little-endian `u32` square indices, or `StopIteration`.
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyBytes>>> {
-        loop {
-            let got = py.detach(|| {
-                let rx = self.rx.lock().unwrap_or_else(|p| p.into_inner());
-                rx.recv_timeout(POLL)
-            });
-            match got {
-                Ok(tour) => return Ok(Some(packed(py, &tour))),
-                Err(RecvTimeoutError::Disconnected) => return Ok(None),
-                Err(RecvTimeoutError::Timeout) => py.check_signals()?,
-            }
-        }
+        let tour = next_item(py, || {
+            let rx = self.rx.lock().unwrap_or_else(|p| p.into_inner());
+            rx.recv_timeout(POLL)
+        })?;
+        Ok(tour.map(|t| packed(py, &t)))
     }
 
     /// Stop the producer thread; the stream then ends.
@@ -358,17 +367,11 @@ impl QueenStream {
 
     /// The next placement as one byte per row, or `StopIteration`.
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyBytes>>> {
-        loop {
-            let got = py.detach(|| {
-                let rx = self.rx.lock().unwrap_or_else(|p| p.into_inner());
-                rx.recv_timeout(POLL)
-            });
-            match got {
-                Ok(cols) => return Ok(Some(PyBytes::new(py, &cols).unbind())),
-                Err(RecvTimeoutError::Disconnected) => return Ok(None),
-                Err(RecvTimeoutError::Timeout) => py.check_signals()?,
-            }
-        }
+        let cols = next_item(py, || {
+            let rx = self.rx.lock().unwrap_or_else(|p| p.into_inner());
+            rx.recv_timeout(POLL)
+        })?;
+        Ok(cols.map(|c| PyBytes::new(py, &c).unbind()))
     }
 
     /// Stop the producer thread; the stream then ends.
