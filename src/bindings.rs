@@ -162,6 +162,20 @@ fn packed(py: Python<'_>, squares: &[u32]) -> Py<PyBytes> {
     PyBytes::new(py, &bytes).unbind()
 }
 
+/// The inverse of [`packed`]: bytes of little-endian `u32`s (`what` they hold).
+fn unpacked(bytes: &[u8], what: &str) -> PyResult<Vec<u32>> {
+    if bytes.len() % 4 != 0 {
+        return Err(PyValueError::new_err(format!(
+            "packed {what} come as 4 bytes each, got {} bytes",
+            bytes.len()
+        )));
+    }
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect())
+}
+
 /// Find one tour; returns the squares as little-endian `u32` indices, or `None`.
 #[pyfunction]
 #[pyo3(signature = (rows, cols, mask, start, closed, threads, timeout=None))]
@@ -202,14 +216,9 @@ fn tour_defect(
     closed: bool,
 ) -> PyResult<Option<String>> {
     let board = board_from(rows, cols, mask)?;
-    if path.len() % 4 != 0 {
-        return Err(PyValueError::new_err(
-            "a packed path holds 4-byte square indices",
-        ));
-    }
-    let path: Vec<usize> = path
-        .chunks_exact(4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    let path: Vec<usize> = unpacked(path, "square indices")?
+        .into_iter()
+        .map(|i| i as usize)
         .collect();
     Ok(py.detach(|| knights::tour_defect(&board, &path, closed)))
 }
@@ -330,15 +339,7 @@ fn construct_queens(py: Python<'_>, n: usize) -> PyResult<Option<Py<PyBytes>>> {
 /// Why `cols` (little-endian `u32` columns) is not a solution, or `None`.
 #[pyfunction]
 fn placement_defect(py: Python<'_>, cols: &[u8]) -> PyResult<Option<String>> {
-    if cols.len() % 4 != 0 {
-        return Err(PyValueError::new_err(
-            "a packed placement holds 4-byte column numbers",
-        ));
-    }
-    let cols: Vec<u32> = cols
-        .chunks_exact(4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect();
+    let cols = unpacked(cols, "column numbers")?;
     Ok(py.detach(|| queens::placement_defect(&cols)))
 }
 

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
-from . import _core, _progress, _validate, render
+from . import _core, _packing, _progress, _validate, render
 
 Square = tuple[int, int]
 
@@ -263,7 +263,7 @@ def tours(
 def _tours_from(stream: Any, kb: KnightBoard) -> Iterator[Tour]:
     try:
         for packed in stream:
-            yield Tour._from_order(kb, _unpack(packed))
+            yield Tour._from_order(kb, _packing.unpack(packed))
     finally:
         stream.close()
 
@@ -307,16 +307,7 @@ def find_tour(
     packed = _core.find_tour(kb.rows, kb.cols, kb._mask_list(), first, closed, workers, seconds)
     if packed is None:
         return None
-    return Tour._from_order(kb, _unpack(packed))
-
-
-def _unpack(packed: bytes) -> array:
-    """Square indices sent by the core as little-endian ``u32``."""
-    order = array("I")
-    order.frombytes(packed)
-    if not _LITTLE:
-        order.byteswap()
-    return order
+    return Tour._from_order(kb, _packing.unpack(packed))
 
 
 def is_tour(
@@ -352,15 +343,7 @@ def is_tour(
 
 
 def _defect(kb: KnightBoard, order: array, closed: bool) -> str | None:
-    data = order.tobytes() if order.itemsize == 4 and _LITTLE else _le_bytes(order)
-    return _core.tour_defect(kb.rows, kb.cols, kb._mask_list(), data, closed)
-
-
-_LITTLE = array("I", [1]).tobytes()[0] == 1
-
-
-def _le_bytes(order: array) -> bytes:
-    return b"".join(int(i).to_bytes(4, "little") for i in order)
+    return _core.tour_defect(kb.rows, kb.cols, kb._mask_list(), _packing.pack(order), closed)
 
 
 @functools.total_ordering

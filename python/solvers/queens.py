@@ -19,14 +19,12 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, overload
 
-from . import _core, _progress, _validate, render
+from . import _core, _packing, _progress, _validate, render
 
 #: Counting and listing take boards up to this size (bitmasks in 64 bits).
 MAX_SEARCH_N: int = _core.MAX_QUEENS_SEARCH_N
 #: ``find_queens`` constructs placements up to this size.
 MAX_CONSTRUCT_N: int = _core.MAX_QUEENS_CONSTRUCT_N
-
-_LITTLE = array("I", [1]).tobytes()[0] == 1
 
 
 def _search_n(n: Any, what: str) -> int:
@@ -121,7 +119,7 @@ def find_queens(
         if n > MAX_CONSTRUCT_N:
             raise ValueError(f"find_queens constructs for n up to {MAX_CONSTRUCT_N}, got {n}")
         packed = _core.construct_queens(n)
-        return None if packed is None else Placement._from_columns(_unpack(packed))
+        return None if packed is None else Placement._from_columns(_packing.unpack(packed))
     if method == "search":
         n = _search_n(n, 'find_queens(method="search")')
         packed = _core.search_queens(n, workers, deterministic, seconds)
@@ -154,22 +152,7 @@ def is_queens_solution(cols: Iterable[int]) -> bool:
 
 
 def _defect(cols: array) -> str | None:
-    data = cols.tobytes() if _LITTLE else _byteswapped(cols)
-    return _core.placement_defect(data)
-
-
-def _byteswapped(cols: array) -> bytes:
-    copy = array("I", cols)
-    copy.byteswap()
-    return copy.tobytes()
-
-
-def _unpack(packed: bytes) -> array:
-    cols = array("I")
-    cols.frombytes(packed)
-    if not _LITTLE:
-        cols.byteswap()
-    return cols
+    return _core.placement_defect(_packing.pack(cols))
 
 
 @functools.total_ordering
