@@ -47,7 +47,8 @@ def count_queens(
     the 8 rotations and reflections of the board (A002562).
 
     The count uses the whole symmetry group: only one border frame per
-    symmetry class is searched (see ``src/queens.rs``).  Exact, the same for
+    symmetry class is searched, most constrained row first (see
+    ``src/queens/frames.rs``).  Exact, the same for
     every ``threads``.
 
     >>> [count_queens(n) for n in range(1, 11)]
