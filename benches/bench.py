@@ -2,8 +2,11 @@
 
 Prints a Markdown table of best-of-N wall times (``time.perf_counter``) of
 ``solvers.count_tours`` on one and two threads, ``solvers.find_tour`` on a
-1000x1000 board (open and closed), and the time to the first tour of
-``solvers.tours(6, 6)``.  Progress goes to stderr, the table to stdout::
+1000x1000 board (open and closed), the time to the first tour of
+``solvers.tours(6, 6)``, ``solvers.count_queens(n)`` for n = 10..14 on one and
+two threads, ``solvers.find_queens(10_000_000)`` (with its ``.verify()``) and
+``solvers.find_queens(16, method="search")``.  Progress goes to stderr, the
+table to stdout::
 
     python benches/bench.py
     python benches/bench.py --runs 3
@@ -34,6 +37,16 @@ COUNT_CASES: list[tuple[int, int, Any]] = [
     (5, 5, "all"),
     (6, 6, "all"),
 ]
+
+#: OEIS A000170: the number of n-queens solutions, n = 1, 2, ...
+A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512]
+
+#: count_queens(n) rows.
+QUEENS_COUNT_NS = [10, 11, 12, 13, 14]
+
+#: find_queens(n) by the explicit construction, and by parallel search.
+QUEENS_CONSTRUCT_N = 10_000_000
+QUEENS_SEARCH_N = 16
 
 
 def best_of(runs: int, fn: Callable[[], Any]) -> tuple[float, Any, int]:
@@ -128,6 +141,53 @@ def first_tour_row(runs: int) -> str:
     return f"| {call} | {tour.start} | 1 tour (verified) | {ms(best)} | - | - |"
 
 
+def queens_count_row(n: int, runs: int) -> str:
+    log(f"count_queens({n}) ...")
+    results = {}
+    for threads in (1, 2):
+        best, count, done = best_of(runs, lambda t=threads: solvers.count_queens(n, threads=t))
+        results[threads] = (best, count)
+        log(f"  threads={threads}: {count} solutions, {best * 1e3:.3f} ms (best of {done})")
+    (t1, c1), (t2, c2) = results[1], results[2]
+    if c1 != c2:
+        raise AssertionError(f"count_queens({n}): threads=1 counts {c1}, threads=2 counts {c2}")
+    if c1 != A000170[n - 1]:
+        raise AssertionError(f"count_queens({n}) = {c1}, but OEIS A000170 says {A000170[n - 1]}")
+    return f"| `count_queens({n})` | - | {c1} | {ms(t1)} | {ms(t2)} | {speedup(t1, t2)} |"
+
+
+def construct_and_verify(n: int) -> solvers.Placement:
+    placement = solvers.find_queens(n)
+    if placement is None or len(placement) != n or not placement.verify():
+        raise AssertionError(f"find_queens({n}) gave no valid placement")
+    return placement
+
+
+def queens_construct_row(n: int, runs: int) -> str:
+    # The construction is sequential (threads does not apply): one column.
+    log(f"find_queens({n}).verify() ...")
+    best, _, done = best_of(min(runs, 3), lambda: construct_and_verify(n))
+    log(f"  {best * 1e3:.1f} ms (best of {done})")
+    call = f"`find_queens({n:_})` + `.verify()`"
+    return f"| {call} | - | {n} queens (verified) | {ms(best)} | - | - |"
+
+
+def queens_search_row(n: int, runs: int) -> str:
+    log(f'find_queens({n}, method="search") ...')
+    results = {}
+    for threads in (1, 2):
+        best, placement, done = best_of(
+            runs, lambda t=threads: solvers.find_queens(n, method="search", threads=t)
+        )
+        if placement is None or len(placement) != n or not placement.verify():
+            raise AssertionError(f'find_queens({n}, method="search") gave no valid placement')
+        results[threads] = best
+        log(f"  threads={threads}: {best * 1e3:.3f} ms (best of {done})")
+    t1, t2 = results[1], results[2]
+    call = f'`find_queens({n}, method="search")`'
+    return f"| {call} | - | {n} queens (verified) | {ms(t1)} | {ms(t2)} | {speedup(t1, t2)} |"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="most timed runs per cell")
@@ -143,11 +203,16 @@ def main(argv: list[str] | None = None) -> int:
     for closed in (False, True):
         lines.append(find_row(1000, closed, runs))
     lines.append(first_tour_row(runs))
+    for n in QUEENS_COUNT_NS:
+        lines.append(queens_count_row(n, runs))
+    lines.append(queens_construct_row(QUEENS_CONSTRUCT_N, runs))
+    lines.append(queens_search_row(QUEENS_SEARCH_N, runs))
 
     print(
         f"`solvers` {solvers.__version__}, Python {sys.version.split()[0]}, "
         f"{os.cpu_count()} logical core(s). Wall time of each call from Python, best of up to "
-        f"{runs} runs (fewer once a cell has taken {BUDGET_S:g} s; at most 3 for find_tour)."
+        f"{runs} runs (fewer once a cell has taken {BUDGET_S:g} s; at most 3 for find_tour "
+        "and the 10-million-queens construction)."
     )
     print()
     print("\n".join(lines))
@@ -155,7 +220,10 @@ def main(argv: list[str] | None = None) -> int:
     print(
         '`count_tours` counts directed open tours; start `every square` is `start="all"`. '
         "The tours() row times `tours(6, 6)` up to its first tour (producer thread start, "
-        "search, transfer) and closing the stream."
+        "search, transfer) and closing the stream. `count_queens` counts all solutions "
+        "(checked against OEIS A000170); the construction row includes re-checking the "
+        "placement in Rust and is sequential; the search rows stop at the first placement "
+        "any thread finds."
     )
     return 0
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 
 import pytest
 import solvers
 from solvers import cli
+from test_queens import A000170, A002562, brute_force, images
 
 FIRST_3X4 = "(2,0) (1,2) (0,0) (2,1) (1,3) (0,1) (2,2) (0,3) (1,1) (2,3) (0,2) (1,0)"
 SECOND_3X4 = "(2,0) (1,2) (0,0) (2,1) (1,3) (0,1) (2,2) (1,0) (0,2) (2,3) (1,1) (0,3)"
@@ -278,4 +281,315 @@ def test_a_closed_pipe_is_not_an_error():
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 0
     assert first.strip()
+    assert "Traceback" not in err
+
+
+# ---------------------------------------------------------------- N-Queens
+#
+# Expected values come from the brute-force oracle of test_queens.py (every
+# permutation, checked by hand-written diagonal tests) and from OEIS.
+
+QUEENS_ORACLE = {n: brute_force(n) for n in range(1, 9)}
+
+
+def queens_classes(n):
+    """The least member of each symmetry class, sorted (from the oracle)."""
+    return sorted({min(images(p)) for p in QUEENS_ORACLE[n]})
+
+
+def non_attacking(cols, n):
+    """Independent check: n queens, one per row, none on a shared column or diagonal."""
+    cols = list(cols)
+    return (
+        len(cols) == n
+        and all(isinstance(c, int) and 0 <= c < n for c in cols)
+        and len(set(cols)) == n
+        and len({r + c for r, c in enumerate(cols)}) == n
+        and len({r - c for r, c in enumerate(cols)}) == n
+    )
+
+
+def board_columns(text):
+    """The column of the Q in each row of a printed board."""
+    rows = [line.split() for line in text.splitlines()]
+    assert all(len(row) == len(rows) and row.count("Q") == 1 for row in rows), text
+    assert all(set(row) <= {"Q", "."} for row in rows), text
+    return [row.index("Q") for row in rows]
+
+
+def test_python_dash_m_counts_8_queens():
+    done = subprocess.run(
+        [sys.executable, "-m", "solvers", "queens", "8"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{len(QUEENS_ORACLE[8])}\n" == "92\n"
+
+
+def test_the_oracle_agrees_with_oeis():
+    assert [len(QUEENS_ORACLE[n]) for n in range(1, 9)] == A000170[:8]
+    assert [len(queens_classes(n)) for n in range(1, 9)] == A002562[:8]
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+@pytest.mark.parametrize("extra", [[], ["--threads", "1"], ["--threads", "2", "--timeout", "60"]])
+def test_queens_count(capsys, n, extra):
+    code, out, _ = run(capsys, "queens", str(n), *extra)
+    assert code == 0
+    assert out == f"{len(QUEENS_ORACLE[n])}\n"
+    code, out, _ = run(capsys, "queens", str(n), "--unique", *extra)
+    assert code == 0
+    assert out == f"{len(queens_classes(n))}\n"
+
+
+@pytest.mark.parametrize("n", [10, 12])
+def test_queens_count_published(capsys, n):
+    code, out, _ = run(capsys, "queens", str(n))
+    assert code == 0 and out == f"{A000170[n - 1]}\n"
+    code, out, _ = run(capsys, "queens", str(n), "--unique", "--threads", "2")
+    assert code == 0 and out == f"{A002562[n - 1]}\n"
+
+
+def test_queens_count_json(capsys):
+    code, out, _ = run(capsys, "queens", "8", "--json")
+    assert code == 0 and json.loads(out) == {"count": len(QUEENS_ORACLE[8])}
+    code, out, _ = run(capsys, "queens", "8", "--unique", "--json")
+    assert code == 0 and json.loads(out) == {"count": len(queens_classes(8))}
+    code, out, _ = run(capsys, "queens", "3", "--json")
+    assert code == 0 and json.loads(out) == {"count": 0}
+
+
+def test_queens_count_with_progress_keeps_stdout_clean(capsys):
+    code, out, _ = run(capsys, "queens", "9", "--progress")
+    assert code == 0
+    assert out == f"{A000170[8]}\n"
+
+
+@pytest.mark.parametrize("n", [6, 7, 8])
+def test_queens_list_matches_the_oracle(capsys, n):
+    want = QUEENS_ORACLE[n]
+    code, out, _ = run(capsys, "queens", str(n), "--list", str(len(want)))
+    assert code == 0
+    assert out.splitlines() == [
+        f"{i}: " + " ".join(map(str, p)) for i, p in enumerate(want, start=1)
+    ]
+    code, out, _ = run(capsys, "queens", str(n), "--list", "3")
+    assert code == 0
+    assert [tuple(map(int, line.split()[1:])) for line in out.splitlines()] == want[:3]
+
+
+@pytest.mark.parametrize("n", [6, 7, 8])
+def test_queens_list_unique_matches_the_oracle(capsys, n):
+    want = queens_classes(n)
+    code, out, _ = run(capsys, "queens", str(n), "--list", "100", "--unique", "--json")
+    assert code == 0
+    assert [tuple(p) for p in json.loads(out)["solutions"]] == want
+
+
+def test_queens_list_the_two_4_queens(capsys):
+    code, out, _ = run(capsys, "queens", "4", "--list", "10")
+    assert code == 0
+    assert out == "1: 1 3 0 2\n2: 2 0 3 1\n"
+    code, out, _ = run(capsys, "queens", "4", "--list", "0")
+    assert code == 0 and out == ""
+    code, out, _ = run(capsys, "queens", "3", "--list", "5")
+    assert code == 0 and out == ""
+
+
+def test_queens_list_json(capsys):
+    code, out, _ = run(capsys, "queens", "8", "--list", "3", "--json")
+    assert code == 0
+    assert json.loads(out) == {"solutions": [list(p) for p in QUEENS_ORACLE[8][:3]]}
+    code, out, _ = run(capsys, "queens", "2", "--list", "3", "--json")
+    assert code == 0 and json.loads(out) == {"solutions": []}
+
+
+def test_queens_find_prints_a_board(capsys):
+    code, out, _ = run(capsys, "queens", "8", "--find")
+    assert code == 0
+    cols = board_columns(out)
+    assert non_attacking(cols, 8)
+    assert tuple(cols) in QUEENS_ORACLE[8]
+
+
+@pytest.mark.parametrize("n", [1, 4, 5, 8, 31, 32, 33, 100, 1001, 100_000])
+def test_queens_find_json_is_a_solution(capsys, n):
+    code, out, _ = run(capsys, "queens", str(n), "--find", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert list(data) == ["placement"]
+    assert non_attacking(data["placement"], n)
+
+
+def test_queens_find_prints_large_boards_as_one_line_of_columns(capsys):
+    code, out, _ = run(capsys, "queens", "32", "--find")
+    assert code == 0 and len(out.splitlines()) == 32
+    assert non_attacking(board_columns(out), 32)
+    for n in (33, 5000):
+        code, out, _ = run(capsys, "queens", str(n), "--find")
+        assert code == 0 and out.count("\n") == 1 and out.endswith("\n")
+        assert non_attacking([int(c) for c in out.split(" ")], n)
+
+
+@pytest.mark.parametrize("n", [1, 4, 6, 8])
+def test_queens_find_by_deterministic_search_is_the_first(capsys, n):
+    for threads in ("1", "2"):
+        argv = ["queens", str(n), "--find", "--method", "search", "--deterministic"]
+        code, out, _ = run(capsys, *argv, "--threads", threads, "--json")
+        assert code == 0
+        assert tuple(json.loads(out)["placement"]) == QUEENS_ORACLE[n][0]
+
+
+def test_queens_find_by_search(capsys):
+    code, out, _ = run(capsys, "queens", "24", "--find", "--method", "search", "--json")
+    assert code == 0
+    assert non_attacking(json.loads(out)["placement"], 24)
+    code, out, _ = run(capsys, "queens", "6", "--find", "--method", "search", "--timeout", "60")
+    assert code == 0 and tuple(board_columns(out)) in QUEENS_ORACLE[6]
+
+
+@pytest.mark.parametrize("n", [2, 3])
+@pytest.mark.parametrize("method", ["construct", "search"])
+def test_queens_find_without_a_solution(capsys, tmp_path, n, method):
+    target = tmp_path / "none.svg"
+    argv = ["queens", str(n), "--find", "--method", method, "--svg", str(target)]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and out == "no solution\n"
+    assert not target.exists()
+    code, out, _ = run(capsys, *argv, "--json")
+    assert code == 0 and json.loads(out) == {"placement": None}
+
+
+def test_queens_find_writes_svg(capsys, tmp_path):
+    target = tmp_path / "queens.svg"
+    code, out, _ = run(capsys, "queens", "8", "--find", "--svg", str(target), "--json")
+    assert code == 0
+    cols = json.loads(out)["placement"]
+    root = ET.parse(target).getroot()
+    assert root.tag.endswith("svg")
+    found = [el for el in root.iter() if el.get("class") == "queen"]
+    assert len(found) == 8
+    # each disc sits in the middle of its square: row r, column cols[r]
+    side = float(root.get("width")) / 8
+    squares = sorted(
+        (int(float(q.get("cy")) // side), int(float(q.get("cx")) // side)) for q in found
+    )
+    assert squares == list(enumerate(cols))
+
+
+def test_queens_help_shows_the_examples(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    assert "solvers queens 8 --list 3" in out and "queens" in out.split("Examples")[0]
+    code, out, _ = run(capsys, "queens", "--help")
+    assert code == 0 and "--find" in out and "--unique" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "phrase"),
+    [
+        (["queens", "0"], "n must be at least 1, got 0"),
+        (["queens", "-3"], "n must be at least 1, got -3"),
+        (["queens", "65"], "count_queens works for n up to 64, got 65"),
+        (["queens", "65", "--unique"], "count_queens works for n up to 64, got 65"),
+        (["queens", "65", "--list", "1"], "queens works for n up to 64, got 65"),
+        (["queens", "0", "--find"], "n must be at least 1, got 0"),
+        (["queens", "65", "--find", "--method", "search"], "works for n up to 64, got 65"),
+        (["queens", str(2**30 + 1), "--find"], "constructs for n up to"),
+        (["queens", "8", "--list", "-1"], "--list needs a number of placements of at least 0"),
+        (["queens", "8", "--threads", "0"], "threads must be at least 1"),
+        (["queens", "8", "--timeout", "-1"], "timeout must be a finite, non-negative"),
+        (["queens", "8", "--find", "--unique"], "--unique does not apply to --find"),
+        (["queens", "8", "--find", "--progress"], "--progress does not apply to --find"),
+        (["queens", "8", "--find", "--deterministic"], "--deterministic needs --method search"),
+        (["queens", "8", "--svg", "q.svg"], "--svg does not apply to counting"),
+        (["queens", "8", "--method", "search"], "--method does not apply to counting"),
+        (["queens", "8", "--list", "2", "--deterministic"], "does not apply to --list"),
+        (["queens", "8", "--list", "2", "--threads", "2"], "--threads does not apply to --list"),
+        (["queens", "8", "--list", "2", "--timeout", "9"], "--timeout does not apply to --list"),
+        (["queens", "8", "--list", "2", "--progress", "--threads", "2"], "do not apply"),
+    ],
+)
+def test_queens_errors_are_one_line(capsys, argv, phrase):
+    err = usage_error(capsys, *argv)
+    assert err.count("\n") == 1 and err.endswith("\n")
+    assert err.startswith("solvers: error: ")
+    assert phrase in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "phrase"),
+    [
+        (["queens", "8", "--find", "--list", "2"], "not allowed with argument"),
+        (["queens", "8", "--list", "2", "--find"], "not allowed with argument"),
+        (["queens", "8", "--find", "--method", "guess"], "invalid choice: 'guess'"),
+        (["queens", "eight"], "invalid int value: 'eight'"),
+        (["queens", "8", "--list", "x"], "invalid int value: 'x'"),
+        (["queens"], "required: n"),
+        (["queens", "8", "9"], "unrecognized arguments: 9"),
+    ],
+)
+def test_queens_argparse_errors_end_with_a_one_line_message(capsys, argv, phrase):
+    err = usage_error(capsys, *argv)
+    last = err.rstrip("\n").splitlines()[-1]
+    assert last.startswith("solvers")
+    assert "error: " in last and phrase in last
+
+
+def test_queens_timeout_exits_with_status_1(capsys):
+    code, out, err = run(capsys, "queens", "20", "--timeout", "0.2")
+    assert code == 1
+    assert out == ""
+    assert err.startswith("solvers: ") and "timeout" in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_counting_queens():
+    # `solvers queens 18` (hundreds of millions of solutions), run exactly as
+    # `python -m solvers` runs it; 'ready' once the imports are done
+    program = (
+        "import runpy, sys, solvers.cli\n"
+        "sys.argv = ['solvers', 'queens', '18']\n"
+        "print('ready', flush=True)\n"
+        "runpy.run_module('solvers', run_name='__main__')\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", program],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout.readline() == "ready\n"
+        time.sleep(0.5)
+        assert child.poll() is None, "the count finished before the signal"
+        child.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        out, err = child.communicate(timeout=30)
+        elapsed = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 130
+    assert out == ""
+    assert err == "solvers: interrupted\n"
+    assert elapsed < 1.0
+
+
+def test_queens_list_into_a_closed_pipe_is_not_an_error():
+    # `solvers queens 14 --list 100000 | head -1`
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solvers", "queens", "14", "--list", "100000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0
+    assert first.decode().startswith("1: ")
     assert "Traceback" not in err

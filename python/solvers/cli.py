@@ -7,6 +7,11 @@ Examples::
     solvers tours 8 8 --find          # one tour, printed as a numbered board
     solvers tours 3 4 --list 2        # the first tours in the search order
     solvers tours --board holes.txt --start 0,0
+    solvers queens 8                  # 92 ways to place 8 non-attacking queens
+    solvers queens 12 --unique        # 1787 up to rotations and reflections
+    solvers queens 8 --list 3         # the first placements, columns row by row
+    solvers queens 8 --find           # one placement, printed as a board
+    solvers queens 1000000 --find --json   # a million queens, constructed in O(n)
 """
 
 from __future__ import annotations
@@ -19,6 +24,11 @@ from collections.abc import Sequence
 from itertools import islice
 
 from . import __version__, knights
+from .queens import MAX_CONSTRUCT_N, MAX_SEARCH_N, count_queens, find_queens, queens
+
+#: ``solvers queens N --find`` draws the board up to this N, and prints the
+#: columns on one line above it (a wider board does not fit a terminal).
+MAX_BOARD_TEXT = 32
 
 
 class _UsageError(Exception):
@@ -71,6 +81,43 @@ def _parser() -> argparse.ArgumentParser:
     tours.add_argument("--json", action="store_true", help="machine-readable output")
     tours.add_argument("--progress", action="store_true", help="show a progress bar")
     tours.add_argument("--timeout", type=float, default=None, help="give up after SECONDS")
+
+    board = commands.add_parser(
+        "queens",
+        help="N-Queens: count (default), --find one, or --list them",
+        description="Placements of N non-attacking queens on an N x N board. A placement "
+        "is the column of the queen in each row, 0-based, row 0 at the top. Counting and "
+        f"listing take N up to {MAX_SEARCH_N}; --find constructs placements for N "
+        f"up to {MAX_CONSTRUCT_N} (--method search: up to {MAX_SEARCH_N}).",
+    )
+    board.add_argument("n", type=int, help="number of queens and size of the board")
+    board.add_argument(
+        "--unique", action="store_true", help="one per class of the 8 rotations and reflections"
+    )
+    board.add_argument("--threads", type=int, default=None, help="worker threads (default: all)")
+    mode = board.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--find",
+        action="store_true",
+        help=f"find one placement; printed as a board up to N={MAX_BOARD_TEXT}, "
+        "as its columns on one line above",
+    )
+    mode.add_argument("--list", type=int, metavar="K", help="print the first K placements")
+    board.add_argument(
+        "--method",
+        choices=("construct", "search"),
+        default=None,
+        help="with --find: construct (default, O(N)) or search (parallel backtracking)",
+    )
+    board.add_argument(
+        "--deterministic",
+        action="store_true",
+        help="with --find --method search: the first placement in --list order",
+    )
+    board.add_argument("--svg", metavar="FILE", help="with --find: save the placement as SVG")
+    board.add_argument("--json", action="store_true", help="machine-readable output")
+    board.add_argument("--progress", action="store_true", help="show a progress bar")
+    board.add_argument("--timeout", type=float, default=None, help="give up after SECONDS")
     return parser
 
 
@@ -127,12 +174,109 @@ def _run_tours(args: argparse.Namespace) -> int:
     return 0
 
 
+def _refuse(mode: str, options: dict[str, bool]) -> None:
+    """A usage error naming the options given that ``mode`` has no use for."""
+    given = [name for name, present in options.items() if present]
+    if given:
+        verb = "does" if len(given) == 1 else "do"
+        raise _UsageError(f"{' and '.join(given)} {verb} not apply to {mode}")
+
+
+def _run_queens(args: argparse.Namespace) -> int:
+    if args.find:
+        _refuse("--find", {"--unique": args.unique, "--progress": args.progress})
+        if args.deterministic and args.method != "search":
+            raise _UsageError("--deterministic needs --method search")
+        return _find_queens(args)
+    mode = "counting" if args.list is None else "--list"
+    _refuse(
+        mode,
+        {
+            "--method": args.method is not None,
+            "--deterministic": args.deterministic,
+            "--svg": args.svg is not None,
+        },
+    )
+    if args.list is not None:
+        _refuse(
+            mode,
+            {
+                "--threads": args.threads is not None,
+                "--progress": args.progress,
+                "--timeout": args.timeout is not None,
+            },
+        )
+        return _list_queens(args)
+    count = count_queens(
+        args.n,
+        unique=args.unique,
+        threads=args.threads,
+        progress=args.progress,
+        timeout=args.timeout,
+    )
+    print(json.dumps({"count": count}) if args.json else count)
+    return 0
+
+
+def _find_queens(args: argparse.Namespace) -> int:
+    placement = find_queens(
+        args.n,
+        method=args.method or "construct",
+        deterministic=args.deterministic,
+        threads=args.threads,
+        timeout=args.timeout,
+    )
+    if args.svg and placement is not None:
+        with open(args.svg, "w", encoding="utf-8") as handle:
+            handle.write(placement.to_svg())
+    if placement is None:
+        print(json.dumps({"placement": None}) if args.json else "no solution")
+    elif args.json:
+        # the same text as json.dumps, without a list of up to 2**30 Python ints
+        sys.stdout.write('{"placement": [')
+        _write_columns(placement, ", ")
+        print("]}")
+    elif len(placement) <= MAX_BOARD_TEXT:
+        print(placement)
+    else:
+        _write_columns(placement, " ")
+        print()
+    return 0
+
+
+def _write_columns(placement: Sequence[int], sep: str, chunk: int = 1 << 16) -> None:
+    """Write the columns to stdout, ``sep`` between them, a slice at a time."""
+    for start in range(0, len(placement), chunk):
+        if start:
+            sys.stdout.write(sep)
+        sys.stdout.write(sep.join(map(str, placement[start : start + chunk])))
+
+
+def _list_queens(args: argparse.Namespace) -> int:
+    if args.list < 0:
+        raise _UsageError("--list needs a number of placements of at least 0")
+    stream = queens(args.n, unique=args.unique)
+    try:
+        first = islice(stream, args.list)
+        if args.json:
+            print(json.dumps({"solutions": [list(p) for p in first]}))
+        else:
+            # a line at a time, so `solvers queens 14 --list 100000 | head` stops early
+            for number, placement in enumerate(first, start=1):
+                print(f"{number}: " + " ".join(map(str, placement)))
+    finally:
+        stream.close()  # stops the search thread when K is reached or on Ctrl-C
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
         if args.command == "tours":
             return _run_tours(args)
+        if args.command == "queens":
+            return _run_queens(args)
     except (_UsageError, ValueError, TypeError) as error:
         parser.exit(2, f"solvers: error: {error}\n")
     except KeyboardInterrupt:
