@@ -34,9 +34,6 @@
 use super::{transform, Frame, ALL_SYMMETRIES};
 use crate::engine::{SearchError, Stop, SubtreeSearch, Ticker};
 use std::ops::{BitOr, Shr};
-pub static NEXTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-pub static ROWS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-pub static FILLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The diagonal masks: `u64` while `2n - 1 <= 64` (n <= 32), `u128` above.
 trait Diagonals: Copy + BitOr<Output = Self> + Shr<usize, Output = Self> {
