@@ -45,9 +45,6 @@ fn is_least_image(cols: &[u8], group: &[usize]) -> bool {
         .all(|&k| transform_placement(k, cols).as_slice() >= cols)
 }
 
-/// Border queens as sorted square indices `row * n + col`.
-type Frame = Vec<u16>;
-
 /// The symmetries other than the identity.
 const ALL_SYMMETRIES: [usize; 7] = [1, 2, 3, 4, 5, 6, 7];
 
@@ -296,8 +293,9 @@ impl SubtreeSearch for UniqueFilter {
     }
 }
 
-/// One placement by parallel backtracking in lexicographic order; with
-/// `deterministic`, the lexicographically first whatever the thread count.
+/// One placement by parallel backtracking, most constrained row first; with
+/// `deterministic`, the lexicographically first (rows in order), whatever the
+/// thread count.
 pub fn search_queens(
     n: usize,
     threads: usize,
@@ -305,15 +303,15 @@ pub fn search_queens(
     ctl: &Control,
 ) -> Result<Option<Vec<u8>>, crate::knights::CountError> {
     check_search_n(n)?;
-    let search = QueenSearch::plain(n);
-    let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), n);
-    Ok(engine::find_first(
-        &search,
-        &tasks,
-        threads,
-        ctl,
-        deterministic,
-    )?)
+    let min_tasks = engine::tasks_for(threads);
+    if deterministic {
+        let search = QueenSearch::plain(n);
+        let tasks = engine::plan(&search, search.roots(), min_tasks, n);
+        return Ok(engine::find_first(&search, &tasks, threads, ctl, true)?);
+    }
+    let search = frames::FrameSearch::blank(n);
+    let tasks = engine::plan(&search, search.roots(), min_tasks, n);
+    Ok(engine::find_first(&search, &tasks, threads, ctl, false)?)
 }
 
 /// One placement in O(n) by the classic explicit construction (Hoffman,

@@ -124,7 +124,7 @@ def test_deterministic_search_finds_the_lexicographically_first(n):
         assert find_queens(n, method="search", deterministic=True, threads=threads) == first
 
 
-@pytest.mark.parametrize("n", [1, 4, 8, 16, 24])
+@pytest.mark.parametrize("n", [1, 4, 8, 16, 24, 33, 40, 50, 63, 64])
 def test_any_search_finds_a_solution(n):
     p = find_queens(n, method="search", threads=2)
     assert p.verify() and len(p) == n
