@@ -1,3 +1,11 @@
+//! Where `find_tour` gives up on narrow boards: tries ROWS x n for n in LO..=HI
+//! (CLOSED = 1 for closed tours) and prints the widths where the heuristic
+//! failed and the slow ones.  The README's limits for 3 x n come from here.
+//!
+//! ```text
+//! cargo run --release --example narrow -- 3 100 200 1
+//! ```
+
 use _core::engine::Control;
 use _core::knights::*;
 use std::time::Instant;
