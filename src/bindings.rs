@@ -5,6 +5,7 @@
 
 use crate::engine::{Control, SearchError};
 use crate::knights::{self, Board, CountError, FindError, InputError};
+use crate::peg;
 use crate::queens;
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
@@ -387,6 +388,140 @@ impl Drop for QueenStream {
     }
 }
 
+/// One layer of the peg-solitaire DP, kept in Rust memory.
+#[pyclass(frozen, module = "solvers._core")]
+struct PegLayer {
+    inner: Arc<peg::Layer>,
+}
+
+#[pymethods]
+impl PegLayer {
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// The number of pegs of every position in the layer.
+    #[getter]
+    fn pegs(&self) -> u32 {
+        self.inner.pegs
+    }
+
+    /// The number of jump sequences reaching the layer.
+    fn total(&self) -> PyResult<u128> {
+        self.inner.total().map_err(search_error)
+    }
+}
+
+/// A board's holes, jumps and symmetry group, and the layer operations.
+#[pyclass(frozen, module = "solvers._core")]
+struct PegKernel {
+    geometry: Arc<peg::PegGeometry>,
+}
+
+#[pymethods]
+impl PegKernel {
+    #[new]
+    fn new(
+        holes: usize,
+        jumps: Vec<(usize, usize, usize)>,
+        symmetries: Vec<Vec<usize>>,
+    ) -> PyResult<Self> {
+        let geometry = peg::PegGeometry::new(holes, &jumps, &symmetries).map_err(input_error)?;
+        Ok(PegKernel {
+            geometry: Arc::new(geometry),
+        })
+    }
+
+    /// The layer holding the position with every hole full but `empty`.
+    fn start(&self, empty: Vec<usize>) -> PyResult<PegLayer> {
+        let layer = self.geometry.start(&empty).map_err(input_error)?;
+        Ok(PegLayer {
+            inner: Arc::new(layer),
+        })
+    }
+
+    /// The next layer (one more jump), computed on `threads` threads.
+    #[pyo3(signature = (layer, threads, timeout=None))]
+    fn expand(
+        &self,
+        py: Python<'_>,
+        layer: PyRef<'_, PegLayer>,
+        threads: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<PegLayer> {
+        let (geometry, layer) = (self.geometry.clone(), layer.inner.clone());
+        let ctl = Arc::new(Control::new());
+        let job_ctl = ctl.clone();
+        let next = run_cancellable(py, ctl, None, timeout, move || {
+            peg::expand(&geometry, &layer, threads, &job_ctl).map_err(search_error)
+        })?;
+        Ok(PegLayer {
+            inner: Arc::new(next),
+        })
+    }
+
+    /// The number of sequences through two layers that meet (see `peg::meet`).
+    #[pyo3(signature = (from_start, from_finish, threads, timeout=None))]
+    fn meet(
+        &self,
+        py: Python<'_>,
+        from_start: PyRef<'_, PegLayer>,
+        from_finish: PyRef<'_, PegLayer>,
+        threads: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<u128> {
+        if from_start.inner.pegs as usize + from_finish.inner.pegs as usize != self.geometry.holes()
+        {
+            return Err(PyValueError::new_err(
+                "the two layers do not meet: their peg counts must add up to the holes",
+            ));
+        }
+        let geometry = self.geometry.clone();
+        let (a, b) = (from_start.inner.clone(), from_finish.inner.clone());
+        let ctl = Arc::new(Control::new());
+        let job_ctl = ctl.clone();
+        run_cancellable(py, ctl, None, timeout, move || {
+            peg::meet(&geometry, &a, &b, threads, &job_ctl).map_err(search_error)
+        })
+    }
+
+    /// The same number across one jump (see `peg::meet_across`).
+    #[pyo3(signature = (from_start, from_finish, threads, timeout=None))]
+    fn meet_across(
+        &self,
+        py: Python<'_>,
+        from_start: PyRef<'_, PegLayer>,
+        from_finish: PyRef<'_, PegLayer>,
+        threads: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<u128> {
+        if from_start.inner.pegs as usize + from_finish.inner.pegs as usize
+            != self.geometry.holes() + 1
+        {
+            return Err(PyValueError::new_err(
+                "the two layers are not one jump apart: their peg counts must add up to the holes plus one",
+            ));
+        }
+        let geometry = self.geometry.clone();
+        let (a, b) = (from_start.inner.clone(), from_finish.inner.clone());
+        let ctl = Arc::new(Control::new());
+        let job_ctl = ctl.clone();
+        run_cancellable(py, ctl, None, timeout, move || {
+            peg::meet_across(&geometry, &a, &b, threads, &job_ctl).map_err(search_error)
+        })
+    }
+
+    /// For a layer of one-peg positions: `(hole, sequences ending there)`.
+    fn finish_counts(&self, layer: PyRef<'_, PegLayer>) -> PyResult<Vec<(usize, u128)>> {
+        if layer.inner.pegs != 1 {
+            return Err(PyValueError::new_err(
+                "finish_counts needs the layer of one-peg positions",
+            ));
+        }
+        Ok(peg::finish_counts(&self.geometry, &layer.inner))
+    }
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_QUEENS_SEARCH_N", queens::MAX_SEARCH_N)?;
@@ -402,5 +537,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(find_tour, m)?)?;
     m.add_function(wrap_pyfunction!(tour_defect, m)?)?;
     m.add_class::<TourStream>()?;
+    m.add("MAX_PEG_HOLES", peg::MAX_HOLES)?;
+    m.add_class::<PegKernel>()?;
+    m.add_class::<PegLayer>()?;
     Ok(())
 }

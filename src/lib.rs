@@ -6,6 +6,7 @@
 
 pub mod engine;
 pub mod knights;
+pub mod peg;
 pub mod queens;
 
 #[cfg(feature = "python")]

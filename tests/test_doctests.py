@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-MODULES = ["solvers", "solvers.knights", "solvers.queens", "solvers.render", "solvers.cli"]
+MODULES = [
+    "solvers",
+    "solvers.knights",
+    "solvers.queens",
+    "solvers.peg",
+    "solvers.pegboard",
+    "solvers.render",
+    "solvers.cli",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

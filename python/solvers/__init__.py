@@ -1,5 +1,5 @@
-"""solvers: exact, parallel counting and fast finding of knight's tours and
-N-Queens placements (peg solitaire is on the way), with Rust search cores.
+"""solvers: exact, parallel counting and fast finding of knight's tours,
+N-Queens placements and peg-solitaire solutions, with Rust search cores.
 
 >>> import solvers
 >>> solvers.count_tours(4, 7, threads=8)
@@ -18,6 +18,7 @@ from .knights import (
     is_tour,
     tours,
 )
+from .peg import PegBoard, count_peg_solutions, finish_counts
 from .queens import (
     Placement,
     count_queens,
@@ -35,13 +36,16 @@ __all__ = [
     "MAX_FIND_CELLS",
     "MAX_SEARCH_CELLS",
     "KnightBoard",
+    "PegBoard",
     "Placement",
     "Tour",
     "__version__",
+    "count_peg_solutions",
     "count_queens",
     "count_tours",
     "find_queens",
     "find_tour",
+    "finish_counts",
     "is_queens_solution",
     "is_tour",
     "queens",

@@ -1,0 +1,211 @@
+"""Peg solitaire: count the jump sequences that leave a single peg, on any board.
+
+A game starts with a peg in every hole but ``start``; a jump takes a peg over
+a neighbouring peg into an empty hole and removes the peg jumped over.  A
+solution is a sequence of jumps that leaves one peg (on ``finish``, if given).
+Counts are exact (``u128`` in the core, checked), and the same for every
+``threads``.
+
+>>> count_peg_solutions(PegBoard.triangle(5), start=(0, 0), finish=None)
+29760
+>>> count_peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3))
+432
+
+How it counts: Python drives a layer-by-layer DP, the Rust kernel
+(``src/peg.rs``) turns one layer of positions into the next.  Positions are
+kept once per class of the board symmetries that fix the start (and the
+finish), and a count with a given finish runs two searches, one from the start
+and one backwards from the finish (a backward jump is a jump on the
+complemented board), that meet in the middle layer, so only positions both can
+reach are ever joined.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from . import _core, _progress, _validate
+from .pegboard import PegBoard
+
+__all__ = ["PegBoard", "count_peg_solutions", "finish_counts"]
+
+#: Boards are stored in 64 bits: at most this many holes.
+MAX_HOLES: int = _core.MAX_PEG_HOLES
+
+_METHODS = ("meet", "forward")
+
+
+def _board(board: Any) -> PegBoard:
+    if not isinstance(board, PegBoard):
+        raise TypeError(
+            f"board must be a PegBoard (e.g. PegBoard.english()), got {type(board).__name__}"
+        )
+    return board
+
+
+class _Run:
+    """One call's kernel, threads, deadline and progress bar, shared by its layers."""
+
+    def __init__(
+        self,
+        board: PegBoard,
+        group: Any,
+        threads: Any,
+        progress: Any,
+        timeout: Any,
+        steps: int,
+        what: str,
+    ) -> None:
+        self.workers = _validate.threads(threads)
+        seconds = _validate.timeout(timeout)
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.timeout = seconds
+        self.bar = _progress.make(progress, what)
+        self.steps = max(steps, 1)
+        self.done = 0
+        self.kernel = _core.PegKernel(len(board), list(board.jumps), [list(p) for p in group])
+
+    def _left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"no answer within the timeout of {self.timeout} s")
+        return left
+
+    def expand(self, layer: Any) -> Any:
+        layer = self.kernel.expand(layer, self.workers, self._left())
+        self.done += 1
+        if self.bar is not None:
+            self.bar(self.done, self.steps)
+        return layer
+
+    def meet(self, a: Any, b: Any) -> int:
+        return self.kernel.meet(a, b, self.workers, self._left())
+
+    def meet_across(self, a: Any, b: Any) -> int:
+        return self.kernel.meet_across(a, b, self.workers, self._left())
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _to_one_peg(run: _Run, layer: Any) -> Any:
+    while layer.pegs > 1 and len(layer):
+        layer = run.expand(layer)
+    return layer
+
+
+def _meet(run: _Run, s: int, f: int, steps: int) -> int:
+    """Sequences from the start to the finish, by two searches that meet."""
+    a = run.kernel.start([s])
+    if s == f:
+        # The search backwards from the finish is the search from the start
+        # (on complemented boards): grow one side and meet it with itself.
+        for _ in range(steps // 2):
+            a = run.expand(a)
+        if steps % 2:
+            return run.meet_across(a, a)
+        return run.meet(a, a)
+    b = run.kernel.start([f])
+    for _ in range(max(steps - 1, 0)):
+        # Grow the smaller side until the two are one jump apart.
+        if len(a) <= len(b):
+            a = run.expand(a)
+        else:
+            b = run.expand(b)
+        if not len(a) or not len(b):
+            return 0
+    if steps == 0:
+        return run.meet(a, b)
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    return run.meet_across(small, large)
+
+
+def count_peg_solutions(
+    board: PegBoard,
+    *,
+    start: Any,
+    finish: Any = "start",
+    threads: int | None = None,
+    progress: bool = False,
+    timeout: float | None = None,
+    method: str = "meet",
+) -> int:
+    """The number of jump sequences from ``board`` full but ``start`` to a single
+    peg on ``finish``: a hole, ``"start"`` (the default: the classic
+    single-vacancy problem) or ``None`` (the last peg anywhere).
+
+    ``method="meet"`` (default) meets a search from the start and one from the
+    finish in the middle; ``"forward"`` goes all the way from the start (the
+    seed's way).  Both give the same number.
+
+    >>> count_peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3))
+    432
+    >>> count_peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3), method="forward")
+    432
+    """
+    board = _board(board)
+    s = board.normalize_square(start, "start")
+    if method not in _METHODS:
+        raise ValueError(f"method must be 'meet' or 'forward', got {method!r}")
+    if isinstance(finish, str) and finish == "start":
+        f: int | None = s
+    elif finish is None:
+        f = None
+    else:
+        f = board.normalize_square(finish, "finish")
+    steps = len(board) - 2  # jumps from one empty hole to one peg
+    fixed = (s,) if f is None else (s, f)
+    if f is None or method == "forward":
+        planned = steps
+    else:
+        planned = steps // 2 if s == f else steps - 1
+    group = board.symmetries_fixing(*fixed)
+    run = _Run(board, group, threads, progress, timeout, planned, "peg")
+    try:
+        if steps < 0:
+            return 0  # a one-hole board never holds a peg
+        if f is None:
+            return _to_one_peg(run, run.kernel.start([s])).total()
+        if method == "forward":
+            last = _to_one_peg(run, run.kernel.start([s]))
+            if not len(last) or last.pegs != 1:
+                return 0
+            return dict(run.kernel.finish_counts(last)).get(f, 0)
+        return _meet(run, s, f, steps)
+    finally:
+        run.close()
+
+
+def finish_counts(
+    board: PegBoard,
+    start: Any,
+    *,
+    threads: int | None = None,
+    progress: bool = False,
+    timeout: float | None = None,
+) -> dict[tuple[int, int], int]:
+    """The number of solutions ending on each hole, from one forward pass:
+    ``{square: count}`` for every hole of the board.
+
+    >>> ends = finish_counts(PegBoard.rectangle(3, 4), (0, 0))
+    >>> ends[(0, 3)], sum(ends.values())
+    (432, 852)
+    """
+    board = _board(board)
+    s = board.normalize_square(start, "start")
+    counts = dict.fromkeys(board.holes, 0)
+    steps = len(board) - 2
+    run = _Run(board, board.symmetries_fixing(s), threads, progress, timeout, steps, "peg")
+    try:
+        if steps >= 0:
+            last = _to_one_peg(run, run.kernel.start([s]))
+            if len(last) and last.pegs == 1:
+                for hole, count in run.kernel.finish_counts(last):
+                    counts[board.holes[hole]] = count
+        return counts
+    finally:
+        run.close()

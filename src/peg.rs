@@ -1,0 +1,667 @@
+//! Peg solitaire: the kernel of the layer-by-layer board DP.
+//!
+//! A position is a `u64` with one bit per hole (set: a peg).  A jump is
+//! `from` over `over` into the empty `to`; it needs pegs on `from` and `over`
+//! and flips all three bits.  Every jump removes one peg, so the positions
+//! after `k` jumps form a layer, and the number of jump sequences reaching a
+//! position is the sum over its parents in the previous layer.  The Python
+//! layer (`python/solvers/peg.py`) drives the layers; [`expand`] computes one
+//! layer from the previous with rayon, [`meet`] joins two searches.
+//!
+//! **Symmetry.**  Positions are stored once per orbit of a group of board
+//! symmetries (those fixing the start, and the finish if there is one), as
+//! the least image.  The value stored for an orbit is the number of
+//! sequences reaching *any* of its positions; expanding the representative
+//! and adding its value to each child's orbit gives exactly those totals.
+//!
+//! **Meeting in the middle.**  Reversing a jump is a jump on the complemented
+//! board, so the sequences from position `p` to a single peg at `f` are the
+//! sequences from "every hole full but `f`" to the complement of `p`.  Two
+//! forward searches, from the start and from the finish, meet at a middle
+//! layer, and only positions both can reach contribute.
+
+use crate::engine::{with_pool, Control, SearchError};
+use crate::knights::InputError;
+use rayon::prelude::*;
+use std::collections::HashSet;
+
+/// Positions live in 64 bits.
+pub const MAX_HOLES: usize = 64;
+
+#[derive(Debug, Clone, Copy)]
+struct Jump {
+    /// `from | over`: both must hold pegs.
+    need: u64,
+    /// The landing hole: must be empty.
+    to: u64,
+    /// `from | over | to`.
+    flip: u64,
+}
+
+/// A board's holes, jumps and a group of its symmetries.
+pub struct PegGeometry {
+    holes: usize,
+    full: u64,
+    jumps: Vec<Jump>,
+    /// For every symmetry but the identity: the image of each byte of a
+    /// position, byte by byte (8 lookups map a whole position).
+    maps: Vec<Box<[[u64; 256]; 8]>>,
+    /// `jump_images[j * maps.len() + g]`: the image of jump `j`'s three holes
+    /// under map `g`.  A child's images are its parent's images with these
+    /// flipped, so a child is canonicalised with one xor per symmetry.
+    jump_images: Vec<u64>,
+}
+
+impl PegGeometry {
+    /// `jumps` are `(from, over, to)` hole indices; `symmetries` are
+    /// permutations (`perm[hole]` is the image) that must map jumps to jumps.
+    pub fn new(
+        holes: usize,
+        jumps: &[(usize, usize, usize)],
+        symmetries: &[Vec<usize>],
+    ) -> Result<PegGeometry, InputError> {
+        if holes == 0 || holes > MAX_HOLES {
+            return Err(InputError(format!(
+                "a board needs 1 to {MAX_HOLES} holes (positions are stored in 64 bits), got {holes}"
+            )));
+        }
+        let mut seen = HashSet::new();
+        for &(a, b, c) in jumps {
+            if a >= holes || b >= holes || c >= holes || a == b || b == c || a == c {
+                return Err(InputError(format!(
+                    "jump ({a}, {b}, {c}) needs three different holes below {holes}"
+                )));
+            }
+            seen.insert((a, b, c));
+        }
+        let mut maps = Vec::new();
+        for perm in symmetries {
+            let mut sorted = perm.clone();
+            sorted.sort_unstable();
+            if perm.len() != holes || sorted.iter().enumerate().any(|(i, &p)| i != p) {
+                return Err(InputError(format!(
+                    "a symmetry must be a permutation of the {holes} holes"
+                )));
+            }
+            if jumps
+                .iter()
+                .any(|&(a, b, c)| !seen.contains(&(perm[a], perm[b], perm[c])))
+            {
+                return Err(InputError(
+                    "a symmetry must map every jump to a jump".to_string(),
+                ));
+            }
+            if perm.iter().enumerate().all(|(i, &p)| i == p) {
+                continue; // the identity
+            }
+            let mut table = Box::new([[0u64; 256]; 8]);
+            for (byte, row) in table.iter_mut().enumerate() {
+                for (value, image) in row.iter_mut().enumerate() {
+                    for bit in 0..8 {
+                        let hole = byte * 8 + bit;
+                        if value >> bit & 1 == 1 && hole < holes {
+                            *image |= 1 << perm[hole];
+                        }
+                    }
+                }
+            }
+            maps.push(table);
+        }
+        if maps.len() > 15 {
+            return Err(InputError(format!(
+                "at most 16 symmetries are supported, got {}",
+                maps.len() + 1
+            )));
+        }
+        let jump_images = jumps
+            .iter()
+            .flat_map(|&(a, b, c)| {
+                let flip = 1u64 << a | 1 << b | 1 << c;
+                maps.iter()
+                    .map(move |map| Self::image(map, flip))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        Ok(PegGeometry {
+            holes,
+            jump_images,
+            full: if holes == 64 {
+                u64::MAX
+            } else {
+                (1 << holes) - 1
+            },
+            jumps: jumps
+                .iter()
+                .map(|&(a, b, c)| Jump {
+                    need: 1 << a | 1 << b,
+                    to: 1 << c,
+                    flip: 1 << a | 1 << b | 1 << c,
+                })
+                .collect(),
+            maps,
+        })
+    }
+
+    pub fn holes(&self) -> usize {
+        self.holes
+    }
+
+    #[inline]
+    fn image(map: &[[u64; 256]; 8], position: u64) -> u64 {
+        let mut out = 0;
+        for (byte, table) in map.iter().enumerate() {
+            out |= table[(position >> (8 * byte)) as usize & 0xff];
+        }
+        out
+    }
+
+    /// The least image of `position` under the group.
+    #[inline]
+    pub fn canonical(&self, position: u64) -> u64 {
+        self.maps
+            .iter()
+            .map(|map| Self::image(map, position))
+            .fold(position, u64::min)
+    }
+
+    /// Call `f` with the canonical form of every position one jump away.
+    #[inline]
+    fn for_each_child(&self, position: u64, mut f: impl FnMut(u64)) {
+        let m = self.maps.len();
+        let mut images = [0u64; 16];
+        for (image, map) in images.iter_mut().zip(&self.maps) {
+            *image = Self::image(map, position);
+        }
+        for (j, jump) in self.jumps.iter().enumerate() {
+            if position & jump.need == jump.need && position & jump.to == 0 {
+                let flips = &self.jump_images[j * m..j * m + m];
+                let mut least = position ^ jump.flip;
+                for (image, flip) in images[..m].iter().zip(flips) {
+                    least = least.min(image ^ flip);
+                }
+                f(least);
+            }
+        }
+    }
+
+    /// The number of distinct images of `position`.
+    fn orbit_size(&self, position: u64) -> u64 {
+        let mut images: Vec<u64> = self
+            .maps
+            .iter()
+            .map(|map| Self::image(map, position))
+            .collect();
+        images.push(position);
+        images.sort_unstable();
+        images.dedup();
+        images.len() as u64
+    }
+
+    /// The position with a peg in every hole but `empty`, as a one-orbit layer.
+    pub fn start(&self, empty: &[usize]) -> Result<Layer, InputError> {
+        let mut position = self.full;
+        for &hole in empty {
+            if hole >= self.holes {
+                return Err(InputError(format!(
+                    "hole {hole} is not on a board of {} holes",
+                    self.holes
+                )));
+            }
+            position &= !(1 << hole);
+        }
+        Ok(Layer {
+            pegs: position.count_ones(),
+            keys: vec![self.canonical(position)],
+            counts: vec![1],
+        })
+    }
+}
+
+/// One layer: the orbits of the positions with `pegs` pegs (their least
+/// images, ascending) and the number of sequences reaching each orbit.
+#[derive(Debug, Clone, Default)]
+pub struct Layer {
+    pub pegs: u32,
+    pub keys: Vec<u64>,
+    pub counts: Vec<u128>,
+}
+
+impl Layer {
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// The number of sequences reaching any position of the layer.
+    pub fn total(&self) -> Result<u128, SearchError> {
+        self.counts
+            .iter()
+            .try_fold(0u128, |sum, &c| sum.checked_add(c))
+            .ok_or(SearchError::Overflow)
+    }
+}
+
+/// Children are sorted into this many shards by hash, merged one shard per task.
+const SHARD_BITS: u32 = 6;
+const SHARDS: usize = 1 << SHARD_BITS;
+/// Parents per task (and between two looks at the cancel flag).
+const CHUNK: usize = 2048;
+
+#[inline]
+fn mix(key: u64) -> u64 {
+    (key ^ key >> 31).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// The next layer: every jump from every position of `layer`.
+pub fn expand(
+    geometry: &PegGeometry,
+    layer: &Layer,
+    threads: usize,
+    ctl: &Control,
+) -> Result<Layer, SearchError> {
+    with_pool(threads, || expand_in_pool(geometry, layer, ctl))?
+}
+
+fn expand_in_pool(
+    geometry: &PegGeometry,
+    layer: &Layer,
+    ctl: &Control,
+) -> Result<Layer, SearchError> {
+    // 1. Children of each chunk of parents, sharded by the hash of the child.
+    let chunks: Vec<Vec<Vec<(u64, u128)>>> = (layer.keys.chunks(CHUNK))
+        .zip(layer.counts.chunks(CHUNK))
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|(keys, counts)| {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            let mut shards: Vec<Vec<(u64, u128)>> = vec![Vec::new(); SHARDS];
+            for (&position, &count) in keys.iter().zip(counts) {
+                geometry.for_each_child(position, |child| {
+                    shards[(mix(child) >> (64 - SHARD_BITS)) as usize].push((child, count));
+                });
+            }
+            Ok(shards)
+        })
+        .collect::<Result<_, _>>()?;
+    // 2. Each shard summed in an open-addressing table, then sorted.
+    let shards: Vec<Vec<(u64, u128)>> = (0..SHARDS)
+        .into_par_iter()
+        .map(|s| {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            merge_shard(chunks.iter().map(|c| c[s].as_slice()))
+        })
+        .collect::<Result<_, _>>()?;
+    drop(chunks);
+    let mut all: Vec<(u64, u128)> = Vec::with_capacity(shards.iter().map(Vec::len).sum());
+    for shard in shards {
+        all.extend(shard);
+    }
+    all.par_sort_unstable_by_key(|&(k, _)| k);
+    Ok(Layer {
+        pegs: layer.pegs.saturating_sub(1),
+        keys: all.iter().map(|&(k, _)| k).collect(),
+        counts: all.iter().map(|&(_, c)| c).collect(),
+    })
+}
+
+/// Sum the counts of equal keys (keys are never 0: a position has pegs).
+fn merge_shard<'a>(
+    parts: impl Iterator<Item = &'a [(u64, u128)]> + Clone,
+) -> Result<Vec<(u64, u128)>, SearchError> {
+    let n: usize = parts.clone().map(<[_]>::len).sum();
+    let size = (2 * n).next_power_of_two().max(16);
+    let mask = size - 1;
+    let mut keys = vec![0u64; size];
+    let mut counts = vec![0u128; size];
+    let mut used = 0;
+    for part in parts {
+        for &(key, count) in part {
+            // Below the shard bits, so slots spread within the shard.
+            let mut slot = (mix(key) >> (64 - SHARD_BITS - 32)) as usize & mask;
+            loop {
+                if keys[slot] == key {
+                    counts[slot] = counts[slot]
+                        .checked_add(count)
+                        .ok_or(SearchError::Overflow)?;
+                    break;
+                }
+                if keys[slot] == 0 {
+                    keys[slot] = key;
+                    counts[slot] = count;
+                    used += 1;
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(used);
+    for (key, count) in keys.into_iter().zip(counts) {
+        if key != 0 {
+            out.push((key, count));
+        }
+    }
+    Ok(out)
+}
+
+/// The number of sequences through the middle: `from_start` holds the
+/// layers reached from the start, `from_finish` those reached from the
+/// complement of the finish, with complementary peg counts.  Both must use
+/// this geometry's group.
+pub fn meet(
+    geometry: &PegGeometry,
+    from_start: &Layer,
+    from_finish: &Layer,
+    threads: usize,
+    ctl: &Control,
+) -> Result<u128, SearchError> {
+    let full = geometry.full;
+    with_pool(threads, || {
+        (from_start.keys.chunks(CHUNK))
+            .zip(from_start.counts.chunks(CHUNK))
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|(keys, counts)| {
+                if ctl.is_cancelled() {
+                    return Err(SearchError::Cancelled);
+                }
+                let mut sum = 0u128;
+                for (&position, &count) in keys.iter().zip(counts) {
+                    let other = geometry.canonical(!position & full);
+                    if let Ok(i) = from_finish.keys.binary_search(&other) {
+                        // An orbit of size m: each position is reached count/m times.
+                        let each = count / geometry.orbit_size(position) as u128;
+                        let term = each
+                            .checked_mul(from_finish.counts[i])
+                            .ok_or(SearchError::Overflow)?;
+                        sum = sum.checked_add(term).ok_or(SearchError::Overflow)?;
+                    }
+                }
+                Ok(sum)
+            })
+            .try_reduce(|| 0, |a, b| a.checked_add(b).ok_or(SearchError::Overflow))
+    })?
+}
+
+/// A hash index of a layer's keys (positions are never 0: 0 marks a free slot).
+struct KeyIndex {
+    keys: Vec<u64>,
+    at: Vec<u32>,
+    mask: usize,
+}
+
+impl KeyIndex {
+    fn new(layer: &Layer) -> KeyIndex {
+        let size = (2 * layer.len()).next_power_of_two().max(16);
+        let mut index = KeyIndex {
+            keys: vec![0; size],
+            at: vec![0; size],
+            mask: size - 1,
+        };
+        for (i, &key) in layer.keys.iter().enumerate() {
+            let mut slot = mix(key) as usize & index.mask;
+            while index.keys[slot] != 0 {
+                slot = (slot + 1) & index.mask;
+            }
+            index.keys[slot] = key;
+            index.at[slot] = i as u32;
+        }
+        index
+    }
+
+    #[inline]
+    fn find(&self, key: u64) -> Option<usize> {
+        let mut slot = mix(key) as usize & self.mask;
+        loop {
+            match self.keys[slot] {
+                0 => return None,
+                k if k == key => return Some(self.at[slot] as usize),
+                _ => slot = (slot + 1) & self.mask,
+            }
+        }
+    }
+}
+
+/// Like [`meet`], but across one jump: `from_start` and `from_finish` are
+/// one jump apart (their peg counts add up to the holes plus one), and every
+/// jump out of a position of `from_start` is joined with the sequences from
+/// its complement.  This spares the widest layer, and is symmetric: either
+/// side may play `from_start`.
+pub fn meet_across(
+    geometry: &PegGeometry,
+    from_start: &Layer,
+    from_finish: &Layer,
+    threads: usize,
+    ctl: &Control,
+) -> Result<u128, SearchError> {
+    let full = geometry.full;
+    with_pool(threads, || {
+        let index = KeyIndex::new(from_finish);
+        (from_start.keys.chunks(CHUNK))
+            .zip(from_start.counts.chunks(CHUNK))
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|(keys, counts)| {
+                if ctl.is_cancelled() {
+                    return Err(SearchError::Cancelled);
+                }
+                let mut sum = 0u128;
+                let mut failed = false;
+                for (&position, &count) in keys.iter().zip(counts) {
+                    // Sequences after each jump: sum of per-position counts.
+                    let mut after = 0u128;
+                    let m = geometry.maps.len();
+                    let mut images = [0u64; 16];
+                    for (image, map) in images.iter_mut().zip(&geometry.maps) {
+                        *image = PegGeometry::image(map, !position & full);
+                    }
+                    for (j, jump) in geometry.jumps.iter().enumerate() {
+                        if position & jump.need != jump.need || position & jump.to != 0 {
+                            continue;
+                        }
+                        // The complement of the child, canonicalised.
+                        let flips = &geometry.jump_images[j * m..j * m + m];
+                        let mut least = (!position & full) ^ jump.flip;
+                        for (image, flip) in images[..m].iter().zip(flips) {
+                            least = least.min(image ^ flip);
+                        }
+                        if let Some(i) = index.find(least) {
+                            let each = from_finish.counts[i] / geometry.orbit_size(least) as u128;
+                            match after.checked_add(each) {
+                                Some(a) => after = a,
+                                None => failed = true,
+                            }
+                        }
+                    }
+                    match count.checked_mul(after).and_then(|t| sum.checked_add(t)) {
+                        Some(s) => sum = s,
+                        None => failed = true,
+                    }
+                }
+                if failed {
+                    return Err(SearchError::Overflow);
+                }
+                Ok(sum)
+            })
+            .try_reduce(|| 0, |a, b| a.checked_add(b).ok_or(SearchError::Overflow))
+    })?
+}
+
+/// For a layer of one-peg positions: the number of sequences ending with
+/// the peg in each hole (every hole of each orbit gets its share).
+pub fn finish_counts(geometry: &PegGeometry, layer: &Layer) -> Vec<(usize, u128)> {
+    let mut out = Vec::new();
+    for (&key, &count) in layer.keys.iter().zip(&layer.counts) {
+        let mut images: Vec<u64> = geometry
+            .maps
+            .iter()
+            .map(|map| PegGeometry::image(map, key))
+            .collect();
+        images.push(key);
+        images.sort_unstable();
+        images.dedup();
+        let each = count / images.len() as u128;
+        for image in images {
+            out.push((image.trailing_zeros() as usize, each));
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `rows x cols` rectangle with orthogonal jumps, and the symmetries
+    /// `(flip rows, flip columns)` listed in `kinds`.
+    fn rectangle(rows: usize, cols: usize, kinds: &[(bool, bool)]) -> PegGeometry {
+        let at = |r: usize, c: usize| r * cols + c;
+        let mut jumps = Vec::new();
+        for r in 0..rows {
+            for c in 0..cols {
+                if c + 2 < cols {
+                    jumps.push((at(r, c), at(r, c + 1), at(r, c + 2)));
+                    jumps.push((at(r, c + 2), at(r, c + 1), at(r, c)));
+                }
+                if r + 2 < rows {
+                    jumps.push((at(r, c), at(r + 1, c), at(r + 2, c)));
+                    jumps.push((at(r + 2, c), at(r + 1, c), at(r, c)));
+                }
+            }
+        }
+        let mut syms = Vec::new();
+        for &(flip_r, flip_c) in kinds {
+            let mut perm = vec![0; rows * cols];
+            for r in 0..rows {
+                for c in 0..cols {
+                    let r2 = if flip_r { rows - 1 - r } else { r };
+                    let c2 = if flip_c { cols - 1 - c } else { c };
+                    perm[at(r, c)] = at(r2, c2);
+                }
+            }
+            syms.push(perm);
+        }
+        PegGeometry::new(rows * cols, &jumps, &syms).unwrap()
+    }
+
+    const IDENTITY: &[(bool, bool)] = &[(false, false)];
+
+    fn forward_to_one_peg(g: &PegGeometry, start: usize) -> Layer {
+        let ctl = Control::new();
+        let mut layer = g.start(&[start]).unwrap();
+        while layer.pegs > 1 && !layer.is_empty() {
+            layer = expand(g, &layer, 2, &ctl).unwrap();
+        }
+        layer
+    }
+
+    #[test]
+    fn meeting_in_the_middle_agrees_with_going_all_the_way() {
+        let ctl = Control::new();
+        let mut solvable = 0;
+        for (rows, cols) in [(2, 4), (3, 3), (3, 4)] {
+            let g = rectangle(rows, cols, IDENTITY);
+            let n = rows * cols;
+            for start in 0..n {
+                let ends = finish_counts(&g, &forward_to_one_peg(&g, start));
+                for finish in 0..n {
+                    let want = ends
+                        .iter()
+                        .find(|&&(h, _)| h == finish)
+                        .map_or(0, |&(_, c)| c);
+                    let mut a = g.start(&[start]).unwrap();
+                    let mut b = g.start(&[finish]).unwrap();
+                    let mut jumps = 0;
+                    while jumps < n - 2 {
+                        if jumps == n - 3 {
+                            // One jump short: meet across the last jump, from either side.
+                            assert_eq!(meet_across(&g, &a, &b, 1, &ctl).unwrap(), want);
+                            assert_eq!(meet_across(&g, &b, &a, 2, &ctl).unwrap(), want);
+                        }
+                        if a.len() <= b.len() {
+                            a = expand(&g, &a, 1, &ctl).unwrap();
+                        } else {
+                            b = expand(&g, &b, 1, &ctl).unwrap();
+                        }
+                        jumps += 1;
+                    }
+                    assert_eq!(
+                        meet(&g, &a, &b, 1, &ctl).unwrap(),
+                        want,
+                        "{start}->{finish}"
+                    );
+                    solvable += (want > 0) as usize;
+                }
+            }
+        }
+        assert!(
+            solvable > 10,
+            "only {solvable} solvable problems: a weak test"
+        );
+    }
+
+    #[test]
+    fn symmetry_does_not_change_counts() {
+        // On boards of odd width the left-right mirror fixes the middle column.
+        let mut solvable = 0;
+        for (rows, cols) in [(3, 3), (4, 3), (3, 5), (4, 5)] {
+            let plain = rectangle(rows, cols, IDENTITY);
+            let mirrored = rectangle(rows, cols, &[(false, false), (false, true)]);
+            for start in (0..rows).map(|r| r * cols + cols / 2) {
+                let ends = finish_counts(&plain, &forward_to_one_peg(&plain, start));
+                let reduced = finish_counts(&mirrored, &forward_to_one_peg(&mirrored, start));
+                assert_eq!(ends, reduced, "{rows}x{cols} start {start}");
+                solvable += ends.iter().filter(|&&(_, c)| c > 0).count();
+            }
+        }
+        assert!(solvable > 0, "no solvable start: a weak test");
+        // Meeting under a group: 3 x 5 with all four mirrors, start = finish
+        // in the middle; elsewhere without symmetry.
+        let mirrored = rectangle(
+            3,
+            5,
+            &[(false, false), (false, true), (true, false), (true, true)],
+        );
+        let plain = rectangle(3, 5, IDENTITY);
+        let ctl = Control::new();
+        let mut checked = 0;
+        for start in [2, 5, 7, 12] {
+            let g = if start == 7 { &mirrored } else { &plain };
+            let want = finish_counts(g, &forward_to_one_peg(g, start))
+                .iter()
+                .filter(|&&(h, _)| h == start)
+                .map(|&(_, c)| c)
+                .sum::<u128>();
+            let mut a = g.start(&[start]).unwrap();
+            for _ in 0..6 {
+                a = expand(g, &a, 2, &ctl).unwrap();
+            }
+            // 13 jumps in all: 6 + 6 and one across.
+            assert_eq!(
+                meet_across(g, &a, &a, 2, &ctl).unwrap(),
+                want,
+                "start {start}"
+            );
+            checked += (want > 0) as usize;
+        }
+        assert!(
+            checked > 0,
+            "no solvable single-vacancy problem: a weak test"
+        );
+    }
+
+    #[test]
+    fn bad_geometry_is_refused() {
+        assert!(PegGeometry::new(65, &[], &[]).is_err());
+        assert!(PegGeometry::new(3, &[(0, 1, 3)], &[]).is_err());
+        assert!(PegGeometry::new(3, &[(0, 1, 2)], &[vec![2, 1, 0]]).is_err());
+    }
+}

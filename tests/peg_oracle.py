@@ -1,0 +1,180 @@
+"""A deliberately plain peg-solitaire counter, independent of the package.
+
+Nothing here imports ``solvers``: the boards (holes and jumps) are rebuilt from
+their definitions, and the counts come from a depth-first search over
+positions with a memo, or from a forward pass layer by layer.  Meant for tiny
+boards (up to ~21 holes), where it is the ground truth the product is checked
+against.
+
+A board is ``(holes, jumps)``: ``holes`` a list of ``(row, col)`` squares,
+``jumps`` a list of ``(from, over, to)`` triples of squares, every direction
+listed separately.  A *solution* is a sequence of jumps from the position with
+every hole full but ``start_empty`` to a position with a single peg (at
+``finish``, or anywhere when ``finish`` is None).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+
+Square = tuple[int, int]
+Jump = tuple[Square, Square, Square]
+
+SQUARE_DIRECTIONS: tuple[Square, ...] = ((0, 1), (0, -1), (1, 0), (-1, 0))
+#: The three lines of the triangular grid (holes (r, c) with 0 <= c <= r).
+TRIANGLE_DIRECTIONS: tuple[Square, ...] = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1))
+
+
+# ---------------------------------------------------------------- boards
+
+
+def jumps_of(holes: Iterable[Square], directions: Sequence[Square]) -> list[Jump]:
+    """Every jump ``(from, over, to)`` whose three squares are holes."""
+    present = set(holes)
+    found = []
+    for r, c in present:
+        for dr, dc in directions:
+            over, to = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+            if over in present and to in present:
+                found.append(((r, c), over, to))
+    return sorted(found)
+
+
+def square_board(holes: Iterable[Square]) -> tuple[list[Square], list[Jump]]:
+    holes = sorted(set(holes))
+    return holes, jumps_of(holes, SQUARE_DIRECTIONS)
+
+
+def rectangle(rows: int, cols: int) -> tuple[list[Square], list[Jump]]:
+    return square_board((r, c) for r in range(rows) for c in range(cols))
+
+
+def diamond(n: int) -> tuple[list[Square], list[Jump]]:
+    """Rows of 1, 3, ..., 2n-1, ..., 3, 1 holes, centred on a (2n-1)x(2n-1) grid."""
+    holes = []
+    for r in range(2 * n - 1):
+        half = n - 1 - abs(r - (n - 1))  # holes either side of the middle column
+        holes += [(r, c) for c in range(n - 1 - half, n + half)]
+    return square_board(holes)
+
+
+def english() -> tuple[list[Square], list[Jump]]:
+    """The 33-hole cross (too big to count here; for geometry checks)."""
+    rows = ["  ooo  ", "  ooo  ", "ooooooo", "ooooooo", "ooooooo", "  ooo  ", "  ooo  "]
+    return square_board(
+        (r, c) for r, line in enumerate(rows) for c, ch in enumerate(line) if ch == "o"
+    )
+
+
+def triangle(rows: int) -> tuple[list[Square], list[Jump]]:
+    holes = [(r, c) for r in range(rows) for c in range(r + 1)]
+    return holes, jumps_of(holes, TRIANGLE_DIRECTIONS)
+
+
+# ---------------------------------------------------------------- counting
+
+
+def _bits(holes: Sequence[Square], jumps: Sequence[Jump]) -> tuple[dict[Square, int], list]:
+    bit = {square: 1 << i for i, square in enumerate(holes)}
+    assert len(bit) == len(holes), "a hole is listed twice"
+    moves = [(bit[a], bit[b], bit[c]) for a, b, c in jumps]
+    return bit, moves
+
+
+def count_solutions(
+    holes: Sequence[Square],
+    jumps: Sequence[Jump],
+    start_empty: Square,
+    finish: Square | None = None,
+) -> int:
+    """Jump sequences from the board full but ``start_empty`` to one peg at
+    ``finish`` (anywhere if None): a depth-first search with a memo on positions."""
+    bit, moves = _bits(holes, jumps)
+    full = sum(bit.values())
+    goal = None if finish is None else bit[finish]
+    memo: dict[int, int] = {}
+
+    def count(pegs: int) -> int:
+        if pegs in memo:
+            return memo[pegs]
+        if pegs & (pegs - 1) == 0:  # a single peg left: no jump is possible
+            total = 1 if goal is None or pegs == goal else 0
+        else:
+            total = 0
+            for a, b, c in moves:
+                if pegs & a and pegs & b and not pegs & c:
+                    total += count(pegs ^ a ^ b ^ c)
+        memo[pegs] = total
+        return total
+
+    return count(full ^ bit[start_empty])
+
+
+def finish_counts_bruteforce(
+    holes: Sequence[Square], jumps: Sequence[Jump], start_empty: Square
+) -> dict[Square, int]:
+    """For every hole, the number of jump sequences from the board full but
+    ``start_empty`` that leave a single peg there (zeros included).
+
+    A forward pass, one layer of positions per jump, counts summed per position:
+    a different method from :func:`count_solutions`, so the two check each other.
+    """
+    bit, moves = _bits(holes, jumps)
+    layer = Counter({sum(bit.values()) ^ bit[start_empty]: 1})
+    for _ in range(len(holes) - 2):
+        following: Counter[int] = Counter()
+        for pegs, ways in layer.items():
+            for a, b, c in moves:
+                if pegs & a and pegs & b and not pegs & c:
+                    following[pegs ^ a ^ b ^ c] += ways
+        layer = following
+    return {square: layer.get(mask, 0) for square, mask in bit.items()}
+
+
+def solutions(
+    holes: Sequence[Square],
+    jumps: Sequence[Jump],
+    start_empty: Square,
+    finish: Square | None = None,
+) -> Iterator[list[Jump]]:
+    """Every solution as a list of jumps, plain backtracking (tiny boards only),
+    trying the jumps in the order given."""
+    pegs = set(holes) - {start_empty}
+    path: list[Jump] = []
+
+    def search() -> Iterator[list[Jump]]:
+        if len(pegs) == 1:
+            if finish is None or finish in pegs:
+                yield list(path)
+            return
+        for a, b, c in jumps:
+            if a in pegs and b in pegs and c not in pegs:
+                pegs.difference_update((a, b))
+                pegs.add(c)
+                path.append((a, b, c))
+                yield from search()
+                path.pop()
+                pegs.discard(c)
+                pegs.update((a, b))
+
+    yield from search()
+
+
+def is_solution(
+    holes: Sequence[Square],
+    jumps: Sequence[Jump],
+    start_empty: Square,
+    sequence: Iterable[Jump],
+    finish: Square | None = None,
+) -> bool:
+    """Whether ``sequence`` of ``(from, over, to)`` squares is a legal solution."""
+    legal = set(map(tuple, jumps))
+    pegs = set(holes) - {start_empty}
+    for move in sequence:
+        a, b, c = (tuple(square) for square in move)
+        if (a, b, c) not in legal or a not in pegs or b not in pegs or c in pegs:
+            return False
+        pegs -= {a, b}
+        pegs.add(c)
+    return len(pegs) == 1 and (finish is None or finish in pegs)
