@@ -66,9 +66,7 @@ def test_some_small_problems_are_solvable():
 def test_the_seeds_start_on_the_english_board():
     # more than 64 bits: the u128 path (DESIGN.md section 8)
     board = PegBoard.english()
-    assert count_peg_solutions(board, start=(2, 4), method="meet") == (
-        138_409_681_956_904_365_268
-    )
+    assert count_peg_solutions(board, start=(2, 4), method="meet") == (138_409_681_956_904_365_268)
 
 
 @pytest.mark.parametrize("threads", [1, 2, 4])
@@ -77,8 +75,8 @@ def test_counts_do_not_depend_on_threads(threads):
     want = oracle.finish_counts_bruteforce(*oracle.rectangle(4, 4), (1, 1))
     assert finish_counts(board, (1, 1), threads=threads) == want
     assert count_peg_solutions(board, start=(1, 1), threads=threads) == want[(1, 1)]
-    assert count_peg_solutions(board, start=(1, 1), finish=(2, 2), threads=threads) == (
-        want[(2, 2)]
+    assert (
+        count_peg_solutions(board, start=(1, 1), finish=(2, 2), threads=threads) == (want[(2, 2)])
     )
 
 
