@@ -24,6 +24,7 @@ use crate::engine::{with_pool, Control, SearchError};
 use crate::knights::InputError;
 use rayon::prelude::*;
 use std::collections::HashSet;
+use std::sync::Mutex;
 
 /// Positions live in 64 bits.
 pub const MAX_HOLES: usize = 64;
@@ -73,6 +74,22 @@ impl PegGeometry {
                 )));
             }
             seen.insert((a, b, c));
+        }
+        let is_perm = |perm: &Vec<usize>| {
+            let mut sorted = perm.clone();
+            sorted.sort_unstable();
+            perm.len() == holes && sorted.iter().enumerate().all(|(i, &p)| i == p)
+        };
+        let group: HashSet<&Vec<usize>> = symmetries.iter().collect();
+        for a in symmetries.iter().filter(|p| is_perm(p)) {
+            for b in symmetries.iter().filter(|p| is_perm(p)) {
+                let ab: Vec<usize> = (0..holes).map(|i| a[b[i]]).collect();
+                if !group.contains(&ab) {
+                    return Err(InputError(
+                        "the symmetries must form a group (closed under composition)".to_string(),
+                    ));
+                }
+            }
         }
         let mut maps = Vec::new();
         for perm in symmetries {
@@ -186,15 +203,13 @@ impl PegGeometry {
 
     /// The number of distinct images of `position`.
     fn orbit_size(&self, position: u64) -> u64 {
-        let mut images: Vec<u64> = self
+        // |orbit| = |group| / |stabiliser| (the maps and the identity form a group).
+        let fixed = self
             .maps
             .iter()
-            .map(|map| Self::image(map, position))
-            .collect();
-        images.push(position);
-        images.sort_unstable();
-        images.dedup();
-        images.len() as u64
+            .filter(|map| Self::image(map, position) == position)
+            .count();
+        ((self.maps.len() + 1) / (fixed + 1)) as u64
     }
 
     /// The position with a peg in every hole but `empty`, as a one-orbit layer.
@@ -250,6 +265,21 @@ const SHARDS: usize = 1 << SHARD_BITS;
 /// Parents per task (and between two looks at the cancel flag).
 const CHUNK: usize = 2048;
 
+/// Ask for the cache line holding `item`: hash tables here are far bigger
+/// than the caches, and probing a batch after prefetching it overlaps the
+/// memory latencies.
+#[inline(always)]
+fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it never faults, even on a bad address.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(item as *const T as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
+}
+
 #[inline]
 fn mix(key: u64) -> u64 {
     (key ^ key >> 31).wrapping_mul(0x9e37_79b9_7f4a_7c15)
@@ -270,85 +300,142 @@ fn expand_in_pool(
     layer: &Layer,
     ctl: &Control,
 ) -> Result<Layer, SearchError> {
-    // 1. Children of each chunk of parents, sharded by the hash of the child.
-    let chunks: Vec<Vec<Vec<(u64, u128)>>> = (layer.keys.chunks(CHUNK))
+    // Children go to one of SHARDS tables by the top bits of their hash,
+    // through small per-task buffers, so a lock is taken once per batch.
+    let expected = (layer.len() * 2 / SHARDS).max(64);
+    let tables: Vec<Mutex<ShardTable>> = (0..SHARDS)
+        .map(|_| Mutex::new(ShardTable::with_capacity(expected)))
+        .collect();
+    let flush = |shard: usize, batch: &mut Vec<(u64, u128)>| -> Result<(), SearchError> {
+        let mut table = tables[shard].lock().unwrap_or_else(|e| e.into_inner());
+        let added = table.add_all(batch);
+        batch.clear();
+        added
+    };
+    (layer.keys.chunks(CHUNK))
         .zip(layer.counts.chunks(CHUNK))
         .collect::<Vec<_>>()
         .into_par_iter()
-        .map(|(keys, counts)| {
+        .try_for_each(|(keys, counts)| {
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
-            let mut shards: Vec<Vec<(u64, u128)>> = vec![Vec::new(); SHARDS];
+            let mut batches: Vec<Vec<(u64, u128)>> =
+                (0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect();
+            let mut result = Ok(());
             for (&position, &count) in keys.iter().zip(counts) {
                 geometry.for_each_child(position, |child| {
-                    shards[(mix(child) >> (64 - SHARD_BITS)) as usize].push((child, count));
+                    let shard = (mix(child) >> (64 - SHARD_BITS)) as usize;
+                    let batch = &mut batches[shard];
+                    batch.push((child, count));
+                    if batch.len() == BATCH && result.is_ok() {
+                        result = flush(shard, batch);
+                    }
                 });
             }
-            Ok(shards)
-        })
-        .collect::<Result<_, _>>()?;
-    // 2. Each shard summed in an open-addressing table, then sorted.
-    let shards: Vec<Vec<(u64, u128)>> = (0..SHARDS)
-        .into_par_iter()
-        .map(|s| {
-            if ctl.is_cancelled() {
-                return Err(SearchError::Cancelled);
+            for (shard, batch) in batches.iter_mut().enumerate() {
+                if result.is_ok() {
+                    result = flush(shard, batch);
+                }
             }
-            merge_shard(chunks.iter().map(|c| c[s].as_slice()))
-        })
-        .collect::<Result<_, _>>()?;
-    drop(chunks);
-    let mut all: Vec<(u64, u128)> = Vec::with_capacity(shards.iter().map(Vec::len).sum());
-    for shard in shards {
-        all.extend(shard);
-    }
-    all.par_sort_unstable_by_key(|&(k, _)| k);
-    Ok(Layer {
+            result
+        })?;
+    let tables: Vec<ShardTable> = tables
+        .into_iter()
+        .map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .collect();
+    let size = tables.iter().map(|t| t.used).sum();
+    let mut next = Layer {
         pegs: layer.pegs.saturating_sub(1),
-        keys: all.iter().map(|&(k, _)| k).collect(),
-        counts: all.iter().map(|&(_, c)| c).collect(),
-    })
+        keys: Vec::with_capacity(size),
+        counts: Vec::with_capacity(size),
+    };
+    for table in tables {
+        table.drain_into(&mut next);
+    }
+    Ok(next)
 }
 
-/// Sum the counts of equal keys (keys are never 0: a position has pegs).
-fn merge_shard<'a>(
-    parts: impl Iterator<Item = &'a [(u64, u128)]> + Clone,
-) -> Result<Vec<(u64, u128)>, SearchError> {
-    let n: usize = parts.clone().map(<[_]>::len).sum();
-    let size = (2 * n).next_power_of_two().max(16);
-    let mask = size - 1;
-    let mut keys = vec![0u64; size];
-    let mut counts = vec![0u128; size];
-    let mut used = 0;
-    for part in parts {
-        for &(key, count) in part {
-            // Below the shard bits, so slots spread within the shard.
-            let mut slot = (mix(key) >> (64 - SHARD_BITS - 32)) as usize & mask;
+/// Children buffered per shard before taking its lock.
+const BATCH: usize = 32;
+
+/// An open-addressing table summing counts per position (0 marks a free
+/// slot: a position always has a peg).  A slot is `[key, count low, count
+/// high]`: one cache line access per probe.
+struct ShardTable {
+    slots: Vec<[u64; 3]>,
+    used: usize,
+}
+
+impl ShardTable {
+    fn with_capacity(n: usize) -> ShardTable {
+        let size = (2 * n).next_power_of_two().max(16);
+        ShardTable {
+            slots: vec![[0; 3]; size],
+            used: 0,
+        }
+    }
+
+    #[inline]
+    fn slot(key: u64, mask: usize) -> usize {
+        // Bits below the shard bits, so positions spread within a shard.
+        (mix(key) >> 16) as usize & mask
+    }
+
+    /// Add a batch of `(position, count)`, prefetching its slots first.
+    fn add_all(&mut self, batch: &[(u64, u128)]) -> Result<(), SearchError> {
+        if 10 * (self.used + batch.len()) > 7 * self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        for &(key, _) in batch {
+            prefetch(&self.slots[Self::slot(key, mask)]);
+        }
+        for &(key, count) in batch {
+            let mut slot = Self::slot(key, mask);
             loop {
-                if keys[slot] == key {
-                    counts[slot] = counts[slot]
+                let entry = &mut self.slots[slot];
+                if entry[0] == key {
+                    let sum = (entry[1] as u128 | (entry[2] as u128) << 64)
                         .checked_add(count)
                         .ok_or(SearchError::Overflow)?;
+                    *entry = [key, sum as u64, (sum >> 64) as u64];
                     break;
                 }
-                if keys[slot] == 0 {
-                    keys[slot] = key;
-                    counts[slot] = count;
-                    used += 1;
+                if entry[0] == 0 {
+                    *entry = [key, count as u64, (count >> 64) as u64];
+                    self.used += 1;
                     break;
                 }
                 slot = (slot + 1) & mask;
             }
         }
+        Ok(())
     }
-    let mut out = Vec::with_capacity(used);
-    for (key, count) in keys.into_iter().zip(counts) {
-        if key != 0 {
-            out.push((key, count));
+
+    fn grow(&mut self) {
+        let size = 2 * self.slots.len();
+        let old = std::mem::replace(&mut self.slots, vec![[0; 3]; size]);
+        let mask = size - 1;
+        for entry in old {
+            if entry[0] != 0 {
+                let mut slot = Self::slot(entry[0], mask);
+                while self.slots[slot][0] != 0 {
+                    slot = (slot + 1) & mask;
+                }
+                self.slots[slot] = entry;
+            }
         }
     }
-    Ok(out)
+
+    fn drain_into(self, layer: &mut Layer) {
+        for entry in self.slots {
+            if entry[0] != 0 {
+                layer.keys.push(entry[0]);
+                layer.counts.push(entry[1] as u128 | (entry[2] as u128) << 64);
+            }
+        }
+    }
 }
 
 /// The number of sequences through the middle: `from_start` holds the
@@ -364,6 +451,7 @@ pub fn meet(
 ) -> Result<u128, SearchError> {
     let full = geometry.full;
     with_pool(threads, || {
+        let index = KeyIndex::new(geometry, from_finish);
         (from_start.keys.chunks(CHUNK))
             .zip(from_start.counts.chunks(CHUNK))
             .collect::<Vec<_>>()
@@ -375,14 +463,11 @@ pub fn meet(
                 let mut sum = 0u128;
                 for (&position, &count) in keys.iter().zip(counts) {
                     let other = geometry.canonical(!position & full);
-                    if let Ok(i) = from_finish.keys.binary_search(&other) {
-                        // An orbit of size m: each position is reached count/m times.
-                        let each = count / geometry.orbit_size(position) as u128;
-                        let term = each
-                            .checked_mul(from_finish.counts[i])
-                            .ok_or(SearchError::Overflow)?;
-                        sum = sum.checked_add(term).ok_or(SearchError::Overflow)?;
-                    }
+                    // count (the orbit's) times the sequences from one complement.
+                    let term = count
+                        .checked_mul(index.get(other))
+                        .ok_or(SearchError::Overflow)?;
+                    sum = sum.checked_add(term).ok_or(SearchError::Overflow)?;
                 }
                 Ok(sum)
             })
@@ -390,41 +475,54 @@ pub fn meet(
     })?
 }
 
-/// A hash index of a layer's keys (positions are never 0: 0 marks a free slot).
+/// A hash index of a layer: position -> sequences reaching that one
+/// position (its orbit's count divided by the orbit's size).  0 marks a
+/// free slot: a position always has a peg.
 struct KeyIndex {
-    keys: Vec<u64>,
-    at: Vec<u32>,
+    slots: Vec<[u64; 3]>,
     mask: usize,
 }
 
 impl KeyIndex {
-    fn new(layer: &Layer) -> KeyIndex {
+    /// Runs inside the pool: the per-position counts are computed in parallel.
+    fn new(geometry: &PegGeometry, layer: &Layer) -> KeyIndex {
         let size = (2 * layer.len()).next_power_of_two().max(16);
         let mut index = KeyIndex {
-            keys: vec![0; size],
-            at: vec![0; size],
+            slots: vec![[0; 3]; size],
             mask: size - 1,
         };
-        for (i, &key) in layer.keys.iter().enumerate() {
+        let each: Vec<u128> = (layer.keys.par_iter())
+            .zip(&layer.counts)
+            .map(|(&key, &count)| count / geometry.orbit_size(key) as u128)
+            .collect();
+        for (&key, n) in layer.keys.iter().zip(each) {
             let mut slot = mix(key) as usize & index.mask;
-            while index.keys[slot] != 0 {
+            while index.slots[slot][0] != 0 {
                 slot = (slot + 1) & index.mask;
             }
-            index.keys[slot] = key;
-            index.at[slot] = i as u32;
+            index.slots[slot] = [key, n as u64, (n >> 64) as u64];
         }
         index
     }
 
     #[inline]
-    fn find(&self, key: u64) -> Option<usize> {
+    fn prefetch(&self, key: u64) {
+        prefetch(&self.slots[mix(key) as usize & self.mask]);
+    }
+
+    /// The per-position count of `key`, 0 if absent.
+    #[inline]
+    fn get(&self, key: u64) -> u128 {
         let mut slot = mix(key) as usize & self.mask;
         loop {
-            match self.keys[slot] {
-                0 => return None,
-                k if k == key => return Some(self.at[slot] as usize),
-                _ => slot = (slot + 1) & self.mask,
+            let entry = &self.slots[slot];
+            if entry[0] == key {
+                return entry[1] as u128 | (entry[2] as u128) << 64;
             }
+            if entry[0] == 0 {
+                return 0;
+            }
+            slot = (slot + 1) & self.mask;
         }
     }
 }
@@ -443,7 +541,7 @@ pub fn meet_across(
 ) -> Result<u128, SearchError> {
     let full = geometry.full;
     with_pool(threads, || {
-        let index = KeyIndex::new(from_finish);
+        let index = KeyIndex::new(geometry, from_finish);
         (from_start.keys.chunks(CHUNK))
             .zip(from_start.counts.chunks(CHUNK))
             .collect::<Vec<_>>()
@@ -454,6 +552,7 @@ pub fn meet_across(
                 }
                 let mut sum = 0u128;
                 let mut failed = false;
+                let mut found: Vec<u64> = Vec::new();
                 for (&position, &count) in keys.iter().zip(counts) {
                     // Sequences after each jump: sum of per-position counts.
                     let mut after = 0u128;
@@ -462,6 +561,7 @@ pub fn meet_across(
                     for (image, map) in images.iter_mut().zip(&geometry.maps) {
                         *image = PegGeometry::image(map, !position & full);
                     }
+                    found.clear();
                     for (j, jump) in geometry.jumps.iter().enumerate() {
                         if position & jump.need != jump.need || position & jump.to != 0 {
                             continue;
@@ -472,12 +572,13 @@ pub fn meet_across(
                         for (image, flip) in images[..m].iter().zip(flips) {
                             least = least.min(image ^ flip);
                         }
-                        if let Some(i) = index.find(least) {
-                            let each = from_finish.counts[i] / geometry.orbit_size(least) as u128;
-                            match after.checked_add(each) {
-                                Some(a) => after = a,
-                                None => failed = true,
-                            }
+                        index.prefetch(least);
+                        found.push(least);
+                    }
+                    for &least in &found {
+                        match after.checked_add(index.get(least)) {
+                            Some(a) => after = a,
+                            None => failed = true,
                         }
                     }
                     match count.checked_mul(after).and_then(|t| sum.checked_add(t)) {
