@@ -511,6 +511,34 @@ impl PegKernel {
         })
     }
 
+    /// One solution as jump indices (see `peg::solve`), or `None`.
+    #[pyo3(signature = (empty, finish, timeout=None))]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        empty: Vec<usize>,
+        finish: Option<usize>,
+        timeout: Option<f64>,
+    ) -> PyResult<Option<Vec<usize>>> {
+        let position = self
+            .geometry
+            .position_with_empty(&empty)
+            .map_err(input_error)?;
+        let holes = self.geometry.holes();
+        if finish.is_some_and(|f| f >= holes) {
+            return Err(PyValueError::new_err(format!(
+                "the finish must be a hole below {holes}"
+            )));
+        }
+        let geometry = self.geometry.clone();
+        let ctl = Arc::new(Control::new());
+        let job_ctl = ctl.clone();
+        run_cancellable(py, ctl, None, timeout, move || {
+            peg::solve(&geometry, position, finish.map(|f| 1u64 << f), &job_ctl)
+                .map_err(search_error)
+        })
+    }
+
     /// For a layer of one-peg positions: `(hole, sequences ending there)`.
     fn finish_counts(&self, layer: PyRef<'_, PegLayer>) -> PyResult<Vec<(usize, u128)>> {
         if layer.inner.pegs != 1 {

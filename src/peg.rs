@@ -229,8 +229,8 @@ impl PegGeometry {
         ((self.maps.len() + 1) / (fixed + 1)) as u64
     }
 
-    /// The position with a peg in every hole but `empty`, as a one-orbit layer.
-    pub fn start(&self, empty: &[usize]) -> Result<Layer, InputError> {
+    /// The position with a peg in every hole but `empty`.
+    pub fn position_with_empty(&self, empty: &[usize]) -> Result<u64, InputError> {
         let mut position = self.full;
         for &hole in empty {
             if hole >= self.holes {
@@ -241,6 +241,12 @@ impl PegGeometry {
             }
             position &= !(1 << hole);
         }
+        Ok(position)
+    }
+
+    /// The position with a peg in every hole but `empty`, as a one-orbit layer.
+    pub fn start(&self, empty: &[usize]) -> Result<Layer, InputError> {
+        let position = self.position_with_empty(empty)?;
         Ok(Layer {
             pegs: position.count_ones(),
             keys: vec![self.canonical(position)],
@@ -250,7 +256,7 @@ impl PegGeometry {
 }
 
 /// One layer: the orbits of the positions with `pegs` pegs (their least
-/// images, ascending) and the number of sequences reaching each orbit.
+/// images, in no particular order) and the number of sequences reaching each orbit.
 #[derive(Debug, Clone, Default)]
 pub struct Layer {
     pub pegs: u32,
@@ -556,20 +562,22 @@ struct KeyIndex {
 impl KeyIndex {
     /// Runs inside the pool.
     fn new(geometry: &PegGeometry, layer: &Layer) -> KeyIndex {
-        let per_region = (2 * layer.len() / SHARDS).next_power_of_two().max(16);
-        let bits = per_region.trailing_zeros();
         let mut entries: Vec<(u64, u128)> = (layer.keys.par_iter())
             .zip(&layer.counts)
             .map(|(&key, &count)| (key, count / geometry.orbit_size(key) as u128))
             .collect();
         entries.par_sort_unstable_by_key(|&(key, _)| mix(key) >> (64 - SHARD_BITS));
-        let mut slots = zeroed_slots(per_region * SHARDS);
         let mut starts = vec![0; SHARDS + 1];
         for (region, start) in starts.iter_mut().enumerate().skip(1) {
             *start = entries
                 .partition_point(|&(k, _)| ((mix(k) >> (64 - SHARD_BITS)) as usize) < region);
         }
         starts[SHARDS] = entries.len();
+        // Every region at most half full, however unevenly the hash spreads.
+        let fullest = starts.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        let per_region = (2 * fullest).next_power_of_two().max(16);
+        let bits = per_region.trailing_zeros();
+        let mut slots = zeroed_slots(per_region * SHARDS);
         slots
             .par_chunks_mut(per_region)
             .enumerate()
@@ -707,6 +715,98 @@ pub fn finish_counts(geometry: &PegGeometry, layer: &Layer) -> Vec<(usize, u128)
     }
     out.sort_unstable();
     out
+}
+
+/// One solution by depth-first search, jumps tried in their listed order:
+/// the jump indices from `start` to `finish` (a position; `None`: any
+/// single peg), or `None` when there is none.  Positions proved dead are
+/// remembered by their least image, so the group here should fix the finish
+/// (deadness is then symmetric).  Exhaustive, so `None` is certain.
+pub fn solve(
+    geometry: &PegGeometry,
+    start: u64,
+    finish: Option<u64>,
+    ctl: &Control,
+) -> Result<Option<Vec<usize>>, SearchError> {
+    let mut solver = Solver {
+        geometry,
+        finish,
+        dead: HashSet::with_hasher(MixHasher::default()),
+        path: Vec::new(),
+        ticks: 0,
+        ctl,
+    };
+    if solver.search(start)? {
+        solver.path.reverse();
+        Ok(Some(solver.path))
+    } else {
+        Ok(None)
+    }
+}
+
+/// A hasher for positions: one multiply (the default SipHash cost more
+/// than the search itself).
+#[derive(Default, Clone, Copy)]
+struct MixHasher;
+
+impl std::hash::BuildHasher for MixHasher {
+    type Hasher = MixHash;
+    fn build_hasher(&self) -> MixHash {
+        MixHash(0)
+    }
+}
+
+struct MixHash(u64);
+
+impl std::hash::Hasher for MixHash {
+    fn finish(&self) -> u64 {
+        mix(self.0)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+struct Solver<'a> {
+    geometry: &'a PegGeometry,
+    finish: Option<u64>,
+    dead: HashSet<u64, MixHasher>,
+    /// The jumps of the solution found, last first.
+    path: Vec<usize>,
+    ticks: u32,
+    ctl: &'a Control,
+}
+
+impl Solver<'_> {
+    fn search(&mut self, position: u64) -> Result<bool, SearchError> {
+        if position.count_ones() <= 1 {
+            return Ok(self.finish.is_none_or(|f| f == position) && position != 0);
+        }
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks % 4096 == 0 && self.ctl.is_cancelled() {
+            return Err(SearchError::Cancelled);
+        }
+        let key = self.geometry.canonical(position);
+        if self.dead.contains(&key) {
+            return Ok(false);
+        }
+        for (j, jump) in self.geometry.jumps.iter().enumerate() {
+            if position & jump.need == jump.need
+                && position & jump.to == 0
+                && self.search(position ^ jump.flip)?
+            {
+                self.path.push(j);
+                return Ok(true);
+            }
+        }
+        self.dead.insert(key);
+        Ok(false)
+    }
 }
 
 #[cfg(test)]
@@ -849,6 +949,31 @@ mod tests {
             checked > 0,
             "no solvable single-vacancy problem: a weak test"
         );
+    }
+
+    #[test]
+    fn solutions_replay_and_none_is_certain() {
+        let g = rectangle(3, 4, IDENTITY);
+        let ctl = Control::new();
+        let jumps: Vec<_> = g.jumps.clone();
+        for start in 0..12 {
+            let ends = finish_counts(&g, &forward_to_one_peg(&g, start));
+            for finish in 0..12 {
+                let count = ends.iter().find(|e| e.0 == finish).map_or(0, |e| e.1);
+                let found = solve(&g, g.full & !(1 << start), Some(1 << finish), &ctl).unwrap();
+                assert_eq!(found.is_some(), count > 0, "{start}->{finish}");
+                if let Some(path) = found {
+                    let mut position = g.full & !(1 << start);
+                    for j in path {
+                        let jump = jumps[j];
+                        assert_eq!(position & jump.need, jump.need);
+                        assert_eq!(position & jump.to, 0);
+                        position ^= jump.flip;
+                    }
+                    assert_eq!(position, 1 << finish);
+                }
+            }
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@ import pytest
 import solvers
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solvers import PegBoard, count_peg_solutions, finish_counts
+from solvers import Jump, PegBoard, count_peg_solutions, finish_counts, solve_peg
 
 #: (product board, oracle board): small enough for the oracle to take every
 #: start and finish in well under a second.
@@ -159,5 +159,47 @@ def test_timeout():
 
 
 def test_public_names():
-    for name in ("PegBoard", "count_peg_solutions", "finish_counts"):
+    for name in ("Jump", "PegBoard", "count_peg_solutions", "finish_counts", "solve_peg"):
         assert name in solvers.__all__
+
+
+@pytest.mark.parametrize(("board", "oracle_board"), SMALL, ids=IDS)
+def test_solve_agrees_with_the_counts_and_replays(board, oracle_board):
+    holes, jumps = oracle_board
+    for start in holes:
+        want = oracle.finish_counts_bruteforce(holes, jumps, start)
+        for finish in holes:
+            moves = solve_peg(board, start, finish)
+            assert (moves is not None) == (want[finish] > 0), (start, finish)
+            if moves is not None:
+                assert oracle.is_solution(holes, jumps, start, moves, finish)
+        anywhere = solve_peg(board, start, None)
+        assert (anywhere is not None) == (sum(want.values()) > 0)
+        if anywhere is not None:
+            assert oracle.is_solution(holes, jumps, start, anywhere)
+
+
+def test_solve_the_english_board():
+    board = PegBoard.english()
+    moves = solve_peg(board, (3, 3))
+    holes, jumps = oracle.english()
+    assert len(moves) == 31
+    assert oracle.is_solution(holes, jumps, (3, 3), moves, (3, 3))
+    assert all(isinstance(move, Jump) for move in moves)
+    # a finish in another position class: certain None, at once
+    assert solve_peg(board, (3, 3), (0, 2)) is None
+    assert count_peg_solutions(board, start=(3, 3), finish=(0, 2)) == 0
+
+
+@pytest.mark.parametrize(("board", "oracle_board"), SMALL, ids=IDS)
+def test_position_classes_never_separate_solvable_problems(board, oracle_board):
+    # Independent check of the parity classes: a solvable problem never
+    # crosses classes (the classes come from the jumps, the counts from the oracle).
+    from solvers.peg import _reachable_class
+
+    holes, jumps = oracle_board
+    for start in holes:
+        want = oracle.finish_counts_bruteforce(holes, jumps, start)
+        for finish, count in want.items():
+            if count:
+                assert _reachable_class(board, board.index(start), board.index(finish))

@@ -18,7 +18,7 @@ from .knights import (
     is_tour,
     tours,
 )
-from .peg import PegBoard, count_peg_solutions, finish_counts
+from .peg import Jump, PegBoard, count_peg_solutions, finish_counts, solve_peg
 from .queens import (
     Placement,
     count_queens,
@@ -35,6 +35,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
 __all__ = [
     "MAX_FIND_CELLS",
     "MAX_SEARCH_CELLS",
+    "Jump",
     "KnightBoard",
     "PegBoard",
     "Placement",
@@ -49,5 +50,6 @@ __all__ = [
     "is_queens_solution",
     "is_tour",
     "queens",
+    "solve_peg",
     "tours",
 ]

@@ -23,17 +23,69 @@ reach are ever joined.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import _core, _progress, _validate
 from .pegboard import PegBoard
 
-__all__ = ["PegBoard", "count_peg_solutions", "finish_counts"]
+__all__ = ["Jump", "PegBoard", "count_peg_solutions", "finish_counts", "solve_peg"]
 
 #: Boards are stored in 64 bits: at most this many holes.
 MAX_HOLES: int = _core.MAX_PEG_HOLES
 
 _METHODS = ("meet", "forward")
+
+
+class Jump(NamedTuple):
+    """One move: the peg on ``source`` jumps over ``over`` into the empty ``landing``."""
+
+    source: tuple[int, int]
+    over: tuple[int, int]
+    landing: tuple[int, int]
+
+
+def _parity_checks(board: PegBoard) -> list[int]:
+    """A basis of the hole sets ``w`` (bit masks) that every jump meets an even
+    number of times.  The parity of the pegs on ``w`` then never changes, so
+    positions with different parities (the board's *position classes*) never
+    reach each other: on the English board, 16 classes (Conway's rule of three).
+    """
+    pivots: dict[int, int] = {}  # pivot hole -> reduced jump row
+    for jump in board.jumps:
+        row = sum(1 << h for h in jump)
+        for hole, reduced in pivots.items():
+            if row >> hole & 1:
+                row ^= reduced
+        if row:
+            hole = row.bit_length() - 1
+            for other in pivots:
+                if pivots[other] >> hole & 1:
+                    pivots[other] ^= row
+            pivots[hole] = row
+    # Null space of the reduced rows: one vector per free hole.
+    basis = []
+    for free in range(len(board)):
+        if free in pivots:
+            continue
+        w = 1 << free
+        for hole, row in pivots.items():
+            if row >> free & 1:
+                w |= 1 << hole
+        basis.append(w)
+    return basis
+
+
+def _position_class(checks: list[int], position: int) -> tuple[int, ...]:
+    return tuple((position & w).bit_count() & 1 for w in checks)
+
+
+def _reachable_class(board: PegBoard, s: int, f: int | None) -> bool:
+    """False when the finish is in another position class than the start."""
+    checks = _parity_checks(board)
+    full = (1 << len(board)) - 1
+    start = _position_class(checks, full & ~(1 << s))
+    finishes = range(len(board)) if f is None else [f]
+    return any(_position_class(checks, 1 << h) == start for h in finishes)
 
 
 def _board(board: Any) -> PegBoard:
@@ -166,8 +218,8 @@ def count_peg_solutions(
     group = board.symmetries_fixing(*fixed)
     run = _Run(board, group, threads, progress, timeout, planned, "peg")
     try:
-        if steps < 0:
-            return 0  # a one-hole board never holds a peg
+        if steps < 0 or not _reachable_class(board, s, f):
+            return 0  # no peg ever, or a finish in another position class
         if f is None:
             return _to_one_peg(run, run.kernel.start([s])).total()
         if method == "forward":
@@ -209,3 +261,46 @@ def finish_counts(
         return counts
     finally:
         run.close()
+
+
+def solve_peg(
+    board: PegBoard,
+    start: Any,
+    finish: Any = "start",
+    *,
+    timeout: float | None = None,
+) -> list[Jump] | None:
+    """One solution, as a list of jumps, or ``None`` when there is none.
+
+    ``finish`` is a hole, ``"start"`` (default) or ``None`` (any single peg).
+    A depth-first search in Rust that remembers the positions it has proved
+    dead (one per symmetry class), so ``None`` is certain.  The jumps are tried
+    in the board's jump order, so the answer is the same on every run.
+
+    >>> board = PegBoard.english()
+    >>> moves = solve_peg(board, (3, 3))
+    >>> len(moves), moves[0]
+    (31, Jump(source=(1, 3), over=(2, 3), landing=(3, 3)))
+    >>> solve_peg(PegBoard.rectangle(3, 4), (0, 0), (1, 1)) is None
+    True
+    """
+    board = _board(board)
+    s = board.normalize_square(start, "start")
+    if isinstance(finish, str) and finish == "start":
+        f: int | None = s
+    elif finish is None:
+        f = None
+    else:
+        f = board.normalize_square(finish, "finish")
+    seconds = _validate.timeout(timeout)
+    if not _reachable_class(board, s, f):
+        return None
+    # Whether a position can still be finished is the same for its images
+    # under the symmetries that fix the finish (all of them for "anywhere").
+    group = board.symmetries if f is None else board.symmetries_fixing(f)
+    kernel = _core.PegKernel(len(board), list(board.jumps), [list(p) for p in group])
+    found = kernel.solve([s], f, seconds)
+    if found is None:
+        return None
+    holes = board.holes
+    return [Jump(*(holes[i] for i in board.jumps[j])) for j in found]

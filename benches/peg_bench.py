@@ -1,0 +1,120 @@
+"""Peg-solitaire benchmark: wall time and peak memory of each count, each case
+in a fresh Python process (so the peak is the case's own), printed as a
+Markdown table on stdout (progress on stderr)::
+
+    python benches/peg_bench.py              # quick cases
+    python benches/peg_bench.py --table      # also the 33-hole single-vacancy table (minutes)
+
+Cases: the English board centre to centre; the 15-hole triangle from every
+start (every finish, in one forward pass per start); the seed's method
+(forward DP, no symmetry, no pruning: our kernel given only the identity)
+against ours on boards small enough for it; with ``--table`` the whole table
+of English single-vacancy problems (start = finish, all 33 holes; holes in one
+symmetry class share a count, so each class is counted once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+# Each case is a snippet run in a fresh interpreter; it sets `result`.
+CASES: dict[str, str] = {
+    "english-centre": """
+        board = PegBoard.english()
+        result = count_peg_solutions(board, start=(3, 3), threads=THREADS)
+    """,
+    "triangle-15-all-starts": """
+        board = PegBoard.triangle(5)
+        result = sum(sum(finish_counts(board, s, threads=THREADS).values()) for s in board.holes)
+    """,
+    "seed-method-triangle-21": """
+        board = PegBoard.triangle(6)
+        result = seed_method(board, (0, 0))
+    """,
+    "ours-triangle-21": """
+        board = PegBoard.triangle(6)
+        result = count_peg_solutions(board, start=(0, 0), finish=None, threads=THREADS)
+    """,
+    "seed-method-diamond-25": """
+        board = PegBoard.diamond(4)
+        result = seed_method(board, (3, 3))
+    """,
+    "ours-diamond-25": """
+        board = PegBoard.diamond(4)
+        result = count_peg_solutions(board, start=(3, 3), finish=None, threads=THREADS)
+    """,
+    "english-33-hole-table": """
+        board = PegBoard.english()
+        counts = {}
+        for hole in board.holes:
+            i = board.index(hole)
+            twin = min(board.holes[p[i]] for p in board.symmetries)
+            if twin not in counts:
+                counts[twin] = count_peg_solutions(board, start=twin, threads=THREADS)
+            counts[hole] = counts[twin]
+        result = sum(counts.values())
+    """,
+}
+
+PRELUDE = """
+import json, resource, sys, time
+from solvers import PegBoard, count_peg_solutions, finish_counts
+from solvers import _core
+THREADS = int(sys.argv[1])
+
+def seed_method(board, start):
+    # The seed's DP: every layer in full, no symmetry, no pruning.
+    identity = [list(range(len(board)))]
+    kernel = _core.PegKernel(len(board), list(board.jumps), identity)
+    layer = kernel.start([board.index(start)])
+    while layer.pegs > 1 and len(layer):
+        layer = kernel.expand(layer, THREADS)
+    return layer.total()
+
+t0 = time.perf_counter()
+"""
+
+EPILOGUE = """
+seconds = time.perf_counter() - t0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"result": result, "seconds": seconds, "peak_mb": peak}))
+"""
+
+
+def run_case(name: str, threads: int) -> dict:
+    code = PRELUDE + textwrap.dedent(CASES[name]) + EPILOGUE
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(threads)], capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--table", action="store_true", help="also the 33-hole table (minutes)")
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args(argv)
+    names = [n for n in CASES if args.table or n != "english-33-hole-table"]
+    rows = []
+    for name in names:
+        print(f"{name} ...", file=sys.stderr, flush=True)
+        out = run_case(name, args.threads)
+        print(f"  {out}", file=sys.stderr, flush=True)
+        rows.append(
+            f"| {name} | {out['result']} | {out['seconds']:.2f} | {out['peak_mb']:.0f} |"
+        )
+    print(f"{os.cpu_count()} logical core(s), threads={args.threads}; each case in its own process.")
+    print()
+    print("| case | result | seconds | peak MB |")
+    print("|---|--:|--:|--:|")
+    print("\n".join(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
