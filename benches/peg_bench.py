@@ -105,10 +105,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name} ...", file=sys.stderr, flush=True)
         out = run_case(name, args.threads)
         print(f"  {out}", file=sys.stderr, flush=True)
-        rows.append(
-            f"| {name} | {out['result']} | {out['seconds']:.2f} | {out['peak_mb']:.0f} |"
-        )
-    print(f"{os.cpu_count()} logical core(s), threads={args.threads}; each case in its own process.")
+        rows.append(f"| {name} | {out['result']} | {out['seconds']:.2f} | {out['peak_mb']:.0f} |")
+    cores = os.cpu_count()
+    print(f"{cores} logical core(s), threads={args.threads}; each case in its own process.")
     print()
     print("| case | result | seconds | peak MB |")
     print("|---|--:|--:|--:|")

@@ -731,7 +731,7 @@ pub fn solve(
     let mut solver = Solver {
         geometry,
         finish,
-        dead: HashSet::with_hasher(MixHasher::default()),
+        dead: HashSet::with_hasher(MixHasher),
         path: Vec::new(),
         ticks: 0,
         ctl,
