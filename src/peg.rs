@@ -977,6 +977,28 @@ mod tests {
     }
 
     #[test]
+    fn overflow_is_an_error_not_a_wrap() {
+        // A row of five holes: {0, 1} and {3, 4} both jump into {2}.
+        let g = rectangle(1, 5, IDENTITY);
+        let layer = Layer {
+            pegs: 2,
+            keys: vec![0b00011, 0b11000],
+            counts: vec![u128::MAX, 1],
+        };
+        let ctl = Control::new();
+        assert_eq!(
+            expand(&g, &layer, 2, &ctl).unwrap_err(),
+            SearchError::Overflow
+        );
+        let fine = Layer {
+            counts: vec![u128::MAX - 1, 1],
+            ..layer
+        };
+        let next = expand(&g, &fine, 2, &ctl).unwrap();
+        assert_eq!((next.keys, next.counts), (vec![0b00100], vec![u128::MAX]));
+    }
+
+    #[test]
     fn bad_geometry_is_refused() {
         assert!(PegGeometry::new(65, &[], &[]).is_err());
         assert!(PegGeometry::new(3, &[(0, 1, 3)], &[]).is_err());

@@ -88,6 +88,13 @@ def _reachable_class(board: PegBoard, s: int, f: int | None) -> bool:
     return any(_position_class(checks, 1 << h) == start for h in finishes)
 
 
+def _overflow(board: PegBoard, start: Any) -> OverflowError:
+    return OverflowError(
+        f"the number of solutions on {board!r} from {start!r} does not fit the 128-bit "
+        "counter (no answer is better than a wrong one)"
+    )
+
+
 def _board(board: Any) -> PegBoard:
     if not isinstance(board, PegBoard):
         raise TypeError(
@@ -228,6 +235,8 @@ def count_peg_solutions(
                 return 0
             return dict(run.kernel.finish_counts(last)).get(f, 0)
         return _meet(run, s, f, steps)
+    except OverflowError as error:
+        raise _overflow(board, start) from error
     finally:
         run.close()
 
@@ -259,6 +268,8 @@ def finish_counts(
                 for hole, count in run.kernel.finish_counts(last):
                     counts[board.holes[hole]] = count
         return counts
+    except OverflowError as error:
+        raise _overflow(board, start) from error
     finally:
         run.close()
 
