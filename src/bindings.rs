@@ -470,19 +470,7 @@ impl PegKernel {
         threads: usize,
         timeout: Option<f64>,
     ) -> PyResult<u128> {
-        if from_start.inner.pegs as usize + from_finish.inner.pegs as usize != self.geometry.holes()
-        {
-            return Err(PyValueError::new_err(
-                "the two layers do not meet: their peg counts must add up to the holes",
-            ));
-        }
-        let geometry = self.geometry.clone();
-        let (a, b) = (from_start.inner.clone(), from_finish.inner.clone());
-        let ctl = Arc::new(Control::new());
-        let job_ctl = ctl.clone();
-        run_cancellable(py, ctl, None, timeout, move || {
-            peg::meet(&geometry, &a, &b, threads, &job_ctl).map_err(search_error)
-        })
+        self.join(py, &from_start, &from_finish, threads, timeout, false)
     }
 
     /// The same number across one jump (see `peg::meet_across`).
@@ -495,20 +483,7 @@ impl PegKernel {
         threads: usize,
         timeout: Option<f64>,
     ) -> PyResult<u128> {
-        if from_start.inner.pegs as usize + from_finish.inner.pegs as usize
-            != self.geometry.holes() + 1
-        {
-            return Err(PyValueError::new_err(
-                "the two layers are not one jump apart: their peg counts must add up to the holes plus one",
-            ));
-        }
-        let geometry = self.geometry.clone();
-        let (a, b) = (from_start.inner.clone(), from_finish.inner.clone());
-        let ctl = Arc::new(Control::new());
-        let job_ctl = ctl.clone();
-        run_cancellable(py, ctl, None, timeout, move || {
-            peg::meet_across(&geometry, &a, &b, threads, &job_ctl).map_err(search_error)
-        })
+        self.join(py, &from_start, &from_finish, threads, timeout, true)
     }
 
     /// One solution as jump indices (see `peg::solve`), or `None`.
@@ -547,6 +522,41 @@ impl PegKernel {
             ));
         }
         Ok(peg::finish_counts(&self.geometry, &layer.inner))
+    }
+}
+
+impl PegKernel {
+    /// `meet` or (with `across`) `meet_across`, after checking that the two
+    /// layers fit together.
+    fn join(
+        &self,
+        py: Python<'_>,
+        from_start: &PegLayer,
+        from_finish: &PegLayer,
+        threads: usize,
+        timeout: Option<f64>,
+        across: bool,
+    ) -> PyResult<u128> {
+        let pegs = from_start.inner.pegs as usize + from_finish.inner.pegs as usize;
+        let holes = self.geometry.holes();
+        if pegs != holes + across as usize {
+            return Err(PyValueError::new_err(format!(
+                "the two layers do not fit: their peg counts add up to {pegs}, not {}",
+                holes + across as usize
+            )));
+        }
+        let geometry = self.geometry.clone();
+        let (a, b) = (from_start.inner.clone(), from_finish.inner.clone());
+        let ctl = Arc::new(Control::new());
+        let job_ctl = ctl.clone();
+        run_cancellable(py, ctl, None, timeout, move || {
+            let joined = if across {
+                peg::meet_across(&geometry, &a, &b, threads, &job_ctl)
+            } else {
+                peg::meet(&geometry, &a, &b, threads, &job_ctl)
+            };
+            joined.map_err(search_error)
+        })
     }
 }
 

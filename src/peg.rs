@@ -523,30 +523,41 @@ pub fn meet(
     threads: usize,
     ctl: &Control,
 ) -> Result<u128, SearchError> {
-    let full = geometry.full;
     with_pool(threads, || {
         let index = KeyIndex::new(geometry, from_finish);
-        (from_start.keys.chunks(CHUNK))
-            .zip(from_start.counts.chunks(CHUNK))
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map(|(keys, counts)| {
-                if ctl.is_cancelled() {
-                    return Err(SearchError::Cancelled);
-                }
-                let mut sum = 0u128;
-                for (&position, &count) in keys.iter().zip(counts) {
-                    let other = geometry.canonical(!position & full);
-                    // count (the orbit's) times the sequences from one complement.
-                    let term = count
-                        .checked_mul(index.get(other))
-                        .ok_or(SearchError::Overflow)?;
-                    sum = sum.checked_add(term).ok_or(SearchError::Overflow)?;
-                }
-                Ok(sum)
-            })
-            .try_reduce(|| 0, |a, b| a.checked_add(b).ok_or(SearchError::Overflow))
+        sum_by_chunks(from_start, ctl, |keys, counts| {
+            let mut sum = 0u128;
+            for (&position, &count) in keys.iter().zip(counts) {
+                let other = geometry.canonical(!position & geometry.full);
+                // count (the orbit's) times the sequences from one complement.
+                let term = count.checked_mul(index.get(other));
+                sum = term
+                    .and_then(|t| sum.checked_add(t))
+                    .ok_or(SearchError::Overflow)?;
+            }
+            Ok(sum)
+        })
     })?
+}
+
+/// The checked sum of `per_chunk` over the chunks of `layer`, in parallel
+/// (inside a pool), watching the cancel flag between chunks.
+fn sum_by_chunks(
+    layer: &Layer,
+    ctl: &Control,
+    per_chunk: impl Fn(&[u64], &[u128]) -> Result<u128, SearchError> + Sync,
+) -> Result<u128, SearchError> {
+    (layer.keys.chunks(CHUNK))
+        .zip(layer.counts.chunks(CHUNK))
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|(keys, counts)| {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            per_chunk(keys, counts)
+        })
+        .try_reduce(|| 0, |a, b| a.checked_add(b).ok_or(SearchError::Overflow))
 }
 
 /// A hash index of a layer: position -> sequences reaching that one
@@ -645,53 +656,37 @@ pub fn meet_across(
     let full = geometry.full;
     with_pool(threads, || {
         let index = KeyIndex::new(geometry, from_finish);
-        (from_start.keys.chunks(CHUNK))
-            .zip(from_start.counts.chunks(CHUNK))
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map(|(keys, counts)| {
-                if ctl.is_cancelled() {
-                    return Err(SearchError::Cancelled);
+        sum_by_chunks(from_start, ctl, |keys, counts| {
+            let mut sum = 0u128;
+            // Probes for a block of positions are prefetched together, so
+            // their memory latencies overlap.
+            let mut found: Vec<u64> = Vec::new();
+            let mut ends: Vec<usize> = Vec::new();
+            for (keys, counts) in keys.chunks(PROBE_BLOCK).zip(counts.chunks(PROBE_BLOCK)) {
+                found.clear();
+                ends.clear();
+                for &position in keys {
+                    geometry.for_each_jump_image(position, !position & full, |least| {
+                        index.prefetch(least);
+                        found.push(least);
+                    });
+                    ends.push(found.len());
                 }
-                let mut sum = 0u128;
-                let mut failed = false;
-                // Probes for a block of positions are prefetched together,
-                // so their memory latencies overlap.
-                let mut found: Vec<u64> = Vec::new();
-                let mut ends: Vec<usize> = Vec::new();
-                for (keys, counts) in keys.chunks(PROBE_BLOCK).zip(counts.chunks(PROBE_BLOCK)) {
-                    found.clear();
-                    ends.clear();
-                    for &position in keys {
-                        geometry.for_each_jump_image(position, !position & full, |least| {
-                            index.prefetch(least);
-                            found.push(least);
-                        });
-                        ends.push(found.len());
-                    }
-                    let mut begin = 0;
-                    for (&count, &end) in counts.iter().zip(&ends) {
-                        // Sequences after each jump: sum of per-position counts.
-                        let mut after = 0u128;
-                        for &least in &found[begin..end] {
-                            match after.checked_add(index.get(least)) {
-                                Some(a) => after = a,
-                                None => failed = true,
-                            }
-                        }
-                        begin = end;
-                        match count.checked_mul(after).and_then(|t| sum.checked_add(t)) {
-                            Some(s) => sum = s,
-                            None => failed = true,
-                        }
-                    }
+                let mut begin = 0;
+                for (&count, &end) in counts.iter().zip(&ends) {
+                    // Sequences after each jump: sum of per-position counts.
+                    let after = found[begin..end]
+                        .iter()
+                        .try_fold(0u128, |after, &least| after.checked_add(index.get(least)));
+                    begin = end;
+                    sum = after
+                        .and_then(|after| count.checked_mul(after))
+                        .and_then(|term| sum.checked_add(term))
+                        .ok_or(SearchError::Overflow)?;
                 }
-                if failed {
-                    return Err(SearchError::Overflow);
-                }
-                Ok(sum)
-            })
-            .try_reduce(|| 0, |a, b| a.checked_add(b).ok_or(SearchError::Overflow))
+            }
+            Ok(sum)
+        })
     })?
 }
 

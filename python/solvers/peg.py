@@ -88,6 +88,15 @@ def _reachable_class(board: PegBoard, s: int, f: int | None) -> bool:
     return any(_position_class(checks, 1 << h) == start for h in finishes)
 
 
+def _finish(board: PegBoard, finish: Any, s: int) -> int | None:
+    """The finish hole: ``"start"`` is the start, ``None`` any hole."""
+    if isinstance(finish, str) and finish == "start":
+        return s
+    if finish is None:
+        return None
+    return board.normalize_square(finish, "finish")
+
+
 def _overflow(board: PegBoard, start: Any) -> OverflowError:
     return OverflowError(
         f"the number of solutions on {board!r} from {start!r} does not fit the 128-bit "
@@ -210,12 +219,7 @@ def count_peg_solutions(
     s = board.normalize_square(start, "start")
     if method not in _METHODS:
         raise ValueError(f"method must be 'meet' or 'forward', got {method!r}")
-    if isinstance(finish, str) and finish == "start":
-        f: int | None = s
-    elif finish is None:
-        f = None
-    else:
-        f = board.normalize_square(finish, "finish")
+    f = _finish(board, finish, s)
     steps = len(board) - 2  # jumps from one empty hole to one peg
     fixed = (s,) if f is None else (s, f)
     if f is None or method == "forward":
@@ -297,12 +301,7 @@ def solve_peg(
     """
     board = _board(board)
     s = board.normalize_square(start, "start")
-    if isinstance(finish, str) and finish == "start":
-        f: int | None = s
-    elif finish is None:
-        f = None
-    else:
-        f = board.normalize_square(finish, "finish")
+    f = _finish(board, finish, s)
     seconds = _validate.timeout(timeout)
     if not _reachable_class(board, s, f):
         return None
