@@ -329,12 +329,12 @@ fn advise_huge<T>(buffer: &Vec<T>) {
 /// A zeroed table of `n` slots, on huge pages where the system allows, and
 /// touched in order (in parallel when called in a pool) before use: first
 /// touches in random order, by hash, made building an index 3x slower.
-fn zeroed_slots(n: usize) -> Vec<[u64; 3]> {
-    let mut slots = vec![[0u64; 3]; n];
+fn zeroed_slots(n: usize) -> Vec<[u64; 2]> {
+    let mut slots = vec![[0u64; 2]; n];
     advise_huge(&slots);
     slots
         .par_chunks_mut(1 << 16)
-        .for_each(|chunk| chunk.fill([0; 3]));
+        .for_each(|chunk| chunk.fill([0; 2]));
     slots
 }
 
@@ -430,12 +430,17 @@ const PROBE_BLOCK: usize = 8;
 const BATCH: usize = 32;
 
 /// An open-addressing table summing counts per position (0 marks a free
-/// slot: a position always has a peg).  A slot is `[key, count low, count
-/// high]`: one cache line access per probe.
+/// slot: a position always has a peg).  A slot is `[key, count]`, 16 bytes,
+/// four to a cache line; a count that outgrows 64 bits (rare: mid-game
+/// counts are small) is marked `WIDE` and summed in `wide` instead.
 struct ShardTable {
-    slots: Vec<[u64; 3]>,
+    slots: Vec<[u64; 2]>,
     used: usize,
+    wide: std::collections::HashMap<u64, u128>,
 }
+
+/// The count of a slot whose true count lives in the `wide` map.
+const WIDE: u64 = u64::MAX;
 
 impl ShardTable {
     fn with_capacity(n: usize) -> ShardTable {
@@ -443,6 +448,7 @@ impl ShardTable {
         ShardTable {
             slots: zeroed_slots(size),
             used: 0,
+            wide: std::collections::HashMap::new(),
         }
     }
 
@@ -464,17 +470,22 @@ impl ShardTable {
         for &(key, count) in batch {
             let mut slot = Self::slot(key, mask);
             loop {
-                let entry = &mut self.slots[slot];
-                if entry[0] == key {
-                    let sum = (entry[1] as u128 | (entry[2] as u128) << 64)
-                        .checked_add(count)
-                        .ok_or(SearchError::Overflow)?;
-                    *entry = [key, sum as u64, (sum >> 64) as u64];
-                    break;
-                }
-                if entry[0] == 0 {
-                    *entry = [key, count as u64, (count >> 64) as u64];
-                    self.used += 1;
+                let [k, n] = self.slots[slot];
+                if k == key || k == 0 {
+                    if k == 0 {
+                        self.used += 1;
+                    }
+                    let sum = match (k == 0, n) {
+                        (true, _) => Some(count),
+                        (false, WIDE) => self.wide[&key].checked_add(count),
+                        (false, n) => (n as u128).checked_add(count),
+                    }
+                    .ok_or(SearchError::Overflow)?;
+                    let narrow = u64::try_from(sum).ok().filter(|&n| n != WIDE);
+                    self.slots[slot] = [key, narrow.unwrap_or(WIDE)];
+                    if narrow.is_none() {
+                        self.wide.insert(key, sum);
+                    }
                     break;
                 }
                 slot = (slot + 1) & mask;
@@ -501,12 +512,14 @@ impl ShardTable {
     fn drain_into(self, layer: &mut Layer) {
         layer.keys.reserve(self.used);
         layer.counts.reserve(self.used);
-        for entry in self.slots {
-            if entry[0] != 0 {
-                layer.keys.push(entry[0]);
-                layer
-                    .counts
-                    .push(entry[1] as u128 | (entry[2] as u128) << 64);
+        for [key, n] in self.slots {
+            if key != 0 {
+                layer.keys.push(key);
+                layer.counts.push(if n == WIDE {
+                    self.wide[&key]
+                } else {
+                    n as u128
+                });
             }
         }
     }
@@ -561,13 +574,15 @@ fn sum_by_chunks(
 }
 
 /// A hash index of a layer: position -> sequences reaching that one
-/// position (its orbit's count divided by the orbit's size).  0 marks a
-/// free slot: a position always has a peg.
+/// position (its orbit's count divided by the orbit's size).  Slots as in
+/// [`ShardTable`]: `[key, count]`, a count past 64 bits marked `WIDE` and
+/// kept in `wide`.  Key 0 marks a free slot: a position always has a peg.
 struct KeyIndex {
     /// `SHARDS` regions of `1 << bits` slots, a position in the region given
     /// by the top bits of its hash (so the regions are built in parallel).
-    slots: Vec<[u64; 3]>,
+    slots: Vec<[u64; 2]>,
     bits: u32,
+    wide: std::collections::HashMap<u64, u128>,
 }
 
 impl KeyIndex {
@@ -599,10 +614,18 @@ impl KeyIndex {
                     while area[slot][0] != 0 {
                         slot = (slot + 1) & mask;
                     }
-                    area[slot] = [key, n as u64, (n >> 64) as u64];
+                    area[slot] = [
+                        key,
+                        u64::try_from(n).ok().filter(|&n| n != WIDE).unwrap_or(WIDE),
+                    ];
                 }
             });
-        KeyIndex { slots, bits }
+        let wide = entries
+            .iter()
+            .filter(|&&(_, n)| n >= WIDE as u128)
+            .copied()
+            .collect();
+        KeyIndex { slots, bits, wide }
     }
 
     #[inline]
@@ -611,7 +634,7 @@ impl KeyIndex {
     }
 
     #[inline]
-    fn region(&self, key: u64) -> &[[u64; 3]] {
+    fn region(&self, key: u64) -> &[[u64; 2]] {
         let region = (mix(key) >> (64 - SHARD_BITS)) as usize;
         &self.slots[region << self.bits..(region + 1) << self.bits]
     }
@@ -629,11 +652,15 @@ impl KeyIndex {
         let mask = region.len() - 1;
         let mut slot = Self::slot(key, mask);
         loop {
-            let entry = &region[slot];
-            if entry[0] == key {
-                return entry[1] as u128 | (entry[2] as u128) << 64;
+            let [k, n] = region[slot];
+            if k == key {
+                return if n == WIDE {
+                    self.wide[&key]
+                } else {
+                    n as u128
+                };
             }
-            if entry[0] == 0 {
+            if k == 0 {
                 return 0;
             }
             slot = (slot + 1) & mask;
@@ -991,6 +1018,30 @@ mod tests {
         };
         let next = expand(&g, &fine, 2, &ctl).unwrap();
         assert_eq!((next.keys, next.counts), (vec![0b00100], vec![u128::MAX]));
+    }
+
+    #[test]
+    fn counts_past_64_bits_are_kept_exactly() {
+        // Sums crossing 2^64 (and landing on the marker value itself) in the
+        // tables, and wide counts in the index.
+        let g = rectangle(1, 5, IDENTITY);
+        let ctl = Control::new();
+        for (a, b) in [
+            (u64::MAX as u128, 1),
+            (u64::MAX as u128 - 1, 1),
+            (1 << 70, 5),
+        ] {
+            let layer = Layer {
+                pegs: 2,
+                keys: vec![0b00011, 0b11000],
+                counts: vec![a, b],
+            };
+            let next = expand(&g, &layer, 2, &ctl).unwrap();
+            assert_eq!(next.counts, vec![a + b]);
+            let index = KeyIndex::new(&g, &layer);
+            assert_eq!((index.get(0b00011), index.get(0b11000)), (a, b));
+            assert_eq!(index.get(0b00100), 0);
+        }
     }
 
     #[test]
