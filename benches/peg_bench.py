@@ -8,9 +8,10 @@ Markdown table on stdout (progress on stderr)::
 Cases: the English board centre to centre; the 15-hole triangle from every
 start (every finish, in one forward pass per start); the seed's method
 (forward DP, no symmetry, no pruning: our kernel given only the identity)
-against ours on the 21-hole triangle and on the English board itself; with ``--table`` the whole table
-of English single-vacancy problems (start = finish, all 33 holes; holes in one
-symmetry class share a count, so each class is counted once).
+against ours on the 21-hole triangle and on the English board itself; with
+``--table`` the whole table of English single-vacancy problems (start =
+finish, all 33 holes; holes in one symmetry class share a count, so each
+class is counted once).
 """
 
 from __future__ import annotations
