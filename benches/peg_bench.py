@@ -5,7 +5,8 @@ Markdown table on stdout (progress on stderr)::
     python benches/peg_bench.py              # quick cases
     python benches/peg_bench.py --table      # also the 33-hole single-vacancy table (minutes)
 
-Cases: the English board centre to centre; the 15-hole triangle from every
+Cases: the English board centre to centre, and from the seed's start (2,4)
+back to it (only 2 symmetries fix that hole); the 15-hole triangle from every
 start (every finish, in one forward pass per start); the seed's method
 (forward DP, no symmetry, no pruning: our kernel given only the identity)
 against ours on the 21-hole triangle and on the English board itself; with
@@ -28,6 +29,10 @@ CASES: dict[str, str] = {
     "english-centre": """
         board = PegBoard.english()
         result = count_peg_solutions(board, start=(3, 3), threads=THREADS)
+    """,
+    "english-2-4": """
+        board = PegBoard.english()
+        result = count_peg_solutions(board, start=(2, 4), threads=THREADS)
     """,
     "triangle-15-all-starts": """
         board = PegBoard.triangle(5)
