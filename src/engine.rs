@@ -186,6 +186,21 @@ pub trait SubtreeSearch: Sync {
     ) -> Result<bool, SearchError>;
 }
 
+/// The number of solutions below `task`, one [`SubtreeSearch::visit`] at a
+/// time: the `count` of searches that have no faster way to count.
+pub fn count_by_visiting<S: SubtreeSearch + ?Sized>(
+    search: &S,
+    task: &S::Task,
+    stop: &Stop,
+) -> Result<u128, SearchError> {
+    let mut n = 0u128;
+    search.visit(task, stop, &mut |_| {
+        n += 1;
+        true
+    })?;
+    Ok(n)
+}
+
 /// Expand `roots` level by level until there are at least `min_tasks` tasks,
 /// nothing can be split further, or `max_depth` levels were expanded.
 pub fn plan<S: SubtreeSearch>(
@@ -424,12 +439,7 @@ mod tests {
         }
 
         fn count(&self, task: &Vec<u8>, _: &mut (), stop: &Stop) -> Result<u128, SearchError> {
-            let mut n = 0u128;
-            self.visit(task, stop, &mut |_| {
-                n += 1;
-                true
-            })?;
-            Ok(n)
+            count_by_visiting(self, task, stop)
         }
 
         fn visit(

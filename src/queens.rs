@@ -170,12 +170,7 @@ impl SubtreeSearch for QueenSearch {
     }
 
     fn count(&self, task: &QueenTask, _: &mut (), stop: &Stop) -> Result<u128, SearchError> {
-        let mut n = 0u128;
-        self.visit(task, stop, &mut |_| {
-            n += 1;
-            true
-        })?;
-        Ok(n)
+        engine::count_by_visiting(self, task, stop)
     }
 
     fn visit(
@@ -270,12 +265,7 @@ impl SubtreeSearch for UniqueFilter {
     }
 
     fn count(&self, task: &QueenTask, _: &mut (), stop: &Stop) -> Result<u128, SearchError> {
-        let mut n = 0u128;
-        self.visit(task, stop, &mut |_| {
-            n += 1;
-            true
-        })?;
-        Ok(n)
+        engine::count_by_visiting(self, task, stop)
     }
 
     fn visit(
