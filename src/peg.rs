@@ -439,8 +439,32 @@ struct ShardTable {
     wide: std::collections::HashMap<u64, u128>,
 }
 
+/// Where `key` starts probing in a table of `mask + 1` slots: bits below
+/// the shard bits of its hash, so positions spread within a shard.
+#[inline]
+fn home_slot(key: u64, mask: usize) -> usize {
+    (mix(key) >> 16) as usize & mask
+}
+
+/// Put `entry`, whose key is not in `slots` yet, in the first free slot
+/// from its home (linear probing; the table is never full).
+fn put_new(slots: &mut [[u64; 2]], entry: [u64; 2]) {
+    let mask = slots.len() - 1;
+    let mut slot = home_slot(entry[0], mask);
+    while slots[slot][0] != 0 {
+        slot = (slot + 1) & mask;
+    }
+    slots[slot] = entry;
+}
+
 /// The count of a slot whose true count lives in the `wide` map.
 const WIDE: u64 = u64::MAX;
+
+/// `n` as a slot's count, or `None` if it must live in the `wide` map.
+#[inline]
+fn narrow(n: u128) -> Option<u64> {
+    u64::try_from(n).ok().filter(|&n| n != WIDE)
+}
 
 impl ShardTable {
     fn with_capacity(n: usize) -> ShardTable {
@@ -452,12 +476,6 @@ impl ShardTable {
         }
     }
 
-    #[inline]
-    fn slot(key: u64, mask: usize) -> usize {
-        // Bits below the shard bits, so positions spread within a shard.
-        (mix(key) >> 16) as usize & mask
-    }
-
     /// Add a batch of `(position, count)`, prefetching its slots first.
     fn add_all(&mut self, batch: &[(u64, u128)]) -> Result<(), SearchError> {
         if 10 * (self.used + batch.len()) > 7 * self.slots.len() {
@@ -465,10 +483,10 @@ impl ShardTable {
         }
         let mask = self.slots.len() - 1;
         for &(key, _) in batch {
-            prefetch(&self.slots[Self::slot(key, mask)]);
+            prefetch(&self.slots[home_slot(key, mask)]);
         }
         for &(key, count) in batch {
-            let mut slot = Self::slot(key, mask);
+            let mut slot = home_slot(key, mask);
             loop {
                 let [k, n] = self.slots[slot];
                 if k == key || k == 0 {
@@ -481,7 +499,7 @@ impl ShardTable {
                         (false, n) => (n as u128).checked_add(count),
                     }
                     .ok_or(SearchError::Overflow)?;
-                    let narrow = u64::try_from(sum).ok().filter(|&n| n != WIDE);
+                    let narrow = narrow(sum);
                     self.slots[slot] = [key, narrow.unwrap_or(WIDE)];
                     if narrow.is_none() {
                         self.wide.insert(key, sum);
@@ -497,14 +515,9 @@ impl ShardTable {
     fn grow(&mut self) {
         let size = 2 * self.slots.len();
         let old = std::mem::replace(&mut self.slots, zeroed_slots(size));
-        let mask = size - 1;
         for entry in old {
             if entry[0] != 0 {
-                let mut slot = Self::slot(entry[0], mask);
-                while self.slots[slot][0] != 0 {
-                    slot = (slot + 1) & mask;
-                }
-                self.slots[slot] = entry;
+                put_new(&mut self.slots, entry);
             }
         }
     }
@@ -608,16 +621,9 @@ impl KeyIndex {
             .par_chunks_mut(per_region)
             .enumerate()
             .for_each(|(region, area)| {
-                let mask = per_region - 1;
                 for &(key, n) in &entries[starts[region]..starts[region + 1]] {
-                    let mut slot = Self::slot(key, mask);
-                    while area[slot][0] != 0 {
-                        slot = (slot + 1) & mask;
-                    }
-                    area[slot] = [
-                        key,
-                        u64::try_from(n).ok().filter(|&n| n != WIDE).unwrap_or(WIDE),
-                    ];
+                    let n = narrow(n);
+                    put_new(area, [key, n.unwrap_or(WIDE)]);
                 }
             });
         let wide = entries
@@ -629,11 +635,6 @@ impl KeyIndex {
     }
 
     #[inline]
-    fn slot(key: u64, mask: usize) -> usize {
-        (mix(key) >> 16) as usize & mask
-    }
-
-    #[inline]
     fn region(&self, key: u64) -> &[[u64; 2]] {
         let region = (mix(key) >> (64 - SHARD_BITS)) as usize;
         &self.slots[region << self.bits..(region + 1) << self.bits]
@@ -642,7 +643,7 @@ impl KeyIndex {
     #[inline]
     fn prefetch(&self, key: u64) {
         let region = self.region(key);
-        prefetch(&region[Self::slot(key, region.len() - 1)]);
+        prefetch(&region[home_slot(key, region.len() - 1)]);
     }
 
     /// The per-position count of `key`, 0 if absent.
@@ -650,7 +651,7 @@ impl KeyIndex {
     fn get(&self, key: u64) -> u128 {
         let region = self.region(key);
         let mask = region.len() - 1;
-        let mut slot = Self::slot(key, mask);
+        let mut slot = home_slot(key, mask);
         loop {
             let [k, n] = region[slot];
             if k == key {
