@@ -18,7 +18,7 @@ from .knights import (
     is_tour,
     tours,
 )
-from .peg import Jump, PegBoard, count_peg_solutions, finish_counts, solve_peg
+from .peg import Jump, PegBoard, PegSolution, count_peg_solutions, finish_counts, solve_peg
 from .queens import (
     Placement,
     count_queens,
@@ -38,6 +38,7 @@ __all__ = [
     "Jump",
     "KnightBoard",
     "PegBoard",
+    "PegSolution",
     "Placement",
     "Tour",
     "__version__",

@@ -23,12 +23,20 @@ reach are ever joined.
 from __future__ import annotations
 
 import time
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, NamedTuple, overload
 
-from . import _core, _progress, _validate
-from .pegboard import PegBoard
+from . import _core, _progress, _validate, render
+from .pegboard import PegBoard, Square
 
-__all__ = ["Jump", "PegBoard", "count_peg_solutions", "finish_counts", "solve_peg"]
+__all__ = [
+    "Jump",
+    "PegBoard",
+    "PegSolution",
+    "count_peg_solutions",
+    "finish_counts",
+    "solve_peg",
+]
 
 #: Boards are stored in 64 bits: at most this many holes.
 MAX_HOLES: int = _core.MAX_PEG_HOLES
@@ -42,6 +50,153 @@ class Jump(NamedTuple):
     source: tuple[int, int]
     over: tuple[int, int]
     landing: tuple[int, int]
+
+
+class PegSolution(Sequence[Jump]):
+    """A game of peg solitaire: the board, the empty start hole and the jumps,
+    checked on construction (every jump legal, one peg left at the end).
+
+    It is an immutable sequence of :class:`Jump`; it replays itself
+    (:meth:`positions`), prints as a numbered list of jumps, and draws itself
+    as a strip of boards (:meth:`to_svg`, shown by Jupyter) or as one HTML page
+    that steps through the jumps (:meth:`to_html`).
+
+    >>> game = PegSolution(PegBoard.rectangle(1, 3), (0, 0), [((0, 2), (0, 1), (0, 0))])
+    >>> game
+    PegSolution(PegBoard.rectangle(1, 3), start=(0, 0), 1 jump, last peg on (0, 0))
+    >>> print(game)
+    1. (0,2) over (0,1) to (0,0)
+    >>> [sorted(pegs) for pegs in game.positions()]
+    [[(0, 1), (0, 2)], [(0, 0)]]
+    """
+
+    __slots__ = ("_board", "_start", "_jumps")
+
+    def __init__(self, board: PegBoard, start: Any, jumps: Iterable[Any]) -> None:
+        self._board = _board(board)
+        self._start = board.holes[board.normalize_square(start, "start")]
+        self._jumps = tuple(Jump(*(_square(part) for part in jump)) for jump in jumps)
+        problem = _replay_defect(self._board, self._start, self._jumps)
+        if problem is not None:
+            raise ValueError(f"not a peg solitaire solution: {problem}")
+
+    @classmethod
+    def _trusted(cls, board: PegBoard, start: Square, jumps: tuple[Jump, ...]) -> PegSolution:
+        game = cls.__new__(cls)
+        game._board, game._start, game._jumps = board, start, jumps
+        return game
+
+    @property
+    def board(self) -> PegBoard:
+        return self._board
+
+    @property
+    def start(self) -> Square:
+        """The hole that is empty when the game starts."""
+        return self._start
+
+    @property
+    def finish(self) -> Square:
+        """The hole of the last peg."""
+        if self._jumps:
+            return self._jumps[-1].landing
+        (last,) = set(self._board.holes) - {self._start}
+        return last
+
+    @property
+    def jumps(self) -> tuple[Jump, ...]:
+        return self._jumps
+
+    def positions(self) -> list[frozenset[Square]]:
+        """The pegs on the board before the first jump and after each jump:
+        ``len(self) + 1`` sets of squares."""
+        pegs = set(self._board.holes) - {self._start}
+        out = [frozenset(pegs)]
+        for source, over, landing in self._jumps:
+            pegs -= {source, over}
+            pegs.add(landing)
+            out.append(frozenset(pegs))
+        return out
+
+    def __len__(self) -> int:
+        return len(self._jumps)
+
+    def __iter__(self) -> Iterator[Jump]:
+        return iter(self._jumps)
+
+    @overload
+    def __getitem__(self, i: int) -> Jump: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Jump, ...]: ...
+    def __getitem__(self, i: int | slice) -> Jump | tuple[Jump, ...]:
+        return self._jumps[i]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PegSolution):
+            return (self._board, self._start, self._jumps) == (
+                other._board,
+                other._start,
+                other._jumps,
+            )
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self._board, self._start, self._jumps))
+
+    def __repr__(self) -> str:
+        count = len(self._jumps)
+        return (
+            f"PegSolution({self._board!r}, start={self._start}, "
+            f"{count} jump{'' if count == 1 else 's'}, last peg on {self.finish})"
+        )
+
+    def __str__(self) -> str:
+        def sq(square: Square) -> str:
+            return f"({square[0]},{square[1]})"
+
+        return "\n".join(
+            f"{number}. {sq(a)} over {sq(b)} to {sq(c)}"
+            for number, (a, b, c) in enumerate(self._jumps, start=1)
+        )
+
+    def to_svg(self, *, cell: float | None = None, columns: int | None = None) -> str:
+        """A strip of boards, one per position, each labelled with its jump."""
+        return render.peg_solution_svg(self, cell=cell, columns=columns)
+
+    def to_html(self, *, cell: float | None = None) -> str:
+        """One self-contained HTML page that steps through the jumps (buttons,
+        arrow keys, or play), with every position drawn as inline SVG."""
+        return render.peg_solution_html(self, cell=cell)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+
+def _square(value: Any) -> Square:
+    if (
+        not isinstance(value, tuple | list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise TypeError(f"a jump is three (row, col) squares, got a part {value!r}")
+    return (value[0], value[1])
+
+
+def _replay_defect(board: PegBoard, start: Square, jumps: tuple[Jump, ...]) -> str | None:
+    """Why ``jumps`` is not a game from ``start`` to one peg, or ``None``."""
+    legal = {tuple(board.holes[h] for h in jump) for jump in board.jumps}
+    pegs = set(board.holes) - {start}
+    for number, jump in enumerate(jumps, start=1):
+        if tuple(jump) not in legal:
+            return f"jump {number} {tuple(jump)} is not a jump of this board"
+        source, over, landing = jump
+        if source not in pegs or over not in pegs or landing in pegs:
+            return f"jump {number} {tuple(jump)} is not legal in its position"
+        pegs -= {source, over}
+        pegs.add(landing)
+    if len(pegs) != 1:
+        return f"{len(pegs)} pegs are left after {len(jumps)} jumps, not 1"
+    return None
 
 
 def _parity_checks(board: PegBoard) -> list[int]:
@@ -284,8 +439,9 @@ def solve_peg(
     finish: Any = "start",
     *,
     timeout: float | None = None,
-) -> list[Jump] | None:
-    """One solution, as a list of jumps, or ``None`` when there is none.
+) -> PegSolution | None:
+    """One solution, as a :class:`PegSolution` (a sequence of jumps), or
+    ``None`` when there is none.
 
     ``finish`` is a hole, ``"start"`` (default) or ``None`` (any single peg).
     A depth-first search in Rust that remembers the positions it has proved
@@ -313,4 +469,5 @@ def solve_peg(
     if found is None:
         return None
     holes = board.holes
-    return [Jump(*(holes[i] for i in board.jumps[j])) for j in found]
+    jumps = tuple(Jump(*(holes[i] for i in board.jumps[j])) for j in found)
+    return PegSolution._trusted(board, holes[s], jumps)
