@@ -251,6 +251,7 @@ impl PegGeometry {
             pegs: position.count_ones(),
             keys: vec![self.canonical(position)],
             counts: vec![1],
+            parents: 0,
         })
     }
 }
@@ -262,6 +263,9 @@ pub struct Layer {
     pub pegs: u32,
     pub keys: Vec<u64>,
     pub counts: Vec<u128>,
+    /// The size of the layer this one was expanded from (0: none), which
+    /// predicts the size of the next one.
+    pub parents: usize,
 }
 
 impl Layer {
@@ -360,10 +364,17 @@ fn expand_in_pool(
 ) -> Result<Layer, SearchError> {
     // Children go to one of SHARDS tables by the top bits of their hash,
     // through small per-task buffers, so a lock is taken once per batch.
-    let expected = (layer.len() * 2 / SHARDS).max(64);
+    // Every phase looks at the cancel flag at least once per shard or chunk:
+    // allocating and draining the tables of a wide layer take about a second.
+    let expected = expected_children(layer) / SHARDS;
     let tables: Vec<Mutex<ShardTable>> = (0..SHARDS)
-        .map(|_| Mutex::new(ShardTable::with_capacity(expected)))
-        .collect();
+        .map(|_| {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            Ok(Mutex::new(ShardTable::with_capacity(expected)))
+        })
+        .collect::<Result<_, _>>()?;
     let flush = |shard: usize, batch: &mut Vec<(u64, u128)>| -> Result<(), SearchError> {
         let mut table = tables[shard].lock().unwrap_or_else(|e| e.into_inner());
         let added = table.add_all(batch);
@@ -398,29 +409,51 @@ fn expand_in_pool(
             }
             result
         })?;
-    let parts: Vec<Layer> = tables
-        .into_par_iter()
-        .map(|t| {
-            let mut part = Layer::default();
-            t.into_inner()
-                .unwrap_or_else(|e| e.into_inner())
-                .drain_into(&mut part);
-            part
-        })
+    // Each shard drains straight into its own stretch of the next layer, in
+    // parallel (the pages of a fresh zeroed vector are only mapped when touched).
+    let tables: Vec<ShardTable> = (tables.into_iter())
+        .map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()))
         .collect();
-    let size = parts.iter().map(Layer::len).sum();
+    let size = tables.iter().map(|t| t.used).sum();
     let mut next = Layer {
         pegs: layer.pegs.saturating_sub(1),
-        keys: Vec::with_capacity(size),
-        counts: Vec::with_capacity(size),
+        keys: vec![0; size],
+        counts: vec![0; size],
+        parents: layer.len(),
     };
     advise_huge(&next.keys);
     advise_huge(&next.counts);
-    for part in parts {
-        next.keys.extend_from_slice(&part.keys);
-        next.counts.extend_from_slice(&part.counts);
+    let mut parts = Vec::with_capacity(SHARDS);
+    let (mut keys, mut counts) = (&mut next.keys[..], &mut next.counts[..]);
+    for table in tables {
+        let (k, rest_k) = std::mem::take(&mut keys).split_at_mut(table.used);
+        let (c, rest_c) = std::mem::take(&mut counts).split_at_mut(table.used);
+        (keys, counts) = (rest_k, rest_c);
+        parts.push((table, k, c));
     }
+    parts
+        .into_par_iter()
+        .try_for_each(|(table, keys, counts)| {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            table.drain_into(keys, counts);
+            Ok(())
+        })?;
     Ok(next)
+}
+
+/// About how many distinct children `layer` has: its size times the growth
+/// of the step before (layers grow and then shrink smoothly), or twice its
+/// size for a first step.  Tables grow when this is too low; too high costs
+/// the time to clear and scan the unused slots.
+fn expected_children(layer: &Layer) -> usize {
+    let n = layer.len();
+    if layer.parents == 0 {
+        return (2 * n).max(64 * SHARDS);
+    }
+    let growth = (n as f64 / layer.parents as f64).clamp(0.25, 8.0);
+    ((n as f64 * growth * 1.1) as usize).max(64 * SHARDS)
 }
 
 /// Positions whose probes are prefetched together when meeting.
@@ -522,18 +555,12 @@ impl ShardTable {
         }
     }
 
-    fn drain_into(self, layer: &mut Layer) {
-        layer.keys.reserve(self.used);
-        layer.counts.reserve(self.used);
-        for [key, n] in self.slots {
-            if key != 0 {
-                layer.keys.push(key);
-                layer.counts.push(if n == WIDE {
-                    self.wide[&key]
-                } else {
-                    n as u128
-                });
-            }
+    /// Move the entries into `keys` and `counts`, exactly `used` long.
+    fn drain_into(self, keys: &mut [u64], counts: &mut [u128]) {
+        let filled = self.slots.iter().filter(|slot| slot[0] != 0);
+        for ((key, count), &[k, n]) in keys.iter_mut().zip(counts.iter_mut()).zip(filled) {
+            *key = k;
+            *count = if n == WIDE { self.wide[&k] } else { n as u128 };
         }
     }
 }
@@ -1007,6 +1034,7 @@ mod tests {
             pegs: 2,
             keys: vec![0b00011, 0b11000],
             counts: vec![u128::MAX, 1],
+            parents: 0,
         };
         let ctl = Control::new();
         assert_eq!(
@@ -1036,6 +1064,7 @@ mod tests {
                 pegs: 2,
                 keys: vec![0b00011, 0b11000],
                 counts: vec![a, b],
+                parents: 0,
             };
             let next = expand(&g, &layer, 2, &ctl).unwrap();
             assert_eq!(next.counts, vec![a + b]);

@@ -214,7 +214,7 @@ pub fn count_queens(
     if n == 1 {
         return Ok(1);
     }
-    let search = frames::FrameSearch::new(n, unique);
+    let search = frames::FrameSearch::new(n, unique, ctl)?;
     let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), n);
     Ok(engine::count(&search, &tasks, threads, ctl)?)
 }

@@ -1,5 +1,11 @@
 """Progress reporting for long calls: a tqdm bar on stderr when tqdm is
-installed (``pip install solvers[progress]``), a plain text line otherwise."""
+installed (``pip install solvers[progress]``), a plain text line otherwise.
+
+What a bar counts must be honest.  Counts and searches report finished
+subproblems of a fixed plan, so a rate and an estimate of the time left make
+sense.  The peg DP reports finished layers, whose sizes rise and fall by
+orders of magnitude: its bar shows the layer and its size, never a time left.
+"""
 
 from __future__ import annotations
 
@@ -10,42 +16,72 @@ from typing import Any
 
 ProgressCallback = Callable[[int, int], None]
 
+#: Quick calls stay silent: nothing is drawn in their first half second.
 SILENT_SECONDS = 0.5
+
+#: The text line (without tqdm) is redrawn at most this often.
+TEXT_EVERY = 0.5
 
 
 class ProgressBar:
-    """A callable fed ``(finished, total)`` subproblem counts by the core."""
+    """A callable fed ``(finished, total)`` counts of ``unit`` by the core.
 
-    def __init__(self, description: str) -> None:
+    With ``eta=False`` no rate or time left is shown, only what is done and
+    the latest ``note`` (see :meth:`note`).
+    """
+
+    def __init__(self, description: str, *, unit: str = "subproblem", eta: bool = True) -> None:
         self._description = description
+        self._unit = unit
+        self._eta = eta
+        self._note = ""
         self._bar: Any = None
         self._last_text = 0.0
         self._started = time.monotonic()
 
+    def note(self, text: str) -> None:
+        """Show ``text`` after the counts (e.g. the size of the last layer)."""
+        self._note = text
+        if self._bar:
+            self._bar.set_postfix_str(text, refresh=False)
+
     def __call__(self, done: int, total: int) -> None:
-        # Quick calls stay silent: nothing is drawn in the first half second.
         if total <= 0 or time.monotonic() - self._started < SILENT_SECONDS:
             return
         if self._bar is None:
-            try:
-                from tqdm import tqdm
-            except ImportError:
-                self._bar = False
-            else:
-                self._bar = tqdm(total=total, desc=self._description, unit="task", leave=False)
+            self._bar = self._make_tqdm(total)
         if self._bar is False:
-            now = time.monotonic()
-            if now - self._last_text >= 0.5:
-                self._last_text = now
-                elapsed = now - self._started
-                print(
-                    f"\r{self._description}: {done}/{total} subproblems, {elapsed:.1f} s",
-                    end="",
-                    file=sys.stderr,
-                    flush=True,
-                )
+            self._text(done, total)
             return
         self._bar.update(done - self._bar.n)
+
+    def _make_tqdm(self, total: int) -> Any:
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            return False
+        options: dict[str, Any] = {}
+        if not self._eta:
+            options["bar_format"] = "{desc}: {percentage:3.0f}%|{bar}| {n}/{total} {unit}s " + (
+                "[{elapsed}{postfix}]"
+            )
+        bar = tqdm(total=total, desc=self._description, unit=self._unit, leave=False, **options)
+        if self._note:
+            bar.set_postfix_str(self._note, refresh=False)
+        return bar
+
+    def _text(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self._last_text < TEXT_EVERY and done < total:
+            return
+        self._last_text = now
+        elapsed = now - self._started
+        line = f"{self._description}: {done}/{total} {self._unit}s, {elapsed:.1f} s"
+        if self._eta and 0 < done < total:
+            line += f", about {elapsed * (total - done) / done:.0f} s left"
+        if self._note:
+            line += f", {self._note}"
+        print(f"\r{line}\x1b[K", end="", file=sys.stderr, flush=True)
 
     def close(self) -> None:
         if self._bar:
@@ -54,9 +90,11 @@ class ProgressBar:
             print(file=sys.stderr)
 
 
-def make(progress: Any, description: str) -> ProgressBar | None:
+def make(
+    progress: Any, description: str, *, unit: str = "subproblem", eta: bool = True
+) -> ProgressBar | None:
     if progress is None or progress is False:
         return None
     if progress is True:
-        return ProgressBar(description)
+        return ProgressBar(description, unit=unit, eta=eta)
     raise TypeError(f"progress must be True or False, got {progress!r}")

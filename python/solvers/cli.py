@@ -12,6 +12,12 @@ Examples::
     solvers queens 8 --list 3         # the first placements, columns row by row
     solvers queens 8 --find           # one placement, printed as a board
     solvers queens 1000000 --find --json   # a million queens, constructed in O(n)
+    solvers peg english               # 40861647040079968 games from the centre to the centre
+    solvers peg english --start 2,3 --any          # last peg anywhere
+    solvers peg english --start 2,3 --finish-table # the count for every last hole
+    solvers peg english --find --svg game.svg --html game.html
+    solvers peg board.txt             # a drawn board; its one '.' is the start
+    solvers peg triangle:5 --start 0,0 --any
 """
 
 from __future__ import annotations
@@ -20,10 +26,12 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
 from itertools import islice
 
-from . import __version__, knights
+from . import __version__, knights, peg
+from .pegboard import PegBoard
 from .queens import MAX_CONSTRUCT_N, MAX_SEARCH_N, count_queens, find_queens, queens
 
 #: ``solvers queens N --find`` draws the board up to this N, and prints the
@@ -118,7 +126,72 @@ def _parser() -> argparse.ArgumentParser:
     board.add_argument("--json", action="store_true", help="machine-readable output")
     board.add_argument("--progress", action="store_true", help="show a progress bar")
     board.add_argument("--timeout", type=float, default=None, help="give up after SECONDS")
+    _add_peg_parser(commands)
     return parser
+
+
+#: Board names ``solvers peg`` knows, with how to build each.
+PEG_BOARDS = {
+    "english": "the 33-hole cross (centre 3,3)",
+    "french": "the 37-hole European board (centre 3,3)",
+    "wiegleb": "the 45-hole cross on 9x9 (centre 4,4)",
+    "diamond:N": "the diamond of 2N^2-2N+1 holes (diamond:5 has 41)",
+    "triangle:N": "the triangle of N rows (triangle:5 has 15 holes)",
+    "rectangle:RxC": "a full R x C rectangle",
+}
+
+
+def _add_peg_parser(commands: argparse._SubParsersAction) -> None:
+    names = "\n".join(f"  {name:15} {what}" for name, what in PEG_BOARDS.items())
+    about = (
+        "Peg solitaire: the board starts full but for the --start hole; a peg jumps over a "
+        "neighbour into an empty hole, which removes the peg jumped over. A game ends with "
+        "one peg, on --finish (default: the start hole) or, with --any, anywhere. Holes are "
+        "ROW,COL, 0-based, row 0 at the top."
+    )
+    drawing = (
+        "or a file drawing the board: o a hole with a peg, . an empty hole, space or # no "
+        "hole; a drawing with one empty hole starts there."
+    )
+    examples = "\n".join(
+        line for line in (__doc__ or "").splitlines() if line.strip().startswith("solvers peg")
+    )
+    game = commands.add_parser(
+        "peg",
+        help="peg solitaire: count games (default), --finish-table, or --find one",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=f"{textwrap.fill(about, 78)}\n\nBOARD is a name:\n{names}\n"
+        f"{textwrap.fill(drawing, 78)}",
+        epilog=f"examples:\n{examples}",
+    )
+    game.add_argument("board", metavar="BOARD", help="a board name or a file (see above)")
+    game.add_argument(
+        "--triangle", action="store_true", help="the BOARD file is drawn on the triangular grid"
+    )
+    game.add_argument(
+        "--start", type=_square, default=None, help="ROW,COL of the empty hole (default: centre)"
+    )
+    ends = game.add_mutually_exclusive_group()
+    ends.add_argument("--finish", type=_square, default=None, help="ROW,COL of the last peg")
+    ends.add_argument("--any", action="store_true", help="the last peg may be anywhere")
+    ends.add_argument(
+        "--finish-table", action="store_true", help="the count for every hole of the last peg"
+    )
+    game.add_argument("--find", action="store_true", help="find one game and print its jumps")
+    game.add_argument("--svg", metavar="FILE", help="with --find: save the game as an SVG strip")
+    game.add_argument(
+        "--html", metavar="FILE", help="with --find: save a web page stepping through the game"
+    )
+    game.add_argument(
+        "--method",
+        choices=("meet", "forward"),
+        default=None,
+        help="counting: meet in the middle (default) or go forward to the end",
+    )
+    game.add_argument("--threads", type=int, default=None, help="worker threads (default: all)")
+    game.add_argument("--json", action="store_true", help="machine-readable output")
+    game.add_argument("--progress", action="store_true", help="show a progress bar")
+    game.add_argument("--timeout", type=float, default=None, help="give up after SECONDS")
 
 
 def _board_args(args: argparse.Namespace) -> dict:
@@ -269,6 +342,115 @@ def _list_queens(args: argparse.Namespace) -> int:
     return 0
 
 
+def _peg_board(args: argparse.Namespace) -> tuple[PegBoard, tuple[int, int] | None]:
+    """The board named or drawn by BOARD, and the start hole a drawing gives."""
+    name, _, size = args.board.partition(":")
+    builders = {"diamond": PegBoard.diamond, "triangle": PegBoard.triangle}
+    if not size and name in ("english", "french", "wiegleb"):
+        return getattr(PegBoard, name)(), None
+    if size and name in builders:
+        if not size.isdigit():
+            raise _UsageError(f"{name}:N needs a whole number N, got {size!r}")
+        return builders[name](int(size)), None
+    if size and name == "rectangle":
+        rows, x, cols = size.partition("x")
+        if not (rows.isdigit() and x and cols.isdigit()):
+            raise _UsageError(f"rectangle:RxC needs two whole numbers, like 3x5; got {size!r}")
+        return PegBoard.rectangle(int(rows), int(cols)), None
+    if not os.path.exists(args.board):
+        raise _UsageError(
+            f"{args.board!r} is neither a board name ({', '.join(PEG_BOARDS)}) nor a file"
+        )
+    try:
+        with open(args.board, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise _UsageError(f"cannot read {args.board}: {error}") from None
+    try:
+        board, empty = PegBoard.parse_position(text, triangle=args.triangle)
+    except ValueError as error:
+        raise _UsageError(f"{args.board}: {error}") from None
+    if len(empty) > 1:
+        raise _UsageError(
+            f"{args.board} draws {len(empty)} empty holes; a game starts with one "
+            "(draw the others as o, and the start as .)"
+        )
+    return board, next(iter(empty), None)
+
+
+def _peg_start(board: PegBoard, args: argparse.Namespace, drawn: tuple[int, int] | None):
+    if args.start is not None:
+        if args.start == "all":
+            raise _UsageError("--start takes one ROW,COL for peg solitaire")
+        return args.start
+    if drawn is not None:
+        return drawn
+    if board.center is None:
+        raise _UsageError("this board has no centre hole: give --start ROW,COL")
+    return board.center
+
+
+def _run_peg(args: argparse.Namespace) -> int:
+    board, drawn = _peg_board(args)
+    start = _peg_start(board, args, drawn)
+    if args.finish == "all":
+        raise _UsageError("--finish takes one ROW,COL (use --any for any hole)")
+    finish = None if args.any else ("start" if args.finish is None else args.finish)
+    if args.find:
+        _refuse("--find", {"--finish-table": args.finish_table, "--progress": args.progress})
+        _refuse("--find", {"--method": args.method is not None, "--threads": args.threads})
+        return _find_peg(board, start, finish, args)
+    _refuse("counting", {"--svg": args.svg is not None, "--html": args.html is not None})
+    options = {
+        "threads": args.threads,
+        "progress": args.progress,
+        "timeout": args.timeout,
+    }
+    here = [start[0], start[1]]
+    if args.finish_table:
+        _refuse("--finish-table", {"--method": args.method is not None})
+        table = peg.finish_counts(board, start, **options)
+        total = sum(table.values())
+        if args.json:
+            rows = [[[r, c], n] for (r, c), n in table.items()]
+            print(json.dumps({"start": here, "finish_counts": rows, "total": total}))
+        else:
+            width = max(len(str(total)), 5)
+            print(f"{'finish':8} {'games':>{width}}")
+            for (r, c), n in table.items():
+                print(f"{f'{r},{c}':8} {n:>{width}}")
+            print(f"{'total':8} {total:>{width}}")
+        return 0
+    count = peg.count_peg_solutions(
+        board, start=start, finish=finish, method=args.method or "meet", **options
+    )
+    if args.json:
+        last = None if finish is None else here if finish == "start" else list(finish)
+        print(json.dumps({"start": here, "finish": last, "count": count}))
+    else:
+        print(count)
+    return 0
+
+
+def _find_peg(board: PegBoard, start, finish, args: argparse.Namespace) -> int:
+    game = peg.solve_peg(board, start, finish, timeout=args.timeout)
+    if game is not None:
+        for path, text in ((args.svg, game.to_svg), (args.html, game.to_html)):
+            if path:
+                with open(path, "w", encoding="utf-8") as handle:
+                    handle.write(text())
+    if args.json:
+        jumps = None if game is None else [[list(square) for square in jump] for jump in game]
+        print(json.dumps({"jumps": jumps}))
+    elif game is None:
+        print("no solution")
+    else:
+        print(board.draw(empty=[game.start]))
+        print(game)
+        print(f"last peg on {game.finish[0]},{game.finish[1]}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -277,6 +459,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_tours(args)
         if args.command == "queens":
             return _run_queens(args)
+        if args.command == "peg":
+            return _run_peg(args)
     except (_UsageError, ValueError, TypeError) as error:
         parser.exit(2, f"solvers: error: {error}\n")
     except KeyboardInterrupt:

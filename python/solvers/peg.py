@@ -284,7 +284,9 @@ class _Run:
         seconds = _validate.timeout(timeout)
         self.deadline = None if seconds is None else time.monotonic() + seconds
         self.timeout = seconds
-        self.bar = _progress.make(progress, what)
+        # Layers rise and fall in size by orders of magnitude: no time left
+        # can be promised, so the bar shows the layers and their sizes.
+        self.bar = _progress.make(progress, what, unit="layer", eta=False)
         self.steps = max(steps, 1)
         self.done = 0
         self.kernel = _core.PegKernel(len(board), list(board.jumps), [list(p) for p in group])
@@ -301,6 +303,7 @@ class _Run:
         layer = self.kernel.expand(layer, self.workers, self._left())
         self.done += 1
         if self.bar is not None:
+            self.bar.note(f"{len(layer):,} positions with {layer.pegs} pegs")
             self.bar(self.done, self.steps)
         return layer
 
@@ -382,7 +385,7 @@ def count_peg_solutions(
     else:
         planned = steps // 2 if s == f else steps - 1
     group = board.symmetries_fixing(*fixed)
-    run = _Run(board, group, threads, progress, timeout, planned, "peg")
+    run = _Run(board, group, threads, progress, timeout, planned, "peg solitaire")
     try:
         if steps < 0 or not _reachable_class(board, s, f):
             return 0  # no peg ever, or a finish in another position class
@@ -419,7 +422,8 @@ def finish_counts(
     s = board.normalize_square(start, "start")
     counts = dict.fromkeys(board.holes, 0)
     steps = len(board) - 2
-    run = _Run(board, board.symmetries_fixing(s), threads, progress, timeout, steps, "peg")
+    group = board.symmetries_fixing(s)
+    run = _Run(board, group, threads, progress, timeout, steps, "peg solitaire")
     try:
         if steps >= 0:
             last = _to_one_peg(run, run.kernel.start([s]))
