@@ -231,6 +231,8 @@ def test_board_file_errors(capsys, tmp_path):
         (["tours", "3", "4", "--threads", "0"], "threads must be at least 1"),
         (["tours", "3", "4", "--timeout", "-1"], "timeout must be a finite, non-negative"),
         (["tours", "5", "5", "--find", "--start", "all"], "start must be a (row, col) pair"),
+        (["tours", "5", "5", "--svg", "t.svg"], "--svg does not apply to counting"),
+        (["tours", "3", "4", "--list", "1", "--svg", "t.svg"], "--svg does not apply to --list"),
     ],
 )
 def test_errors_from_the_package_are_one_line(capsys, argv, phrase):

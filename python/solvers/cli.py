@@ -222,6 +222,7 @@ def _run_tours(args: argparse.Namespace) -> int:
         else:
             print("no tour" if tour is None else tour)
         return 0
+    _refuse("--list" if args.list is not None else "counting", {"--svg": args.svg is not None})
     if args.list is not None:
         if args.list < 0:
             raise _UsageError("--list needs a number of tours of at least 0")
