@@ -177,6 +177,62 @@ def test_ctrl_c_stops_an_iterator_and_a_find():
     assert elapsed < 5.0
 
 
+#: Long calls of every family, each interrupted ``after`` seconds into it.
+LONG_CALLS = {
+    "count_tours": (0.5, "solvers.count_tours(8, 8)"),
+    "tours": (0.5, "[t for t in solvers.tours(8, 8, start='all')]"),
+    "count_queens": (0.5, "solvers.count_queens(21)"),
+    "count_queens_frames": (0.1, "solvers.count_queens(64)"),  # still building its frames
+    "queens": (0.5, "[p for p in solvers.queens(40)]"),
+    "find_queens": (0.5, "solvers.find_queens(64, method='search', deterministic=True)"),
+    "peg_dp": (1.5, "solvers.count_peg_solutions(PegBoard.english(), start=(2, 4))"),
+    "peg_finish_counts": (1.5, "solvers.finish_counts(PegBoard.english(), (2, 4))"),
+    "solve_peg": (0.5, "solvers.solve_peg(PegBoard.french(), (2, 3), None)"),
+}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("name", sorted(LONG_CALLS))
+def test_ctrl_c_stops_every_long_call_promptly(name):
+    # The child signals itself from a timer thread and measures, in-process,
+    # the time from the signal to the KeyboardInterrupt (the target is 0.2 s;
+    # the bound is loose for loaded machines), then checks that its worker
+    # threads are gone and that the package still answers.
+    after, call = LONG_CALLS[name]
+    program = (
+        "import os, signal, threading, time\n"
+        "import solvers\n"
+        "from solvers import PegBoard\n"
+        "def threads():\n"
+        "    return len(os.listdir('/proc/self/task'))\n"
+        "solvers.count_tours(4, 7)  # start any long-lived pool before counting threads\n"
+        "base = threads()\n"
+        "sent = []\n"
+        "def fire():\n"
+        "    sent.append(time.monotonic())\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        f"threading.Timer({after}, fire).start()\n"
+        "try:\n"
+        f"    {call}\n"
+        "    print('finished')\n"
+        "except KeyboardInterrupt:\n"
+        "    latency = time.monotonic() - sent[0]\n"
+        "    deadline = time.monotonic() + 5\n"
+        "    while threads() > base and time.monotonic() < deadline:\n"
+        "        time.sleep(0.01)\n"
+        "    print(f'{latency:.3f}', threads() - base, solvers.count_tours(4, 7))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout != "finished\n", f"{name} finished before the signal"
+    latency, extra_threads, answer = done.stdout.split()
+    assert float(latency) < 0.5, f"{name} took {latency} s to stop"
+    assert int(extra_threads) <= 0, f"{name} left {extra_threads} threads behind"
+    assert answer == "1682"
+
+
 # ---------------------------------------------------------------- abandoned iterators
 
 
