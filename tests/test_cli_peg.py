@@ -239,3 +239,27 @@ def test_ctrl_c_stops_the_peg_dp():
             child.wait()
     assert (child.returncode, out, err) == (130, "", "solvers: interrupted\n")
     assert elapsed < 1.0
+
+
+def test_animate_replays_the_game_found(capsys):
+    code, out, _ = run(capsys, "peg", "triangle:5", "--start", "0,0", "--any", "--animate",
+                       "--delay", "0")  # fmt: skip
+    assert code == 0
+    frames = out.strip().split("\n\n")
+    assert len(frames) == 14  # the start and 13 jumps
+    assert frames[0].splitlines()[0].strip() == "."  # the empty start hole on top
+    boards = [frame.splitlines()[:5] for frame in frames]  # the status line follows
+    assert [sum(line.count("o") for line in board) for board in boards] == list(range(14, 0, -1))
+    assert out.rstrip().endswith("one peg left, on (4,2)")
+
+
+@pytest.mark.parametrize(
+    ("argv", "phrase"),
+    [
+        (["english", "--animate", "--json"], "--json does not apply to --animate"),
+        (["english", "--delay", "0"], "--delay needs --animate"),
+        (["english", "--animate", "--finish-table"], "--finish-table does not apply"),
+    ],
+)
+def test_animate_usage_errors(capsys, argv, phrase):
+    assert phrase in usage_error(capsys, "peg", *argv)

@@ -16,6 +16,7 @@ MODULES = [
     "solvers.pegboard",
     "solvers.render",
     "solvers.cli",
+    "solvers.animate",
 ]
 
 

@@ -7,17 +7,21 @@ Examples::
     solvers tours 8 8 --find          # one tour, printed as a numbered board
     solvers tours 3 4 --list 2        # the first tours in the search order
     solvers tours --board holes.txt --start 0,0
+    solvers tours 3 4 --animate       # watch the knight step forward and back up
+    solvers tours 4 4 --animate --delay 0.01   # no tour: the search runs dry
     solvers queens 8                  # 92 ways to place 8 non-attacking queens
     solvers queens 12 --unique        # 1787 up to rotations and reflections
     solvers queens 8 --list 3         # the first placements, columns row by row
     solvers queens 8 --find           # one placement, printed as a board
     solvers queens 1000000 --find --json   # a million queens, constructed in O(n)
+    solvers queens 8 --animate        # watch the queens slide along their rows
     solvers peg english               # 40861647040079968 games from the centre to the centre
     solvers peg english --start 2,3 --any          # last peg anywhere
     solvers peg english --start 2,3 --finish-table # the count for every last hole
     solvers peg english --find --svg game.svg --html game.html
     solvers peg board.txt             # a drawn board; its one '.' is the start
     solvers peg triangle:5 --start 0,0 --any
+    solvers peg english --find --animate           # replay a game jump by jump
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ import textwrap
 from collections.abc import Sequence
 from itertools import islice
 
-from . import __version__, knights, peg
+from . import __version__, animate, knights, peg
 from .pegboard import PegBoard
 from .queens import MAX_CONSTRUCT_N, MAX_SEARCH_N, count_queens, find_queens, queens
 
@@ -89,6 +93,11 @@ def _parser() -> argparse.ArgumentParser:
     tours.add_argument("--json", action="store_true", help="machine-readable output")
     tours.add_argument("--progress", action="store_true", help="show a progress bar")
     tours.add_argument("--timeout", type=float, default=None, help="give up after SECONDS")
+    _animate_options(
+        tours,
+        "the knight stepping forward and backing up, until the first tour "
+        f"(boards of up to {animate.MAX_TOUR_CELLS} squares, {animate.MAX_TOUR_SIDE} a side)",
+    )
 
     board = commands.add_parser(
         "queens",
@@ -126,6 +135,11 @@ def _parser() -> argparse.ArgumentParser:
     board.add_argument("--json", action="store_true", help="machine-readable output")
     board.add_argument("--progress", action="store_true", help="show a progress bar")
     board.add_argument("--timeout", type=float, default=None, help="give up after SECONDS")
+    _animate_options(
+        board,
+        "the queens sliding along their rows, until the first placement "
+        f"(N up to {animate.MAX_QUEENS})",
+    )
     _add_peg_parser(commands)
     return parser
 
@@ -192,6 +206,7 @@ def _add_peg_parser(commands: argparse._SubParsersAction) -> None:
     game.add_argument("--json", action="store_true", help="machine-readable output")
     game.add_argument("--progress", action="store_true", help="show a progress bar")
     game.add_argument("--timeout", type=float, default=None, help="give up after SECONDS")
+    _animate_options(game, "find a game (as --find does), then replay it jump by jump")
 
 
 def _board_args(args: argparse.Namespace) -> dict:
@@ -208,6 +223,8 @@ def _board_args(args: argparse.Namespace) -> dict:
 
 
 def _run_tours(args: argparse.Namespace) -> int:
+    if _animating(args):
+        return _animate_tours(args)
     board = _board_args(args)
     start = {} if args.start is None else {"start": args.start}
     if args.find:
@@ -257,6 +274,8 @@ def _refuse(mode: str, options: dict[str, bool]) -> None:
 
 
 def _run_queens(args: argparse.Namespace) -> int:
+    if _animating(args):
+        return _animate_queens(args)
     if args.find:
         _refuse("--find", {"--unique": args.unique, "--progress": args.progress})
         if args.deterministic and args.method != "search":
@@ -397,7 +416,11 @@ def _run_peg(args: argparse.Namespace) -> int:
     if args.finish == "all":
         raise _UsageError("--finish takes one ROW,COL (use --any for any hole)")
     finish = None if args.any else ("start" if args.finish is None else args.finish)
-    if args.find:
+    if args.delay is not None and not args.animate:
+        raise _UsageError("--delay needs --animate")
+    if args.animate:
+        _refuse("--animate", {"--json": args.json})
+    if args.find or args.animate:
         _refuse("--find", {"--finish-table": args.finish_table, "--progress": args.progress})
         _refuse("--find", {"--method": args.method is not None, "--threads": args.threads})
         return _find_peg(board, start, finish, args)
@@ -445,6 +468,8 @@ def _find_peg(board: PegBoard, start, finish, args: argparse.Namespace) -> int:
         print(json.dumps({"jumps": jumps}))
     elif game is None:
         print("no solution")
+    elif args.animate:
+        animate.peg_replay(game, delay=animate.DELAY if args.delay is None else args.delay)
     else:
         print(board.draw(empty=[game.start]))
         print(game)
@@ -475,3 +500,61 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"solvers: {error}", file=sys.stderr)
         return 1
     return 0  # pragma: no cover - argparse requires a command
+
+
+# ---------------------------------------------------------------- --animate
+
+
+def _animate_options(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--animate",
+        action="store_true",
+        help=f"show the search step by step: {what}; on a terminal redrawn in place, "
+        "elsewhere frame after frame",
+    )
+    parser.add_argument(
+        "--delay",
+        type=float,
+        metavar="SECONDS",
+        default=None,
+        help=f"with --animate: pause between steps (default {animate.DELAY})",
+    )
+
+
+def _animating(args: argparse.Namespace) -> bool:
+    """``--animate`` given: refuse the options it has no use for."""
+    if not args.animate:
+        if args.delay is not None:
+            raise _UsageError("--delay needs --animate")
+        return False
+    options = {
+        "--find": args.find,
+        "--list": args.list is not None,
+        "--json": args.json,
+        "--svg": args.svg is not None,
+        "--threads": args.threads is not None,
+        "--progress": args.progress,
+        "--timeout": args.timeout is not None,
+    }
+    if args.command == "queens":
+        options["--unique"] = args.unique
+        options["--method"] = args.method is not None
+        options["--deterministic"] = args.deterministic
+    _refuse("--animate", options)
+    return True
+
+
+def _animate_tours(args: argparse.Namespace) -> int:
+    board = _board_args(args)
+    if args.start == "all":
+        raise _UsageError("--start all does not apply to --animate: give one square ROW,COL")
+    start = {} if args.start is None else {"start": args.start}
+    delay = animate.DELAY if args.delay is None else args.delay
+    animate.animate_tours(**board, **start, closed=args.closed, delay=delay)
+    return 0
+
+
+def _animate_queens(args: argparse.Namespace) -> int:
+    delay = animate.DELAY if args.delay is None else args.delay
+    animate.animate_queens(args.n, delay=delay)
+    return 0
