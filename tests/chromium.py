@@ -125,9 +125,11 @@ class Browser:
         assert image.size == size
         return image
 
-    def dom(self, page: Path, fragment: str = "") -> str:
-        """The page's DOM after its scripts ran, as HTML text."""
-        done = self._run(page.as_uri() + fragment, (800, 600), "--dump-dom")
+    def dom(self, page: Path, fragment: str = "", wait_ms: int = 0) -> str:
+        """The page's DOM after its scripts ran, as HTML text; ``wait_ms``: let
+        the page's timers run that long first, in virtual time (no real wait)."""
+        wait = [f"--virtual-time-budget={wait_ms}"] if wait_ms else []
+        done = self._run(page.as_uri() + fragment, (800, 600), "--dump-dom", *wait)
         assert done.returncode == 0 and "<html" in done.stdout, done.stderr[-2000:]
         return done.stdout
 

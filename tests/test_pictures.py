@@ -523,3 +523,13 @@ def test_keys_and_buttons_step_through_the_game(browser, tmp_path):
     dom = browser.dom(page, "#3")
     assert re.search(r'id="label"[^>]*>jump 30 of 31<', dom)
     assert re.findall(r'<figure class="step current" id="step-(\d+)"', dom) == ["30"]
+
+
+def test_play_runs_to_the_end_and_stops(browser, tmp_path):
+    game = english_game()
+    page = _page(tmp_path, game, '<script>document.getElementById("play").click();</script>')
+    # ten seconds of the page's own (virtual) time: more than the 3 jumps need
+    dom = browser.dom(page, "#28", wait_ms=10_000)
+    assert re.search(r'id="label"[^>]*>jump 31 of 31<', dom)
+    assert re.search(r'id="play"[^>]*>Play<', dom)
+    assert re.findall(r'<figure class="step current" id="step-(\d+)"', dom) == ["31"]
