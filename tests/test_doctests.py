@@ -15,6 +15,7 @@ MODULES = [
     "solvers.peg",
     "solvers.pegboard",
     "solvers.render",
+    "solvers._page",
     "solvers.cli",
     "solvers.animate",
 ]

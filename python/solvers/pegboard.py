@@ -37,7 +37,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from typing import Any
-from xml.sax.saxutils import escape
 
 from . import _validate, render
 
@@ -60,10 +59,6 @@ PEG_CHARS = "ox1"
 EMPTY_CHARS = ".0"
 NO_HOLE_CHARS = " #"
 _EXPECTED = "expected o, x, 1 for a peg, . or 0 for an empty hole, space or # for no hole"
-
-#: Colours of the SVG pictures.
-PEG = "#1f4e9e"
-HOLE_RIM = "#5a4a3a"
 
 
 def _lattice_maps(geometry: str) -> tuple[tuple[int, int, int, int], ...]:
@@ -628,37 +623,13 @@ class PegBoard:
     def to_svg(self, empty: Iterable[Square | int] = (), *, cell: float | None = None) -> str:
         """An SVG picture of the board with a peg (a filled disc) in every hole
         but those in ``empty`` (hollow circles); ``cell`` is the distance between
-        neighbouring holes in pixels (automatic by default).
+        neighbouring holes in pixels (automatic by default).  See
+        :func:`solvers.render.peg_position_svg`.
 
         >>> PegBoard.triangle(3).to_svg(empty=[(0, 0)]).count("<circle")
         6
         """
-        gone = self._squares(empty, "empty")
-        size = render._cell_size(self._rows, self._cols, cell)
-        width, height, centres = self._centres(size)
-        f = render._fmt
-        parts = [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{f(width)}" '
-            f'height="{f(height)}" viewBox="0 0 {f(width)} {f(height)}">',
-            f"<title>{escape(repr(self))}</title>",
-            f'<rect class="board" x="0" y="0" width="{f(width)}" height="{f(height)}" '
-            f'fill="{render.LIGHT}"/>',
-        ]
-        radius = f(max(0.4, size * 0.34))
-        stroke = f(max(0.2, size / 16))
-        for i, (x, y) in enumerate(centres):
-            if i in gone:
-                parts.append(
-                    f'<circle class="hole" cx="{f(x)}" cy="{f(y)}" r="{radius}" '
-                    f'fill="none" stroke="{HOLE_RIM}" stroke-width="{stroke}"/>'
-                )
-            else:
-                parts.append(
-                    f'<circle class="peg" cx="{f(x)}" cy="{f(y)}" r="{radius}" '
-                    f'fill="{PEG}" stroke="{HOLE_RIM}" stroke-width="{stroke}"/>'
-                )
-        parts.append("</svg>")
-        return "\n".join(parts)
+        return render.peg_position_svg(self, empty, cell=cell)
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
