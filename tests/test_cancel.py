@@ -323,5 +323,51 @@ def test_progress_without_tqdm_writes_text_to_stderr(monkeypatch, capsys):
     assert "subproblems" in captured.err
 
 
+class _FakeTqdmWithPostfix(_FakeTqdm):
+    def __init__(self, total=None, **kwargs):
+        super().__init__(total, **kwargs)
+        self.kwargs = kwargs
+        self.postfix = ""
+
+    def set_postfix_str(self, text, refresh=True):
+        self.postfix = text
+
+
+def test_peg_progress_counts_layers_and_promises_no_time_left(monkeypatch):
+    module = types.ModuleType("tqdm")
+    module.tqdm = _FakeTqdmWithPostfix
+    monkeypatch.setitem(sys.modules, "tqdm", module)
+    monkeypatch.setattr(solvers._progress, "SILENT_SECONDS", 0.0)
+    _FakeTqdm.made.clear()
+    board = solvers.PegBoard.triangle(5)
+    assert solvers.count_peg_solutions(board, start=(0, 0), finish=None, progress=True) == 29760
+    (bar,) = _FakeTqdm.made
+    assert bar.closed and bar.n == bar.total == 13  # one layer per jump
+    assert bar.kwargs["unit"] == "layer"
+    assert "remaining" not in bar.kwargs["bar_format"] and "rate" not in bar.kwargs["bar_format"]
+    # the last layer: one peg on (0, 0), on (4, 2), or on (3, 0) or its mirror image (3, 3)
+    assert bar.postfix == "3 positions with 1 pegs"
+
+
+def test_peg_progress_without_tqdm(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setattr(solvers._progress, "SILENT_SECONDS", 0.0)
+    board = solvers.PegBoard.rectangle(3, 4)
+    assert solvers.finish_counts(board, (0, 0), progress=True)[(0, 3)] == 432
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "10/10 layers" in captured.err and "left" not in captured.err
+
+
+def test_count_progress_text_shows_time_left(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    bar = solvers._progress.ProgressBar("count")
+    monkeypatch.setattr(solvers._progress, "SILENT_SECONDS", 0.0)
+    bar(5, 20)
+    bar.close()
+    err = capsys.readouterr().err
+    assert "5/20 subproblems" in err and " s left" in err
+
+
 def test_package_still_answers_after_all_this():
     assert solvers.count_tours(3, 4) == 2
