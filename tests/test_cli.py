@@ -490,6 +490,25 @@ def test_queens_help_shows_the_examples(capsys):
 
 
 @pytest.mark.parametrize(
+    ("command", "example"),
+    [
+        ("tours", "solvers tours 6 6 --start all"),
+        ("queens", "solvers queens 12 --unique"),
+        ("peg", "solvers peg english --start 2,3 --finish-table"),
+    ],
+)
+def test_every_subcommand_help_ends_with_its_own_examples(capsys, monkeypatch, command, example):
+    monkeypatch.setenv("COLUMNS", "80")  # argparse wraps to the terminal
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0
+    head, examples = out.split("\nexamples:\n")
+    assert example in examples
+    lines = examples.splitlines()
+    assert lines and all(f"solvers {command} " in line for line in lines)
+    assert max(map(len, head.splitlines())) <= 80  # wrapped for a terminal
+
+
+@pytest.mark.parametrize(
     ("argv", "phrase"),
     [
         (["queens", "0"], "n must be at least 1, got 0"),

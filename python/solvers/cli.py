@@ -59,6 +59,12 @@ def _square(text: str) -> tuple[int, int] | str:
     return row, col
 
 
+def _examples(command: str) -> str:
+    """The examples of ``command`` from this module's docstring, for its --help."""
+    lines = [line for line in (__doc__ or "").splitlines() if f"solvers {command} " in line]
+    return "examples:\n" + "\n".join(lines)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="solvers",
@@ -71,10 +77,15 @@ def _parser() -> argparse.ArgumentParser:
 
     tours = commands.add_parser(
         "tours",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_examples("tours"),
         help="knight's tours: count (default), --find one, or --list them",
-        description="Knight's tours on a ROWS x COLS board (or a --board drawing). "
-        "Squares are ROW,COL, 0-based, row 0 at the top; the default start is "
-        "the lower-left corner.",
+        description=textwrap.fill(
+            "Knight's tours on a ROWS x COLS board (or a --board drawing). "
+            "Squares are ROW,COL, 0-based, row 0 at the top; the default start is "
+            "the lower-left corner.",
+            78,
+        ),
     )
     tours.add_argument("rows", type=int, nargs="?", help="number of rows")
     tours.add_argument("cols", type=int, nargs="?", help="number of columns")
@@ -101,11 +112,16 @@ def _parser() -> argparse.ArgumentParser:
 
     board = commands.add_parser(
         "queens",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_examples("queens"),
         help="N-Queens: count (default), --find one, or --list them",
-        description="Placements of N non-attacking queens on an N x N board. A placement "
-        "is the column of the queen in each row, 0-based, row 0 at the top. Counting and "
-        f"listing take N up to {MAX_SEARCH_N}; --find constructs placements for N "
-        f"up to {MAX_CONSTRUCT_N} (--method search: up to {MAX_SEARCH_N}).",
+        description=textwrap.fill(
+            "Placements of N non-attacking queens on an N x N board. A placement "
+            "is the column of the queen in each row, 0-based, row 0 at the top. Counting and "
+            f"listing take N up to {MAX_SEARCH_N}; --find constructs placements for N "
+            f"up to {MAX_CONSTRUCT_N} (--method search: up to {MAX_SEARCH_N}).",
+            78,
+        ),
     )
     board.add_argument("n", type=int, help="number of queens and size of the board")
     board.add_argument(
@@ -167,16 +183,13 @@ def _add_peg_parser(commands: argparse._SubParsersAction) -> None:
         "or a file drawing the board: o a hole with a peg, . an empty hole, space or # no "
         "hole; a drawing with one empty hole starts there."
     )
-    examples = "\n".join(
-        line for line in (__doc__ or "").splitlines() if line.strip().startswith("solvers peg")
-    )
     game = commands.add_parser(
         "peg",
         help="peg solitaire: count games (default), --finish-table, or --find one",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description=f"{textwrap.fill(about, 78)}\n\nBOARD is a name:\n{names}\n"
         f"{textwrap.fill(drawing, 78)}",
-        epilog=f"examples:\n{examples}",
+        epilog=_examples("peg"),
     )
     game.add_argument("board", metavar="BOARD", help="a board name or a file (see above)")
     game.add_argument(
