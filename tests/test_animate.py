@@ -17,7 +17,8 @@ import time
 
 import pytest
 import solvers
-from solvers import KnightBoard, PegBoard, animate, cli
+from solvers import KnightBoard, PegBoard, animate
+from test_cli import interrupt, run
 
 # The package's documented move order, (row, col) offsets, written out again
 # here rather than taken from the module under test.
@@ -28,16 +29,6 @@ RING = """
 .#.
 ...
 """  # the eight outer squares of 3x3: one knight's cycle
-
-
-def run(capsys, *argv):
-    """``main(argv)``: (exit code, stdout, stderr)."""
-    try:
-        code = cli.main(list(argv))
-    except SystemExit as exit_:
-        code = exit_.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def frames_of(text: str) -> tuple[list[str], str]:
@@ -441,26 +432,13 @@ def test_cli_delay_must_be_a_number(capsys):
 
 
 def test_ctrl_c_during_an_animation_exits_130():
-    child = subprocess.Popen(
-        [sys.executable, "-m", "solvers", "queens", "12", "--animate", "--delay", "0.05"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    # queens 12 takes 3315 steps: 166 s at this delay; the first frame line starts with a queen
+    code, out, err, _ = interrupt(
+        ["queens", "12", "--animate", "--delay", "0.05"], after=1.0, started=""
     )
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline()  # it has started drawing
-        time.sleep(1.0)
-        assert child.poll() is None  # queens 12 takes 3315 steps: 166 s at this delay
-        child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=30)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-    assert child.returncode == 130
+    assert code == 130
     assert err == "solvers: interrupted\n"
-    assert "solution after" not in out
+    assert out.startswith("Q . .") and "solution after" not in out
 
 
 def _run_in_a_terminal(argv, *, interrupt_after=None):

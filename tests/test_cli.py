@@ -566,14 +566,16 @@ def test_queens_timeout_exits_with_status_1(capsys):
     assert err.startswith("solvers: ") and "timeout" in err
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_ctrl_c_stops_counting_queens():
-    # `solvers queens 18` (hundreds of millions of solutions), run exactly as
-    # `python -m solvers` runs it; 'ready' once the imports are done
+def interrupt(argv, *, after: float, started: str = "ready\n"):
+    """Run ``python -m solvers argv`` as a user would, send SIGINT ``after``
+    seconds past the first line it prints (``started``: that line; "" to
+    wait for nothing), and return (exit status, stdout, stderr, seconds
+    from the signal to the exit)."""
+    # 'ready' once the imports are done, then exactly what `python -m solvers` runs
     program = (
         "import runpy, sys, solvers.cli\n"
-        "sys.argv = ['solvers', 'queens', '18']\n"
-        "print('ready', flush=True)\n"
+        f"sys.argv = ['solvers', *{list(argv)!r}]\n"
+        f"print('ready', flush=True) if {bool(started)} else None\n"
         "runpy.run_module('solvers', run_name='__main__')\n"
     )
     child = subprocess.Popen(
@@ -583,20 +585,25 @@ def test_ctrl_c_stops_counting_queens():
         text=True,
     )
     try:
-        assert child.stdout.readline() == "ready\n"
-        time.sleep(0.5)
-        assert child.poll() is None, "the count finished before the signal"
+        if started:
+            assert child.stdout.readline() == started
+        time.sleep(after)
+        assert child.poll() is None, "the command finished before the signal"
         child.send_signal(signal.SIGINT)
         sent = time.monotonic()
         out, err = child.communicate(timeout=30)
-        elapsed = time.monotonic() - sent
+        return child.returncode, out, err, time.monotonic() - sent
     finally:
         if child.poll() is None:
             child.kill()
             child.wait()
-    assert child.returncode == 130
-    assert out == ""
-    assert err == "solvers: interrupted\n"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_counting_queens():
+    # `solvers queens 18`: hundreds of millions of solutions
+    code, out, err, elapsed = interrupt(["queens", "18"], after=0.5)
+    assert (code, out, err) == (130, "", "solvers: interrupted\n")
     assert elapsed < 1.0
 
 

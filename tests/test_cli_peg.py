@@ -5,15 +5,13 @@ errors (exit 2, one line) and Ctrl-C (exit 130)."""
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
-import time
 import xml.etree.ElementTree as ET
 
 import peg_oracle as oracle
 import pytest
-from test_cli import run, usage_error
+from test_cli import interrupt, run, usage_error
 
 ENGLISH_CENTRE = 40_861_647_040_079_968  # DESIGN.md section 8
 
@@ -220,24 +218,9 @@ def test_timeout_exits_with_status_1(capsys):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_stops_the_peg_dp():
-    child = subprocess.Popen(
-        [sys.executable, "-m", "solvers", "peg", "english", "--start", "2,4", "--any"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        time.sleep(2.0)  # imports, then well into the wide layers
-        assert child.poll() is None, "the count finished before the signal"
-        child.send_signal(signal.SIGINT)
-        sent = time.monotonic()
-        out, err = child.communicate(timeout=30)
-        elapsed = time.monotonic() - sent
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-    assert (child.returncode, out, err) == (130, "", "solvers: interrupted\n")
+    # 1.5 s into the count: into the wide layers
+    code, out, err, elapsed = interrupt(["peg", "english", "--start", "2,4", "--any"], after=1.5)
+    assert (code, out, err) == (130, "", "solvers: interrupted\n")
     assert elapsed < 1.0
 
 
