@@ -3,7 +3,7 @@
 //! here; the Python package (`python/solvers`) validates inputs first and
 //! these functions check again, so a bad call is a Python exception, never a panic.
 
-use crate::engine::{Control, SearchError};
+use crate::engine::{self, Control, SearchError};
 use crate::knights::{self, Board, CountError, FindError, InputError};
 use crate::peg;
 use crate::queens;
@@ -155,6 +155,108 @@ fn count_tours(
     run_cancellable(py, ctl, progress, timeout, move || {
         knights::count_tours(board, start, closed, threads, &job_ctl).map_err(count_error)
     })
+}
+
+/// A count split into subproblems that other processes can count: the
+/// tasks of a deterministic plan, addressed by index.
+enum Plan {
+    Tours(engine::Planned<knights::TourSearch>),
+    Queens(engine::Planned<queens::frames::FrameSearch>),
+}
+
+impl Plan {
+    fn len(&self) -> usize {
+        match self {
+            Plan::Tours(p) => p.len(),
+            Plan::Queens(p) => p.len(),
+        }
+    }
+
+    fn count_each(
+        &self,
+        which: &[usize],
+        threads: usize,
+        ctl: &Control,
+    ) -> Result<Vec<u128>, SearchError> {
+        match self {
+            Plan::Tours(p) => p.count_each(which, threads, ctl),
+            Plan::Queens(p) => p.count_each(which, threads, ctl),
+        }
+    }
+}
+
+/// The subproblems of a tours or queens count (see `solvers.dist`).
+#[pyclass(frozen, module = "solvers._core")]
+struct CountPlan {
+    plan: Arc<Plan>,
+}
+
+#[pymethods]
+impl CountPlan {
+    /// The plan of `count_tours` with at least `min_tasks` subproblems.
+    #[staticmethod]
+    #[pyo3(signature = (rows, cols, mask, start, closed, min_tasks))]
+    fn tours(
+        py: Python<'_>,
+        rows: usize,
+        cols: usize,
+        mask: Option<Vec<bool>>,
+        start: Option<(usize, usize)>,
+        closed: bool,
+        min_tasks: usize,
+    ) -> PyResult<CountPlan> {
+        let board = board_from(rows, cols, mask)?;
+        let start = start.map(|s| start_index(&board, s)).transpose()?;
+        let ctl = Arc::new(Control::new());
+        let plan = run_cancellable(py, ctl, None, None, move || {
+            knights::plan_tours(board, start, closed, min_tasks).map_err(count_error)
+        })?;
+        Ok(CountPlan {
+            plan: Arc::new(Plan::Tours(plan)),
+        })
+    }
+
+    /// The plan of `count_queens` with at least `min_tasks` subproblems.
+    #[staticmethod]
+    fn queens(py: Python<'_>, n: usize, unique: bool, min_tasks: usize) -> PyResult<CountPlan> {
+        let ctl = Arc::new(Control::new());
+        let job_ctl = ctl.clone();
+        let plan = run_cancellable(py, ctl, None, None, move || {
+            queens::plan_queens(n, unique, min_tasks, &job_ctl).map_err(count_error)
+        })?;
+        Ok(CountPlan {
+            plan: Arc::new(Plan::Queens(plan)),
+        })
+    }
+
+    fn __len__(&self) -> usize {
+        self.plan.len()
+    }
+
+    /// The counts of the subproblems `which`, in that order.
+    #[pyo3(signature = (which, threads, progress=None, timeout=None))]
+    fn count_each(
+        &self,
+        py: Python<'_>,
+        which: Vec<usize>,
+        threads: usize,
+        progress: Option<Bound<'_, PyAny>>,
+        timeout: Option<f64>,
+    ) -> PyResult<Vec<u128>> {
+        let len = self.plan.len();
+        if let Some(&bad) = which.iter().find(|&&i| i >= len) {
+            return Err(PyValueError::new_err(format!(
+                "subproblem {bad} is not in this plan of {len}"
+            )));
+        }
+        let plan = self.plan.clone();
+        let ctl = Arc::new(Control::new());
+        let job_ctl = ctl.clone();
+        run_cancellable(py, ctl, progress, timeout, move || {
+            plan.count_each(&which, threads, &job_ctl)
+                .map_err(search_error)
+        })
+    }
 }
 
 /// Square indices as the bytes of little-endian `u32`s.
@@ -577,6 +679,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<TourStream>()?;
     m.add("MAX_PEG_HOLES", peg::MAX_HOLES)?;
     m.add_class::<PegKernel>()?;
+    m.add_class::<CountPlan>()?;
     m.add_class::<PegLayer>()?;
     Ok(())
 }

@@ -261,20 +261,36 @@ pub fn count<S: SubtreeSearch>(
     threads: usize,
     ctl: &Control,
 ) -> Result<u128, SearchError> {
-    ctl.start(tasks.len());
+    let all: Vec<usize> = (0..tasks.len()).collect();
+    count_each(search, tasks, &all, threads, ctl)?
+        .into_iter()
+        .try_fold(0u128, |a, b| a.checked_add(b).ok_or(SearchError::Overflow))
+}
+
+/// The number of solutions below `tasks[i]` for each `i` in `which`, in that
+/// order, counted on `threads` workers.  This is how a count is split across
+/// processes or machines: each counts some tasks of the same deterministic
+/// [`plan`], and the counts add up to the whole.
+pub fn count_each<S: SubtreeSearch>(
+    search: &S,
+    tasks: &[S::Task],
+    which: &[usize],
+    threads: usize,
+    ctl: &Control,
+) -> Result<Vec<u128>, SearchError> {
+    ctl.start(which.len());
     // A tree that splits into fewer tasks than two per worker is tiny:
     // building a pool would cost more than the search.
-    if threads == 1 || tasks.len() < 2 * threads.max(2) {
+    if threads == 1 || which.len() < 2 * threads.max(2) {
         // No pool to build: one thread does it all, in order.
         let mut scratch = search.scratch();
         let stop = Stop::new(ctl);
-        let mut total = 0u128;
-        for task in tasks {
-            let n = search.count(task, &mut scratch, &stop)?;
+        let mut counts = Vec::with_capacity(which.len());
+        for &i in which {
+            counts.push(search.count(&tasks[i], &mut scratch, &stop)?);
             ctl.finish_one();
-            total = total.checked_add(n).ok_or(SearchError::Overflow)?;
         }
-        return Ok(total);
+        return Ok(counts);
     }
     with_pool(threads, || {
         // One scratch per worker, reused by every task that worker runs (a
@@ -282,10 +298,10 @@ pub fn count<S: SubtreeSearch>(
         let scratch: Vec<Mutex<Option<S::Scratch>>> = (0..rayon::current_num_threads())
             .map(|_| Mutex::new(None))
             .collect();
-        tasks
+        which
             .par_iter()
             .with_max_len(1)
-            .map(|task| {
+            .map(|&i| {
                 let stop = Stop::new(ctl);
                 if stop.now() {
                     return Err(SearchError::Cancelled);
@@ -293,15 +309,46 @@ pub fn count<S: SubtreeSearch>(
                 let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
                 let mut slot = scratch[worker].lock().unwrap_or_else(|p| p.into_inner());
                 let mine = slot.get_or_insert_with(|| search.scratch());
-                let n = search.count(task, mine, &stop);
+                let n = search.count(&tasks[i], mine, &stop);
                 ctl.finish_one();
                 n
             })
-            .try_reduce(
-                || 0u128,
-                |a, b| a.checked_add(b).ok_or(SearchError::Overflow),
-            )
+            .collect()
     })?
+}
+
+/// A count split into independent subproblems: a search and its tasks from
+/// [`plan`].  The plan depends only on the search and `min_tasks`, so any
+/// process that builds the same search gets the same tasks in the same
+/// order, and a subproblem can travel as its index.
+pub struct Planned<S: SubtreeSearch> {
+    pub search: S,
+    pub tasks: Vec<S::Task>,
+}
+
+impl<S: SubtreeSearch> Planned<S> {
+    pub fn new(search: S, roots: Vec<S::Task>, min_tasks: usize, max_depth: usize) -> Self {
+        let tasks = plan(&search, roots, min_tasks, max_depth);
+        Planned { search, tasks }
+    }
+
+    pub fn len(&self) -> usize {
+        self.tasks.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tasks.is_empty()
+    }
+
+    /// The counts of the subproblems `which` (indices into the plan).
+    pub fn count_each(
+        &self,
+        which: &[usize],
+        threads: usize,
+        ctl: &Control,
+    ) -> Result<Vec<u128>, SearchError> {
+        count_each(&self.search, &self.tasks, which, threads, ctl)
+    }
 }
 
 /// Find one solution on `threads` workers.  With `deterministic`, the result

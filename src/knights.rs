@@ -915,6 +915,25 @@ pub fn count_tours(
     Ok(engine::count(&search, &tasks, threads, ctl)?)
 }
 
+/// The count of [`count_tours`] split into at least `min_tasks` independent
+/// subproblems (fewer if the tree is smaller), the same on every machine.
+pub fn plan_tours(
+    board: Board,
+    start: Option<usize>,
+    closed: bool,
+    min_tasks: usize,
+) -> Result<engine::Planned<TourSearch>, CountError> {
+    let (window, start) = windowed(&board, start)?;
+    let graph = KnightGraph::new(window.small)?;
+    let starts = match start {
+        Some(s) => vec![(s, 1)],
+        None => TourSearch::start_classes(&graph),
+    };
+    let search = TourSearch::new(graph, &starts, closed)?;
+    let roots = search.roots();
+    Ok(engine::Planned::new(search, roots, min_tasks, 64))
+}
+
 /// The search window of `board`, and `start` in it.
 fn windowed(board: &Board, start: Option<usize>) -> Result<(Window, Option<usize>), InputError> {
     if let Some(s) = start {

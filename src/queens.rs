@@ -6,7 +6,7 @@
 //! most-constrained row first); listing and finding use the plain row-by-row
 //! search here, whose order is the lexicographic order of the placements.
 
-mod frames;
+pub mod frames;
 
 use crate::engine::{self, Control, SearchError, Stop, SubtreeSearch, Ticker};
 use crate::knights::InputError;
@@ -217,6 +217,25 @@ pub fn count_queens(
     let search = frames::FrameSearch::new(n, unique, ctl)?;
     let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), n);
     Ok(engine::count(&search, &tasks, threads, ctl)?)
+}
+
+/// The count of [`count_queens`] split into at least `min_tasks` independent
+/// subproblems (fewer if the tree is smaller), the same on every machine.
+pub fn plan_queens(
+    n: usize,
+    unique: bool,
+    min_tasks: usize,
+    ctl: &Control,
+) -> Result<engine::Planned<frames::FrameSearch>, crate::knights::CountError> {
+    check_search_n(n)?;
+    // One queen: no frames; the blank board's one task counts its 1 solution.
+    let search = if n == 1 {
+        frames::FrameSearch::blank(1)
+    } else {
+        frames::FrameSearch::new(n, unique, ctl)?
+    };
+    let roots = search.roots();
+    Ok(engine::Planned::new(search, roots, min_tasks, n))
 }
 
 /// Solutions arriving from a stream, in lexicographic order.

@@ -27,11 +27,13 @@ Examples::
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
+import contextlib
 import json
 import os
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import islice
 
 from . import __version__, animate, knights, peg
@@ -104,6 +106,7 @@ def _parser() -> argparse.ArgumentParser:
     tours.add_argument("--json", action="store_true", help="machine-readable output")
     tours.add_argument("--progress", action="store_true", help="show a progress bar")
     tours.add_argument("--timeout", type=float, default=None, help="give up after SECONDS")
+    _distribution_options(tours)
     _animate_options(
         tours,
         "the knight stepping forward and backing up, until the first tour "
@@ -151,6 +154,7 @@ def _parser() -> argparse.ArgumentParser:
     board.add_argument("--json", action="store_true", help="machine-readable output")
     board.add_argument("--progress", action="store_true", help="show a progress bar")
     board.add_argument("--timeout", type=float, default=None, help="give up after SECONDS")
+    _distribution_options(board)
     _animate_options(
         board,
         "the queens sliding along their rows, until the first placement "
@@ -236,6 +240,7 @@ def _board_args(args: argparse.Namespace) -> dict:
 
 
 def _run_tours(args: argparse.Namespace) -> int:
+    _counting_only(args)
     if _animating(args):
         return _animate_tours(args)
     board = _board_args(args)
@@ -263,14 +268,16 @@ def _run_tours(args: argparse.Namespace) -> int:
             for number, tour in enumerate(found, start=1):
                 print(f"{number}: " + " ".join(f"({r},{c})" for r, c in tour))
         return 0
-    count = knights.count_tours(
-        **board,
-        **start,
-        closed=args.closed,
-        threads=args.threads,
-        progress=args.progress,
-        timeout=args.timeout,
-    )
+    with _distributed(args) as where:
+        count = knights.count_tours(
+            **board,
+            **start,
+            closed=args.closed,
+            threads=args.threads,
+            progress=args.progress,
+            timeout=args.timeout,
+            **where,
+        )
     if args.json:
         print(json.dumps({"count": count}))
     else:
@@ -287,6 +294,7 @@ def _refuse(mode: str, options: dict[str, bool]) -> None:
 
 
 def _run_queens(args: argparse.Namespace) -> int:
+    _counting_only(args)
     if _animating(args):
         return _animate_queens(args)
     if args.find:
@@ -313,13 +321,15 @@ def _run_queens(args: argparse.Namespace) -> int:
             },
         )
         return _list_queens(args)
-    count = count_queens(
-        args.n,
-        unique=args.unique,
-        threads=args.threads,
-        progress=args.progress,
-        timeout=args.timeout,
-    )
+    with _distributed(args) as where:
+        count = count_queens(
+            args.n,
+            unique=args.unique,
+            threads=args.threads,
+            progress=args.progress,
+            timeout=args.timeout,
+            **where,
+        )
     print(json.dumps({"count": count}) if args.json else count)
     return 0
 
@@ -513,6 +523,84 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"solvers: {error}", file=sys.stderr)
         return 1
     return 0  # pragma: no cover - argparse requires a command
+
+
+# ---------------------------------------------------------------- distribution
+
+
+def _distribution_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="record each finished part of the count in FILE (SQLite); run the same "
+        "command again to resume after a crash",
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, metavar="N", help="count in N local worker processes")
+    where.add_argument(
+        "--executor",
+        metavar="URL",
+        help="count on a Dask cluster: dask://HOST:PORT of its scheduler "
+        "(pip install solvers[dist])",
+    )
+
+
+def _counting_only(args: argparse.Namespace) -> None:
+    """--checkpoint, --workers and --executor split a count: nothing else."""
+    mode = next(
+        (
+            name
+            for name, given in (
+                ("--find", getattr(args, "find", False)),
+                ("--list", getattr(args, "list", None) is not None),
+                ("--animate", getattr(args, "animate", False)),
+            )
+            if given
+        ),
+        None,
+    )
+    if mode is not None:
+        _refuse(
+            mode,
+            {
+                "--checkpoint": args.checkpoint is not None,
+                "--workers": args.workers is not None,
+                "--executor": args.executor is not None,
+            },
+        )
+
+
+@contextlib.contextmanager
+def _distributed(args: argparse.Namespace) -> Iterator[dict]:
+    """The ``executor=`` and ``checkpoint=`` arguments the options ask for,
+    with the executor shut down afterwards."""
+    where: dict = {}
+    if args.checkpoint is not None:
+        where["checkpoint"] = args.checkpoint
+    if args.workers is not None:
+        if args.workers < 1:
+            raise _UsageError(f"--workers must be at least 1, got {args.workers}")
+        with concurrent.futures.ProcessPoolExecutor(args.workers) as pool:
+            yield {**where, "executor": pool}
+        return
+    if args.executor is not None:
+        scheme, _, address = args.executor.partition("://")
+        if scheme != "dask" or not address:
+            raise _UsageError(
+                f"--executor takes dask://HOST:PORT (a Dask scheduler), got {args.executor!r}"
+            )
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise _UsageError("--executor needs Dask: pip install solvers[dist]") from None
+        try:
+            client = Client(f"tcp://{address}", timeout=10)
+        except OSError as error:
+            raise _UsageError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        with client:
+            yield {**where, "executor": client.get_executor()}
+        return
+    yield where
 
 
 # ---------------------------------------------------------------- --animate

@@ -18,13 +18,15 @@ knight's move from its first.  Boards may be shaped: pass ``board=`` text with
 from __future__ import annotations
 
 import functools
+import os
 import textwrap
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, overload
 
-from . import _core, _packing, _progress, _validate, render
+from . import _core, _packing, _progress, _validate, dist, render
 
 Square = tuple[int, int]
 
@@ -195,6 +197,8 @@ def count_tours(
     threads: int | None = None,
     progress: bool = False,
     timeout: float | None = None,
+    executor: Executor | None = None,
+    checkpoint: str | os.PathLike | None = None,
 ) -> int:
     """The number of knight's tours of the board from ``start``.
 
@@ -205,6 +209,11 @@ def count_tours(
     exact, the same for every ``threads`` (``None``: one per core).  Boards
     whose squares span at most 64 cells.  Ctrl-C stops it with ``KeyboardInterrupt``;
     ``timeout`` seconds with ``TimeoutError``.
+
+    ``executor`` (any :class:`concurrent.futures.Executor`, e.g. a process
+    pool or a Dask client's ``get_executor()``) counts the subproblems there,
+    ``threads`` per task; ``checkpoint`` (a file) records each finished
+    subproblem, and a rerun of the same call skips them (see :mod:`solvers.dist`).
 
     >>> count_tours(5, 5, start=(0, 0))
     304
@@ -223,7 +232,17 @@ def count_tours(
     workers = _validate.threads(threads)
     seconds = _validate.timeout(timeout)
     _search_limit(kb, "count_tours")
-    bar = _progress.make(progress, f"knight's tours {kb.rows}x{kb.cols}")
+    what = f"knight's tours {kb.rows}x{kb.cols}"
+    if executor is not None or checkpoint is not None:
+        work = _planned(kb, first, closed, dist.DEFAULT_SUBPROBLEMS, what)
+        return work.count(
+            executor=executor,
+            checkpoint=checkpoint,
+            threads=threads,
+            progress=progress,
+            timeout=timeout,
+        )
+    bar = _progress.make(progress, what)
     try:
         return _core.count_tours(
             kb.rows, kb.cols, kb._mask_list(), first, closed, workers, bar, seconds
@@ -231,6 +250,31 @@ def count_tours(
     finally:
         if bar is not None:
             bar.close()
+
+
+def _planned(
+    kb: KnightBoard, first: Square | None, closed: bool, subproblems: int, what: str
+) -> dist.Plan:
+    mask = kb._mask_list()
+    params = (kb.rows, kb.cols, None if mask is None else tuple(mask), first, closed, subproblems)
+    return dist.make_plan("tours", params, what)
+
+
+def _plan(
+    rows: int | None = None,
+    cols: int | None = None,
+    *,
+    board: str | KnightBoard | None = None,
+    start: Square | str = _LOWER_LEFT,
+    closed: bool = False,
+    subproblems: int,
+) -> dist.Plan:
+    """:func:`solvers.dist.plan` for :func:`count_tours`."""
+    kb = _board(rows, cols, board)
+    first = _start(kb, start, allow_all=True)
+    closed = _validate.flag(closed, "closed")
+    _search_limit(kb, "count_tours")
+    return _planned(kb, first, closed, subproblems, f"knight's tours {kb.rows}x{kb.cols}")
 
 
 def tours(

@@ -15,11 +15,13 @@ True
 from __future__ import annotations
 
 import functools
+import os
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Executor
 from typing import Any, overload
 
-from . import _core, _packing, _progress, _validate, render
+from . import _core, _packing, _progress, _validate, dist, render
 
 #: Counting and listing take boards up to this size (bitmasks in 64 bits).
 MAX_SEARCH_N: int = _core.MAX_QUEENS_SEARCH_N
@@ -41,6 +43,8 @@ def count_queens(
     threads: int | None = None,
     progress: bool = False,
     timeout: float | None = None,
+    executor: Executor | None = None,
+    checkpoint: str | os.PathLike | None = None,
 ) -> int:
     """The number of ways to place ``n`` non-attacking queens on an ``n x n`` board
     (OEIS A000170), or with ``unique=True`` the number of those distinct under
@@ -49,7 +53,9 @@ def count_queens(
     The count uses the whole symmetry group: only one border frame per
     symmetry class is searched, most constrained row first (see
     ``src/queens/frames.rs``).  Exact, the same for
-    every ``threads``.
+    every ``threads``.  ``executor`` and ``checkpoint`` split the count into
+    subproblems run elsewhere and recorded in a file, as for
+    :func:`solvers.count_tours` (see :mod:`solvers.dist`).
 
     >>> [count_queens(n) for n in range(1, 11)]
     [1, 0, 0, 2, 10, 4, 40, 92, 352, 724]
@@ -60,12 +66,28 @@ def count_queens(
     unique = _validate.flag(unique, "unique")
     workers = _validate.threads(threads)
     seconds = _validate.timeout(timeout)
+    if executor is not None or checkpoint is not None:
+        work = _plan(n, unique=unique, subproblems=dist.DEFAULT_SUBPROBLEMS)
+        return work.count(
+            executor=executor,
+            checkpoint=checkpoint,
+            threads=threads,
+            progress=progress,
+            timeout=timeout,
+        )
     bar = _progress.make(progress, f"{n}-queens")
     try:
         return _core.count_queens(n, unique, workers, bar, seconds)
     finally:
         if bar is not None:
             bar.close()
+
+
+def _plan(n: int, *, unique: bool = False, subproblems: int) -> dist.Plan:
+    """:func:`solvers.dist.plan` for :func:`count_queens`."""
+    n = _search_n(n, "count_queens")
+    unique = _validate.flag(unique, "unique")
+    return dist.make_plan("queens", (n, unique, subproblems), f"{n}-queens")
 
 
 def queens(n: int, *, unique: bool = False) -> Iterator[Placement]:

@@ -1,0 +1,388 @@
+"""Counts that outgrow one call: split them into subproblems, run those on any
+:class:`concurrent.futures.Executor` (a process pool, a Dask cluster), and
+record each finished one in a checkpoint file so a crash loses nothing.
+
+A count's subproblems come from the same deterministic plan that the local
+count uses (the search tree expanded breadth-first, in search order), so a
+subproblem travels as a small value: the problem's parameters and an index.
+Any process that builds the same plan counts the same subtree, and the counts
+of all subproblems add up to the count.
+
+>>> from solvers import count_tours
+>>> work = plan(count_tours, 5, 5, start="all")
+>>> len(work) >= 256, work.count() == 1728
+(True, True)
+>>> sum(count_subproblems(work.subproblems[:10])) <= 1728
+True
+
+With an executor (each task counts a batch of subproblems on its worker, with
+the Rust core on a pool of ``threads`` threads, all the worker's cores by
+default)::
+
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(4) as pool:
+        count_queens(18, executor=pool, checkpoint="q18.sqlite")
+
+or on a Dask cluster (``pip install solvers[dist]``; for SLURM, make the
+cluster with ``dask_jobqueue.SLURMCluster(...)`` and ``cluster.scale(jobs=N)``)::
+
+    from dask.distributed import Client
+    with Client("tcp://scheduler:8786") as client:
+        count_queens(20, executor=client.get_executor(), checkpoint="q20.sqlite")
+
+Rerunning the same call with the same ``checkpoint`` skips what the file
+records and returns the same total.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from dataclasses import dataclass
+from typing import Any
+
+from . import _core, _progress, _validate
+
+__all__ = ["Checkpoint", "Plan", "Subproblem", "count_subproblems", "plan"]
+
+#: Subproblems in a plan made for distribution (at least; fewer if the tree is smaller).
+DEFAULT_SUBPROBLEMS = 4096
+
+#: The checkpoint file format written here.
+CHECKPOINT_FORMAT = "solvers-checkpoint/1"
+
+
+@dataclass(frozen=True)
+class Subproblem:
+    """One independent part of a count: subtree ``index`` of the plan that
+    ``family`` and ``params`` define.  Small and picklable."""
+
+    family: str
+    params: tuple
+    index: int
+
+
+@functools.lru_cache(maxsize=4)
+def _core_plan(family: str, params: tuple) -> Any:
+    """The plan in this process (built once per process and problem)."""
+    if family == "tours":
+        rows, cols, mask, start, closed, size = params
+        return _core.CountPlan.tours(
+            rows, cols, None if mask is None else list(mask), start, closed, size
+        )
+    if family == "queens":
+        n, unique, size = params
+        return _core.CountPlan.queens(n, unique, size)
+    raise ValueError(f"unknown family of subproblems {family!r}")
+
+
+def count_subproblems(batch: Sequence[Subproblem], threads: int | None = None) -> list[int]:
+    """The counts of ``batch`` (subproblems of one plan), in order; the task
+    an executor runs.  ``threads``: the worker's cores by default."""
+    if not batch:
+        return []
+    family, params = batch[0].family, batch[0].params
+    if any((s.family, s.params) != (family, params) for s in batch):
+        raise ValueError("a batch holds subproblems of one plan only")
+    workers = _validate.threads(threads)
+    return _core_plan(family, params).count_each([s.index for s in batch], workers)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A count split into independent subproblems (see :func:`plan`)."""
+
+    family: str
+    params: tuple
+    description: str
+    size: int
+
+    def __len__(self) -> int:
+        return self.size
+
+    @property
+    def subproblems(self) -> list[Subproblem]:
+        return [Subproblem(self.family, self.params, i) for i in range(self.size)]
+
+    def key(self) -> str:
+        """The problem, as the checkpoint file records it."""
+        return json.dumps({"family": self.family, "params": self.params})
+
+    def count(
+        self,
+        *,
+        executor: Executor | None = None,
+        checkpoint: str | os.PathLike | None = None,
+        threads: int | None = None,
+        progress: bool = False,
+        timeout: float | None = None,
+    ) -> int:
+        """The sum of every subproblem's count, on ``executor`` (default: in
+        this process), recorded in ``checkpoint`` (a file) if given."""
+        return run(
+            self,
+            executor=executor,
+            checkpoint=checkpoint,
+            threads=threads,
+            progress=progress,
+            timeout=timeout,
+        )
+
+
+def plan(count: Callable[..., int], *args: Any, subproblems: int | None = None, **kwargs: Any):
+    """The subproblems of ``count(*args, **kwargs)``, for :func:`count_tours`
+    and :func:`count_queens` (the peg DP splits by layers instead: pass
+    ``executor=`` to :func:`count_peg_solutions`).  ``subproblems`` is the
+    least number wanted (default 4096; fewer when the tree is smaller).
+    """
+    # (the package's name `queens` is the listing function, not the module)
+    from .knights import _plan as plan_tours
+    from .knights import count_tours
+    from .queens import _plan as plan_queens
+    from .queens import count_queens
+
+    if subproblems is None:
+        subproblems = DEFAULT_SUBPROBLEMS
+    size = _validate.positive(subproblems, "subproblems")
+    if count is count_tours:
+        return plan_tours(*args, subproblems=size, **kwargs)
+    if count is count_queens:
+        return plan_queens(*args, subproblems=size, **kwargs)
+    raise TypeError(
+        f"plan() splits count_tours and count_queens, got {getattr(count, '__name__', count)!r}"
+    )
+
+
+def make_plan(family: str, params: tuple, description: str) -> Plan:
+    """Build the plan here once (which also checks it can be built) and record its size."""
+    return Plan(family, params, description, len(_core_plan(family, params)))
+
+
+# ---------------------------------------------------------------- checkpoints
+
+
+class Checkpoint:
+    """An SQLite ledger of finished subproblems (WAL mode, one transaction per
+    batch as it arrives).  It records the problem and the package version and
+    refuses to mix results from another problem or version.
+
+    Tables: ``meta(key, value)``; ``runs(run, started, pid)``; ``results(idx,
+    count, run)``, one row per finished subproblem, its count as decimal text
+    (counts can pass 2**63).  A subproblem is inserted once: a second result
+    for it is an error, never a silent overwrite.
+    """
+
+    def __init__(self, path: str | os.PathLike, work: Plan) -> None:
+        from . import __version__
+
+        self.path = os.fspath(path)
+        self.size = work.size
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._setup(work, __version__)
+            self.done = self._load()
+        except sqlite3.DatabaseError as error:
+            self._close_quietly()
+            raise ValueError(
+                f"checkpoint {self.path!r} is not a readable solvers checkpoint ({error})"
+            ) from None
+        except ValueError:
+            self._close_quietly()
+            raise
+        self.run = self._db.execute(
+            "INSERT INTO runs(started, pid) VALUES (?, ?)", (time.time(), os.getpid())
+        ).lastrowid
+
+    def _setup(self, work: Plan, version: str) -> None:
+        want = {
+            "format": CHECKPOINT_FORMAT,
+            "version": version,
+            "problem": work.key(),
+            "subproblems": str(work.size),
+        }
+        tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master")}
+        if not tables:
+            with self._db:
+                self._db.execute("BEGIN")
+                self._db.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                self._db.execute(
+                    "CREATE TABLE runs(run INTEGER PRIMARY KEY AUTOINCREMENT, "
+                    "started REAL, pid INT)"
+                )
+                self._db.execute(
+                    "CREATE TABLE results(idx INTEGER PRIMARY KEY, count TEXT NOT NULL, "
+                    "run INTEGER NOT NULL)"
+                )
+                self._db.executemany("INSERT INTO meta VALUES (?, ?)", want.items())
+            return
+        if not {"meta", "runs", "results"} <= tables:
+            raise ValueError(f"{self.path!r} is an SQLite file but not a solvers checkpoint")
+        have = dict(self._db.execute("SELECT key, value FROM meta"))
+        if have.get("format") != CHECKPOINT_FORMAT:
+            raise ValueError(
+                f"{self.path!r} is not a solvers checkpoint (format {have.get('format')!r})"
+            )
+        for key, what in (
+            ("problem", "another problem"),
+            ("version", "another version of solvers"),
+            ("subproblems", "another split of the problem"),
+        ):
+            if have.get(key) != want[key]:
+                raise ValueError(
+                    f"checkpoint {self.path!r} holds results of {what} "
+                    f"({key} {have.get(key)} here, {want[key]} now); use another file"
+                )
+
+    def _load(self) -> dict[int, int]:
+        done: dict[int, int] = {}
+        for idx, text, _run in self._db.execute("SELECT idx, count, run FROM results"):
+            if not isinstance(idx, int) or not 0 <= idx < self.size:
+                raise ValueError(f"checkpoint {self.path!r} is corrupt: subproblem {idx!r}")
+            if not isinstance(text, str) or not text.isdigit():
+                raise ValueError(f"checkpoint {self.path!r} is corrupt: count {text!r}")
+            done[idx] = int(text)
+        return done
+
+    def record(self, results: Iterable[tuple[int, int]]) -> None:
+        rows = [(idx, str(count), self.run) for idx, count in results]
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.executemany("INSERT INTO results(idx, count, run) VALUES (?, ?, ?)", rows)
+        self.done.update((idx, int(count)) for idx, count, _ in rows)
+
+    def _close_quietly(self) -> None:
+        try:
+            self._db.close()
+        except Exception:  # noqa: BLE001 - already failing with a better message
+            pass
+
+    def close(self) -> None:
+        self._db.close()
+
+
+# ---------------------------------------------------------------- running
+
+
+def _batches(todo: list[int], jobs: int) -> list[list[int]]:
+    """``todo`` dealt into ``jobs`` batches round-robin: neighbouring subtrees
+    are often alike in size, so each batch gets a fair share of the big ones."""
+    jobs = max(1, min(jobs, len(todo)))
+    return [todo[j::jobs] for j in range(jobs)]
+
+
+def _workers(executor: Executor | None) -> int:
+    for name in ("_max_workers",):  # ProcessPoolExecutor, ThreadPoolExecutor
+        value = getattr(executor, name, None)
+        if isinstance(value, int) and value > 0:
+            return value
+    client = getattr(executor, "_client", None)  # dask.distributed's ClientExecutor
+    if client is not None:
+        try:
+            return max(1, len(client.scheduler_info().get("workers", {})))
+        except Exception:  # noqa: BLE001 - only a hint for the batch size
+            pass
+    return os.cpu_count() or 1
+
+
+def run(
+    work: Plan,
+    *,
+    executor: Executor | None,
+    checkpoint: str | os.PathLike | None,
+    threads: int | None,
+    progress: bool,
+    timeout: float | None,
+) -> int:
+    """Count every subproblem of ``work`` not yet in ``checkpoint``."""
+    if executor is not None and not isinstance(executor, Executor):
+        raise TypeError(
+            "executor must be a concurrent.futures.Executor (a ProcessPoolExecutor, or "
+            f"dask.distributed.Client(...).get_executor()), got {type(executor).__name__}"
+        )
+    if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
+        raise TypeError(f"checkpoint must be a file path, got {type(checkpoint).__name__}")
+    _validate.threads(threads)
+    seconds = _validate.timeout(timeout)
+    deadline = None if seconds is None else time.monotonic() + seconds
+    ledger = None if checkpoint is None else Checkpoint(checkpoint, work)
+    done: dict[int, int] = {} if ledger is None else dict(ledger.done)
+    bar = _progress.make(progress, work.description)
+    try:
+        todo = [i for i in range(work.size) if i not in done]
+        # In this process, batches of about 1% keep a checkpoint's losses small.
+        jobs = 8 * _workers(executor) if executor is not None else 100
+        batches = _batches(todo, jobs)
+        finished = len(done)
+
+        def arrived(batch: list[int], counts: list[int]) -> None:
+            nonlocal finished
+            if len(counts) != len(batch):
+                raise RuntimeError("a worker returned the wrong number of counts")
+            if ledger is not None:
+                ledger.record(zip(batch, counts, strict=True))
+            done.update(zip(batch, counts, strict=True))
+            finished += len(batch)
+            if bar is not None:
+                bar(finished, work.size)
+
+        if executor is None:
+            for batch in batches:
+                left = _left(deadline, seconds)
+                plan_here = _core_plan(work.family, work.params)
+                counts = plan_here.count_each(batch, _validate.threads(threads), None, left)
+                arrived(batch, counts)
+        else:
+            _run_on(executor, work, batches, threads, deadline, seconds, arrived)
+        total = sum(done.values())
+        if total >= 1 << 128:
+            raise OverflowError(
+                "the count does not fit the 128-bit counter (no answer is better than a wrong one)"
+            )
+        return total
+    finally:
+        if bar is not None:
+            bar.close()
+        if ledger is not None:
+            ledger.close()
+
+
+def _left(deadline: float | None, seconds: float | None) -> float | None:
+    if deadline is None:
+        return None
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError(f"no answer within the timeout of {seconds} s")
+    return left
+
+
+def _run_on(
+    executor: Executor,
+    work: Plan,
+    batches: list[list[int]],
+    threads: int | None,
+    deadline: float | None,
+    seconds: float | None,
+    arrived: Callable[[list[int], list[int]], None],
+) -> None:
+    pending: dict[Future, list[int]] = {}
+    try:
+        for batch in batches:
+            subs = [Subproblem(work.family, work.params, i) for i in batch]
+            pending[executor.submit(count_subproblems, subs, threads)] = batch
+        while pending:
+            left = _left(deadline, seconds)
+            ready, _ = wait(pending, timeout=0.2 if left is None else min(left, 0.2),
+                            return_when=FIRST_COMPLETED)  # fmt: skip
+            for future in ready:
+                arrived(pending.pop(future), future.result())
+    finally:
+        # On an error, a timeout or Ctrl-C: drop what has not started.
+        for future in pending:
+            future.cancel()
