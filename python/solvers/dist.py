@@ -81,16 +81,21 @@ def _core_plan(family: str, params: tuple) -> Any:
     raise ValueError(f"unknown family of subproblems {family!r}")
 
 
-def count_subproblems(batch: Sequence[Subproblem], threads: int | None = None) -> list[int]:
+def count_subproblems(
+    batch: Sequence[Subproblem], threads: int | None = None, deadline: float | None = None
+) -> list[int]:
     """The counts of ``batch`` (subproblems of one plan), in order; the task
-    an executor runs.  ``threads``: the worker's cores by default."""
+    an executor runs.  ``threads``: the worker's cores by default.
+    ``deadline`` (``time.time()`` seconds) stops a task whose caller has
+    timed out with ``TimeoutError``, so its worker is free again."""
     if not batch:
         return []
     family, params = batch[0].family, batch[0].params
     if any((s.family, s.params) != (family, params) for s in batch):
         raise ValueError("a batch holds subproblems of one plan only")
     workers = _validate.threads(threads)
-    return _core_plan(family, params).count_each([s.index for s in batch], workers)
+    left = None if deadline is None else max(0.0, deadline - time.time())
+    return _core_plan(family, params).count_each([s.index for s in batch], workers, None, left)
 
 
 @dataclass(frozen=True)
@@ -372,10 +377,12 @@ def _run_on(
     arrived: Callable[[list[int], list[int]], None],
 ) -> None:
     pending: dict[Future, list[int]] = {}
+    # Tasks already running when the caller times out stop by themselves.
+    stop_at = None if deadline is None else time.time() + (deadline - time.monotonic())
     try:
         for batch in batches:
             subs = [Subproblem(work.family, work.params, i) for i in batch]
-            pending[executor.submit(count_subproblems, subs, threads)] = batch
+            pending[executor.submit(count_subproblems, subs, threads, stop_at)] = batch
         while pending:
             left = _left(deadline, seconds)
             ready, _ = wait(pending, timeout=0.2 if left is None else min(left, 0.2),
@@ -383,6 +390,8 @@ def _run_on(
             for future in ready:
                 arrived(pending.pop(future), future.result())
     finally:
-        # On an error, a timeout or Ctrl-C: drop what has not started.
+        # On an error, a timeout or Ctrl-C: drop what has not started.  (What
+        # runs on a worker process cannot be interrupted from here; with a
+        # timeout it stops at the deadline, on Ctrl-C when its batch is done.)
         for future in pending:
             future.cancel()

@@ -1,0 +1,318 @@
+"""Counts split into subproblems: plans, executors (threads, processes, a real
+Dask cluster), checkpoints that survive SIGKILL, and files that are not ours.
+
+Totals are checked against published values (OEIS) and the separate
+brute-force oracle, never against the local count alone.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import oracle
+import pytest
+import solvers
+from solvers import count_queens, count_tours, dist
+from test_queens import A000170, A002562
+
+#: Solutions (A000170) and classes (A002562) of n queens, by n.
+SOLUTIONS = dict(enumerate(A000170, start=1)) | {17: 95_815_104}
+CLASSES = dict(enumerate(A002562, start=1))
+
+#: Directed open tours from every square of 6x6 (DESIGN.md; A165134).
+ALL_6X6 = 6_637_920
+
+
+class RecordingExecutor(ThreadPoolExecutor):
+    """A thread pool that remembers which subproblems it was asked to count."""
+
+    def __init__(self, workers: int = 2) -> None:
+        super().__init__(workers)
+        self.asked: list[int] = []
+
+    def submit(self, fn, /, *args, **kwargs):
+        if fn is dist.count_subproblems:
+            self.asked.extend(s.index for s in args[0])
+        return super().submit(fn, *args, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def processes():
+    with ProcessPoolExecutor(2) as pool:
+        yield pool
+
+
+# ---------------------------------------------------------------- plans
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "closed"),
+    [
+        ("....\n....\n....", None, False),  # 3x4
+        ("....\n....\n....", "all", False),
+        (".......\n.......\n.......", (1, 3), False),  # 3x7
+        ("....\n.#..\n....\n....", (0, 0), False),
+        ("....\n....\n....\n....\n....", "all", False),  # 5x4
+        (".....\n.....\n.....\n.....", "all", True),
+    ],
+)
+def test_tour_subproblems_add_up_to_the_oracle(text, start, closed):
+    rows, cols, mask = oracle.parse(text)
+    want = oracle.count(rows, cols, mask, start, closed)
+    where = {} if start is None else {"start": start}
+    work = dist.plan(count_tours, board=text, closed=closed, subproblems=64, **where)
+    counts = dist.count_subproblems(work.subproblems, threads=1)
+    assert len(counts) == len(work)
+    assert sum(counts) == want == work.count()
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_queen_subproblems_add_up_to_oeis(n):
+    for unique, table in ((False, SOLUTIONS), (True, CLASSES)):
+        work = dist.plan(count_queens, n, unique=unique, subproblems=32)
+        assert sum(dist.count_subproblems(work.subproblems)) == table[n]
+
+
+def test_the_plan_is_the_same_everywhere_and_pickles():
+    a = dist.plan(count_queens, 11, subproblems=200)
+    b = dist.plan(count_queens, 11, subproblems=200)
+    assert a == b and len(a) >= 200
+    subs = a.subproblems
+    assert pickle.loads(pickle.dumps(subs)) == subs
+    # any split of the subproblems into batches gives the same total
+    odd, even = subs[1::2], subs[::2]
+    assert sum(dist.count_subproblems(odd)) + sum(dist.count_subproblems(even)) == 2680
+
+
+def test_plan_errors():
+    with pytest.raises(TypeError, match="count_tours and count_queens"):
+        dist.plan(solvers.find_tour, 5, 5)
+    with pytest.raises(ValueError, match="subproblems must be at least 1"):
+        dist.plan(count_queens, 8, subproblems=0)
+    with pytest.raises(ValueError, match="count_tours works on boards"):
+        dist.plan(count_tours, 9, 9)
+    queens8 = dist.plan(count_queens, 8).subproblems
+    tours = dist.plan(count_tours, 3, 4).subproblems
+    with pytest.raises(ValueError, match="one plan only"):
+        dist.count_subproblems([queens8[0], tours[0]])
+    bad = dist.Subproblem("queens", queens8[0].params, 10**6)
+    with pytest.raises(ValueError, match="not in this plan"):
+        dist.count_subproblems([bad])
+    assert dist.count_subproblems([]) == []
+
+
+# ---------------------------------------------------------------- executors
+
+
+def test_threads_and_processes_give_the_published_counts(processes):
+    with ThreadPoolExecutor(3) as threads:
+        assert count_queens(12, executor=threads) == SOLUTIONS[12]
+        assert count_tours(5, 5, start="all", executor=threads, threads=1) == 1728
+    assert count_queens(12, unique=True, executor=processes, threads=1) == CLASSES[12]
+    assert count_tours(6, 6, start="all", executor=processes) == ALL_6X6
+    assert count_tours(4, 4, executor=processes) == 0
+
+
+def test_bad_executor_and_checkpoint_arguments(tmp_path):
+    with pytest.raises(TypeError, match="concurrent.futures.Executor"):
+        count_queens(8, executor="dask://localhost:8786")
+    with pytest.raises(TypeError, match="checkpoint must be a file path"):
+        count_queens(8, checkpoint=3)
+
+
+def test_timeout_with_an_executor(processes):
+    began = time.monotonic()
+    with pytest.raises(TimeoutError):
+        count_queens(19, executor=processes, timeout=0.5)
+    assert time.monotonic() - began < 10
+
+
+def test_progress_with_an_executor(capsys, monkeypatch, processes):
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setattr(solvers._progress, "SILENT_SECONDS", 0.0)
+    assert count_queens(10, executor=processes, progress=True) == 724
+    err = capsys.readouterr().err
+    assert "subproblems" in err
+
+
+def _dask_or_skip():
+    if os.environ.get("SOLVERS_REQUIRE_DASK") == "1":
+        import dask.distributed  # noqa: F401  (CI installs it: a failure, not a skip)
+    return pytest.importorskip("dask.distributed")
+
+
+def test_a_real_dask_cluster_counts_every_family():
+    distributed = _dask_or_skip()
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        executor = client.get_executor()
+        assert count_queens(11, executor=executor) == SOLUTIONS[11]
+        assert count_tours(5, 5, start="all", executor=executor) == 1728
+        board = solvers.PegBoard.english()
+        assert (
+            solvers.count_peg_solutions(board, start=(3, 3), executor=executor)
+            == 40_861_647_040_079_968
+        )
+        # the command line reaches the same scheduler by its address
+        address = cluster.scheduler_address.removeprefix("tcp://")
+        done = subprocess.run(
+            [sys.executable, "-m", "solvers", "queens", "10", "--executor", f"dask://{address}"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert (done.returncode, done.stdout) == (0, "724\n"), done.stderr
+
+
+# ---------------------------------------------------------------- checkpoints
+
+
+def _ledger(path):
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT idx, run FROM results").fetchall()
+        runs = [r for (r,) in db.execute("SELECT run FROM runs ORDER BY run")]
+    return rows, runs
+
+
+def test_a_checkpoint_records_everything_and_a_rerun_computes_nothing(tmp_path):
+    path = tmp_path / "q11.sqlite"
+    assert count_queens(11, checkpoint=path) == SOLUTIONS[11]
+    rows, runs = _ledger(path)
+    work = dist.plan(count_queens, 11)
+    assert sorted(i for i, _ in rows) == list(range(len(work)))
+    assert runs == [1]
+    again = RecordingExecutor()
+    with again:
+        assert count_queens(11, checkpoint=path, executor=again) == SOLUTIONS[11]
+    assert again.asked == []
+    assert len(_ledger(path)[0]) == len(work) and _ledger(path)[1] == [1, 2]
+
+
+def test_a_partial_checkpoint_is_completed_without_recounting(tmp_path):
+    path = str(tmp_path / "t.sqlite")
+    work = dist.plan(count_tours, 6, 6, start="all")
+    ledger = dist.Checkpoint(path, work)
+    first = work.subproblems[: len(work) // 3]
+    ledger.record(zip(range(len(first)), dist.count_subproblems(first), strict=True))
+    ledger.close()
+    pool = RecordingExecutor()
+    with pool:
+        assert count_tours(6, 6, start="all", checkpoint=path, executor=pool) == ALL_6X6
+    assert sorted(pool.asked) == list(range(len(first), len(work)))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_sigkill_mid_count_then_resume(tmp_path):
+    path = str(tmp_path / "q17.sqlite")
+    child = subprocess.Popen(
+        [sys.executable, "-c",
+         f"import solvers; solvers.count_queens(17, threads=2, checkpoint={path!r})"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        # kill it once a few batches are recorded (the count takes seconds)
+        deadline = time.monotonic() + 60
+        recorded = 0
+        while recorded < 5 and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.05)
+            try:
+                recorded = len(_ledger(path)[0])
+            except sqlite3.Error:
+                recorded = 0
+        assert child.poll() is None, "the count ended before it could be killed"
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    before, runs = _ledger(path)
+    size = len(dist.plan(count_queens, 17))
+    assert runs == [1] and 0 < len(before) < size
+    pool = RecordingExecutor()
+    with pool:
+        assert count_queens(17, checkpoint=path, executor=pool) == SOLUTIONS[17]
+    kept = {i for i, _ in before}
+    assert kept.isdisjoint(pool.asked)  # what was recorded is not recomputed
+    assert sorted(pool.asked) == sorted(set(range(size)) - kept)
+    after, runs = _ledger(path)
+    assert runs == [1, 2] and len(after) == size
+    assert {i for i, run in after if run == 1} == kept
+
+
+def test_foreign_and_damaged_files_are_refused(tmp_path):
+    good = tmp_path / "good.sqlite"
+    assert count_queens(9, checkpoint=good) == 352
+    with pytest.raises(ValueError, match="another problem"):
+        count_queens(10, checkpoint=good)
+    with pytest.raises(ValueError, match="another problem"):
+        count_queens(9, unique=True, checkpoint=good)
+    with pytest.raises(ValueError, match="another problem"):
+        count_tours(5, 5, checkpoint=good)
+    # another version of the package
+    with sqlite3.connect(good) as db:
+        db.execute("UPDATE meta SET value = '0.0.0-other' WHERE key = 'version'")
+    with pytest.raises(ValueError, match="another version"):
+        count_queens(9, checkpoint=good)
+    # not SQLite at all
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(ValueError, match="not a readable solvers checkpoint"):
+        count_queens(9, checkpoint=junk)
+    # an SQLite file of something else
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE notes(x)")
+    with pytest.raises(ValueError, match="not a solvers checkpoint"):
+        count_queens(9, checkpoint=other)
+
+
+def test_a_truncated_checkpoint_is_refused(tmp_path):
+    path = tmp_path / "q12.sqlite"
+    assert count_queens(12, checkpoint=path) == SOLUTIONS[12]
+    data = path.read_bytes()
+    for extra in tmp_path.glob("q12.sqlite-*"):  # no WAL left behind after a clean close
+        extra.unlink()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match="checkpoint"):
+        count_queens(12, checkpoint=path)
+
+
+def test_a_tampered_count_is_refused(tmp_path):
+    path = tmp_path / "q8.sqlite"
+    assert count_queens(8, checkpoint=path) == 92
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE results SET count = '-5' WHERE idx = 0")
+    with pytest.raises(ValueError, match="corrupt"):
+        count_queens(8, checkpoint=path)
+
+
+# ---------------------------------------------------------------- command line
+
+
+def test_cli_workers_and_checkpoint(tmp_path):
+    path = tmp_path / "cli.sqlite"
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-m", "solvers", "queens", "10", "--workers", "2",
+             "--checkpoint", str(path)],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert (done.returncode, done.stdout) == (0, "724\n"), done.stderr
+    assert _ledger(path)[1] == [1, 2]
+    done = subprocess.run(
+        [sys.executable, "-m", "solvers", "tours", "5", "5", "--start", "all", "--workers", "2"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, "1728\n"), done.stderr
