@@ -445,8 +445,10 @@ const CONNECT_MIN: u32 = 6;
 /// A slot is `[key, count << TAG_BITS | tag]`; a full slot is overwritten.
 ///
 /// Tables are kept for the next count (first touches of fresh memory cost
-/// page faults, ~1.5 us per 4 KiB here): each count stamps its entries with an
-/// epoch, so entries of earlier counts are misses and no clearing is needed.
+/// page faults, ~1.5 us per 4 KiB here).  Entries are stamped with an epoch
+/// that changes whenever a table passes to another search, so entries of
+/// other searches are misses and no clearing is needed; a search that counts
+/// its subproblems in several calls (`engine::count_each`) keeps its entries.
 pub struct TailMemo {
     table: Option<MemoTable>,
     shift: u32,
@@ -456,7 +458,12 @@ pub struct TailMemo {
 struct MemoTable {
     slots: Box<[u64]>,
     epoch: u64,
+    /// The [`TourSearch::generation`] whose entries the table holds.
+    owner: u64,
 }
+
+/// A number for each [`TourSearch`] built in this process.
+static GENERATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// Tables returned by finished counts, for reuse.
 static SPARE_TABLES: Mutex<Vec<MemoTable>> = Mutex::new(Vec::new());
@@ -465,23 +472,31 @@ const EPOCH_BITS: u32 = 10;
 const TAG_BITS: u32 = 14 + EPOCH_BITS;
 
 impl TailMemo {
-    fn new(bits: u32) -> Self {
+    /// A table for the search numbered `owner`: one of its own if a spare is
+    /// left, else any spare (restamped) or a new one.
+    fn new(bits: u32, owner: u64) -> Self {
         let len = 2usize << bits;
         let reused = {
             let mut spare = SPARE_TABLES.lock().unwrap_or_else(|p| p.into_inner());
-            let at = spare.iter().position(|t| t.slots.len() == len);
+            let fits = |t: &MemoTable| t.slots.len() == len;
+            let at = (spare.iter().position(|t| fits(t) && t.owner == owner))
+                .or_else(|| spare.iter().position(fits));
             at.map(|i| spare.swap_remove(i))
         };
         let mut table = reused.unwrap_or_else(|| MemoTable {
             // Zeroed pages come from the OS lazily: untouched slots cost nothing.
             slots: vec![0u64; len].into_boxed_slice(),
             epoch: 0,
+            owner: 0,
         });
-        table.epoch = (table.epoch + 1) & ((1 << EPOCH_BITS) - 1);
-        if table.epoch == 0 {
-            // The stamps wrapped around: forget everything once.
-            table.slots.fill(0);
-            table.epoch = 1;
+        if table.owner != owner || table.epoch == 0 {
+            table.owner = owner;
+            table.epoch = (table.epoch + 1) & ((1 << EPOCH_BITS) - 1);
+            if table.epoch == 0 {
+                // The stamps wrapped around: forget everything once.
+                table.slots.fill(0);
+                table.epoch = 1;
+            }
         }
         TailMemo {
             shift: 64 - bits,
@@ -538,6 +553,8 @@ pub struct TourSearch {
     roots: Vec<TourTask>,
     memo_bits: u32,
     count_connect_min: u32,
+    /// This search's number: memo entries are shared by its calls only.
+    generation: u64,
 }
 
 impl TourSearch {
@@ -573,6 +590,7 @@ impl TourSearch {
             roots,
             memo_bits: bits,
             count_connect_min,
+            generation: GENERATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         })
     }
 
@@ -823,7 +841,7 @@ impl SubtreeSearch for TourSearch {
     type Scratch = TailMemo;
 
     fn scratch(&self) -> TailMemo {
-        TailMemo::new(self.memo_bits)
+        TailMemo::new(self.memo_bits, self.generation)
     }
 
     fn split(&self, task: &TourTask, out: &mut Vec<TourTask>) -> bool {

@@ -91,6 +91,28 @@ def test_the_plan_is_the_same_everywhere_and_pickles():
     assert sum(dist.count_subproblems(odd)) + sum(dist.count_subproblems(even)) == 2680
 
 
+def test_interleaved_batches_of_different_plans_keep_their_counts():
+    # Memo tables pass between searches of equal size: entries of one search
+    # must never answer for another, and each search's own entries may be reused.
+    a = dist.plan(count_tours, 5, 6, subproblems=64).subproblems
+    b = dist.plan(count_tours, 6, 5, start="all", subproblems=64).subproblems
+    c = dist.plan(count_tours, 5, 6, start=(0, 0), subproblems=64).subproblems
+    totals = {"a": 0, "b": 0, "c": 0}
+    for k in range(0, max(map(len, (a, b, c))), 7):
+        for name, subs in (("a", a), ("b", b), ("c", c), ("a2", a)):
+            part = sum(dist.count_subproblems(subs[k : k + 7]))
+            if name == "a2":
+                assert part == sum(dist.count_subproblems(a[k : k + 7]))
+            else:
+                totals[name] += part
+    assert totals == {
+        "a": count_tours(5, 6),
+        "b": count_tours(6, 5, start="all"),
+        "c": count_tours(5, 6, start=(0, 0)),
+    }
+    assert totals["a"] == 4542  # the 5x6 corner count in the README table
+
+
 def test_plan_errors():
     with pytest.raises(TypeError, match="count_tours and count_queens"):
         dist.plan(solvers.find_tour, 5, 5)

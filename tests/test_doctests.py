@@ -12,6 +12,7 @@ MODULES = [
     "solvers",
     "solvers.knights",
     "solvers.queens",
+    "solvers.dist",
     "solvers.peg",
     "solvers.pegboard",
     "solvers.render",

@@ -57,6 +57,29 @@ def search_queens(
 def construct_queens(n: int) -> bytes | None: ...
 def placement_defect(cols: bytes) -> str | None: ...
 
+class CountPlan:
+    """The subproblems of a tours or queens count, addressed by index."""
+
+    @staticmethod
+    def tours(
+        rows: int,
+        cols: int,
+        mask: list[bool] | None,
+        start: tuple[int, int] | None,
+        closed: bool,
+        min_tasks: int,
+    ) -> CountPlan: ...
+    @staticmethod
+    def queens(n: int, unique: bool, min_tasks: int) -> CountPlan: ...
+    def __len__(self) -> int: ...
+    def count_each(
+        self,
+        which: list[int],
+        threads: int,
+        progress: Callable[[int, int], None] | None = None,
+        timeout: float | None = None,
+    ) -> list[int]: ...
+
 class QueenStream(Iterator[bytes]):
     def __new__(cls, n: int, unique: bool) -> QueenStream: ...
     def __iter__(self) -> QueenStream: ...

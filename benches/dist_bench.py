@@ -1,0 +1,79 @@
+"""What splitting a count costs: each count run locally (``threads=2``), with
+a checkpoint file, on a ``ProcessPoolExecutor(2)`` and on a Dask
+``LocalCluster`` of 2 worker processes (1 thread each, ``threads=1`` per task),
+printed as a Markdown table with the overhead over the local call::
+
+    python benches/dist_bench.py            # tours 4x12 and 18 queens (about 3 minutes)
+    python benches/dist_bench.py --quick    # tours 4x12 and 17 queens
+
+Needs ``pip install ".[dist]"``.  Every way must give the same count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+
+import solvers
+
+
+def _timed(call: Callable[[], int]) -> tuple[int, float]:
+    began = time.perf_counter()
+    result = call()
+    return result, time.perf_counter() - began
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="17 queens instead of 18")
+    args = parser.parse_args(argv)
+    from dask.distributed import Client, LocalCluster
+
+    n = 17 if args.quick else 18
+    cases: list[tuple[str, Callable[..., int]]] = [
+        ("knight's tours 4x12 from the corner", lambda **kw: solvers.count_tours(4, 12, **kw)),
+        (f"{n} queens", lambda **kw: solvers.count_queens(n, **kw)),
+    ]
+    print(f"{os.cpu_count()} logical core(s); 2 workers of 1 thread for the executors.\n")
+    print("| count | result | local t=2 (s) | checkpoint (s) | process pool (s) | Dask (s) |")
+    print("|---|--:|--:|--:|--:|--:|")
+    with (
+        ProcessPoolExecutor(2) as pool,
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+        tempfile.TemporaryDirectory() as scratch,
+    ):
+        dask = client.get_executor()
+        for name, count in cases:
+            # warm the workers (import, first plan) before timing them
+            solvers.count_queens(8, executor=pool)
+            solvers.count_queens(8, executor=dask)
+            local, t_local = _timed(lambda count=count: count(threads=2))
+            ledger = os.path.join(scratch, f"{len(name)}.sqlite")
+            kept, t_kept = _timed(
+                lambda count=count, ledger=ledger: count(threads=2, checkpoint=ledger)
+            )
+            pooled, t_pool = _timed(lambda count=count: count(threads=1, executor=pool))
+            spread, t_dask = _timed(lambda count=count: count(threads=1, executor=dask))
+            if not local == kept == pooled == spread:
+                raise SystemExit(f"{name}: the counts differ: {local} {kept} {pooled} {spread}")
+
+            def cell(t: float, t_local: float = t_local) -> str:
+                return f"{t:.2f} ({100 * (t / t_local - 1):+.0f}%)"
+
+            print(
+                f"| {name} | {local} | {t_local:.2f} | {cell(t_kept)} | {cell(t_pool)} | "
+                f"{cell(t_dask)} |",
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
