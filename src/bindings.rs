@@ -49,6 +49,24 @@ fn run_cancellable<R: Send + 'static>(
     timeout: Option<f64>,
     job: impl FnOnce() -> PyResult<R> + Send + 'static,
 ) -> PyResult<R> {
+    let report = |ctl: &Control| -> PyResult<()> {
+        if let Some(callback) = &progress {
+            callback.call1(ctl.progress())?;
+        }
+        Ok(())
+    };
+    run_polling(py, ctl, timeout, report, job)
+}
+
+/// [`run_cancellable`] with any `poll(ctl)` run between slices instead of a
+/// progress callback; an error from it cancels the job and is raised.
+fn run_polling<R: Send + 'static>(
+    py: Python<'_>,
+    ctl: Arc<Control>,
+    timeout: Option<f64>,
+    mut poll: impl FnMut(&Control) -> PyResult<()>,
+    job: impl FnOnce() -> PyResult<R> + Send + 'static,
+) -> PyResult<R> {
     let deadline = match timeout {
         None => None,
         // A timeout too long for a Duration (or an Instant) is no limit at all.
@@ -104,11 +122,8 @@ fn run_cancellable<R: Send + 'static>(
             ));
             return Err(stop(&ctl, rx, e));
         }
-        if let Some(callback) = &progress {
-            let (done, total) = ctl.progress();
-            if let Err(e) = callback.call1((done, total)) {
-                return Err(stop(&ctl, rx, e));
-            }
+        if let Err(e) = poll(&ctl) {
+            return Err(stop(&ctl, rx, e));
         }
     }
 }
@@ -177,10 +192,11 @@ impl Plan {
         which: &[usize],
         threads: usize,
         ctl: &Control,
+        finished: &(dyn Fn(usize, u128) + Sync),
     ) -> Result<Vec<u128>, SearchError> {
         match self {
-            Plan::Tours(p) => p.count_each(which, threads, ctl),
-            Plan::Queens(p) => p.count_each(which, threads, ctl),
+            Plan::Tours(p) => p.count_each(which, threads, ctl, finished),
+            Plan::Queens(p) => p.count_each(which, threads, ctl, finished),
         }
     }
 }
@@ -233,8 +249,11 @@ impl CountPlan {
         self.plan.len()
     }
 
-    /// The counts of the subproblems `which`, in that order.
-    #[pyo3(signature = (which, threads, progress=None, timeout=None))]
+    /// The counts of the subproblems `which`, in that order.  `finished`,
+    /// if given, is called every few hundredths of a second with the
+    /// `[(index, count), ...]` finished since its last call (and once at the
+    /// end), so a caller can record them as they come.
+    #[pyo3(signature = (which, threads, progress=None, timeout=None, finished=None))]
     fn count_each(
         &self,
         py: Python<'_>,
@@ -242,6 +261,7 @@ impl CountPlan {
         threads: usize,
         progress: Option<Bound<'_, PyAny>>,
         timeout: Option<f64>,
+        finished: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Vec<u128>> {
         let len = self.plan.len();
         if let Some(&bad) = which.iter().find(|&&i| i >= len) {
@@ -252,10 +272,33 @@ impl CountPlan {
         let plan = self.plan.clone();
         let ctl = Arc::new(Control::new());
         let job_ctl = ctl.clone();
-        run_cancellable(py, ctl, progress, timeout, move || {
-            plan.count_each(&which, threads, &job_ctl)
+        let done: Arc<Mutex<Vec<(usize, u128)>>> = Arc::default();
+        let sink = done.clone();
+        let hand_over = |finished: &Option<Bound<'_, PyAny>>| -> PyResult<()> {
+            let batch = std::mem::take(&mut *done.lock().unwrap_or_else(|e| e.into_inner()));
+            match finished {
+                Some(callback) if !batch.is_empty() => callback.call1((batch,)).map(drop),
+                _ => Ok(()),
+            }
+        };
+        let poll = |ctl: &Control| -> PyResult<()> {
+            if let Some(callback) = &progress {
+                callback.call1(ctl.progress())?;
+            }
+            hand_over(&finished)
+        };
+        let keep = finished.is_some();
+        let counts = run_polling(py, ctl, timeout, poll, move || {
+            let record = |i: usize, n: u128| {
+                if keep {
+                    sink.lock().unwrap_or_else(|e| e.into_inner()).push((i, n));
+                }
+            };
+            plan.count_each(&which, threads, &job_ctl, &record)
                 .map_err(search_error)
-        })
+        })?;
+        hand_over(&finished)?;
+        Ok(counts)
     }
 }
 

@@ -262,21 +262,23 @@ pub fn count<S: SubtreeSearch>(
     ctl: &Control,
 ) -> Result<u128, SearchError> {
     let all: Vec<usize> = (0..tasks.len()).collect();
-    count_each(search, tasks, &all, threads, ctl)?
+    count_each(search, tasks, &all, threads, ctl, &|_, _| {})?
         .into_iter()
         .try_fold(0u128, |a, b| a.checked_add(b).ok_or(SearchError::Overflow))
 }
 
 /// The number of solutions below `tasks[i]` for each `i` in `which`, in that
-/// order, counted on `threads` workers.  This is how a count is split across
-/// processes or machines: each counts some tasks of the same deterministic
-/// [`plan`], and the counts add up to the whole.
+/// order, counted on `threads` workers; `finished(i, count)` hears of each
+/// as it is done (from the worker threads).  This is how a count is split
+/// across processes or machines: each counts some tasks of the same
+/// deterministic [`plan`], and the counts add up to the whole.
 pub fn count_each<S: SubtreeSearch>(
     search: &S,
     tasks: &[S::Task],
     which: &[usize],
     threads: usize,
     ctl: &Control,
+    finished: &(dyn Fn(usize, u128) + Sync),
 ) -> Result<Vec<u128>, SearchError> {
     ctl.start(which.len());
     // A tree that splits into fewer tasks than two per worker is tiny:
@@ -287,7 +289,9 @@ pub fn count_each<S: SubtreeSearch>(
         let stop = Stop::new(ctl);
         let mut counts = Vec::with_capacity(which.len());
         for &i in which {
-            counts.push(search.count(&tasks[i], &mut scratch, &stop)?);
+            let n = search.count(&tasks[i], &mut scratch, &stop)?;
+            finished(i, n);
+            counts.push(n);
             ctl.finish_one();
         }
         return Ok(counts);
@@ -309,9 +313,10 @@ pub fn count_each<S: SubtreeSearch>(
                 let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
                 let mut slot = scratch[worker].lock().unwrap_or_else(|p| p.into_inner());
                 let mine = slot.get_or_insert_with(|| search.scratch());
-                let n = search.count(&tasks[i], mine, &stop);
+                let n = search.count(&tasks[i], mine, &stop)?;
+                finished(i, n);
                 ctl.finish_one();
-                n
+                Ok(n)
             })
             .collect()
     })?
@@ -346,8 +351,9 @@ impl<S: SubtreeSearch> Planned<S> {
         which: &[usize],
         threads: usize,
         ctl: &Control,
+        finished: &(dyn Fn(usize, u128) + Sync),
     ) -> Result<Vec<u128>, SearchError> {
-        count_each(&self.search, &self.tasks, which, threads, ctl)
+        count_each(&self.search, &self.tasks, which, threads, ctl, finished)
     }
 }
 

@@ -273,6 +273,18 @@ def test_sigkill_mid_count_then_resume(tmp_path):
     assert {i for i, run in after if run == 1} == kept
 
 
+def test_a_timed_out_checkpointed_count_keeps_what_it_finished(tmp_path):
+    path = tmp_path / "q16.sqlite"
+    with pytest.raises(TimeoutError):
+        count_queens(16, checkpoint=path, timeout=0.3)
+    before, runs = _ledger(path)
+    assert runs == [1] and 0 < len(before) < len(dist.plan(count_queens, 16))
+    pool = RecordingExecutor()
+    with pool:
+        assert count_queens(16, checkpoint=path, executor=pool) == SOLUTIONS[16]
+    assert {i for i, _ in before}.isdisjoint(pool.asked)
+
+
 def test_foreign_and_damaged_files_are_refused(tmp_path):
     good = tmp_path / "good.sqlite"
     assert count_queens(9, checkpoint=good) == 352

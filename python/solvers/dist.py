@@ -321,29 +321,27 @@ def run(
     bar = _progress.make(progress, work.description)
     try:
         todo = [i for i in range(work.size) if i not in done]
-        # In this process, batches of about 1% keep a checkpoint's losses small.
-        jobs = 8 * _workers(executor) if executor is not None else 100
-        batches = _batches(todo, jobs)
-        finished = len(done)
 
         def arrived(batch: list[int], counts: list[int]) -> None:
-            nonlocal finished
             if len(counts) != len(batch):
                 raise RuntimeError("a worker returned the wrong number of counts")
             if ledger is not None:
                 ledger.record(zip(batch, counts, strict=True))
             done.update(zip(batch, counts, strict=True))
-            finished += len(batch)
             if bar is not None:
-                bar(finished, work.size)
+                bar(len(done), work.size)
 
         if executor is None:
-            for batch in batches:
-                left = _left(deadline, seconds)
-                plan_here = _core_plan(work.family, work.params)
-                counts = plan_here.count_each(batch, _validate.threads(threads), None, left)
-                arrived(batch, counts)
+            # One call over everything left; what finishes is handed over (and
+            # recorded) every few hundredths of a second while the rest runs.
+            def finished(pairs: list[tuple[int, int]]) -> None:
+                arrived([i for i, _ in pairs], [n for _, n in pairs])
+
+            plan_here = _core_plan(work.family, work.params)
+            workers = _validate.threads(threads)
+            plan_here.count_each(todo, workers, None, _left(deadline, seconds), finished)
         else:
+            batches = _batches(todo, 8 * _workers(executor))
             _run_on(executor, work, batches, threads, deadline, seconds, arrived)
         total = sum(done.values())
         if total >= 1 << 128:
