@@ -48,7 +48,7 @@ from typing import Any
 
 from . import _core, _progress, _validate
 
-__all__ = ["Checkpoint", "Plan", "Subproblem", "count_subproblems", "plan"]
+__all__ = ["Checkpoint", "Plan", "Subproblem", "count_subproblem", "count_subproblems", "plan"]
 
 #: Subproblems in a plan made for distribution (at least; fewer if the tree is smaller).
 DEFAULT_SUBPROBLEMS = 4096
@@ -96,6 +96,17 @@ def count_subproblems(
     workers = _validate.threads(threads)
     left = None if deadline is None else max(0.0, deadline - time.time())
     return _core_plan(family, params).count_each([s.index for s in batch], workers, None, left)
+
+
+def count_subproblem(subproblem: Subproblem, threads: int | None = None) -> int:
+    """The count of one subproblem.
+
+    >>> from solvers import count_queens
+    >>> first = plan(count_queens, 8).subproblems[0]
+    >>> count_subproblem(first) <= 92
+    True
+    """
+    return count_subproblems([subproblem], threads)[0]
 
 
 @dataclass(frozen=True)
@@ -341,7 +352,7 @@ def run(
             workers = _validate.threads(threads)
             plan_here.count_each(todo, workers, None, _left(deadline, seconds), finished)
         else:
-            batches = _batches(todo, 8 * _workers(executor))
+            batches = _batches(todo, 16 * _workers(executor))
             _run_on(executor, work, batches, threads, deadline, seconds, arrived)
         total = sum(done.values())
         if total >= 1 << 128:
