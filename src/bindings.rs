@@ -512,6 +512,39 @@ impl PegKernel {
         self.join(py, &from_start, &from_finish, threads, timeout, false)
     }
 
+    /// `meet` with the first layer given as pieces that are not merged (see
+    /// `peg::meet_pieces`): only `from_finish` must be a whole (merged) layer.
+    #[pyo3(signature = (from_start, from_finish, threads, timeout=None))]
+    fn meet_pieces(
+        &self,
+        py: Python<'_>,
+        from_start: Vec<PyRef<'_, PegLayer>>,
+        from_finish: PyRef<'_, PegLayer>,
+        threads: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<u128> {
+        let holes = self.geometry.holes();
+        let other = from_finish.inner.pegs as usize;
+        if let Some(piece) =
+            (from_start.iter()).find(|piece| piece.inner.pegs as usize + other != holes)
+        {
+            return Err(PyValueError::new_err(format!(
+                "the layers do not fit: their peg counts add up to {}, not {holes}",
+                piece.inner.pegs as usize + other
+            )));
+        }
+        let geometry = self.geometry.clone();
+        let pieces: Vec<Arc<peg::Layer>> =
+            from_start.iter().map(|piece| piece.inner.clone()).collect();
+        let finish = from_finish.inner.clone();
+        let ctl = Arc::new(Control::new());
+        let job_ctl = ctl.clone();
+        run_cancellable(py, ctl, None, timeout, move || {
+            let pieces: Vec<&peg::Layer> = pieces.iter().map(|piece| &**piece).collect();
+            peg::meet_pieces(&geometry, &pieces, &finish, threads, &job_ctl).map_err(search_error)
+        })
+    }
+
     /// The same number across one jump (see `peg::meet_across`).
     #[pyo3(signature = (from_start, from_finish, threads, timeout=None))]
     fn meet_across(

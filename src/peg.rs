@@ -977,9 +977,24 @@ pub fn meet(
     threads: usize,
     ctl: &Control,
 ) -> Result<u128, SearchError> {
+    meet_pieces(geometry, &[from_start], from_finish, threads, ctl)
+}
+
+/// [`meet`] with `from_start` given as pieces of one layer, not merged: a
+/// position found in several pieces counts with the sum of its counts, as
+/// it would after merging (the join is linear in this side).  Either search
+/// may play either part (the join is symmetric), but only `from_finish`
+/// must hold each position once, with its full count.
+pub fn meet_pieces(
+    geometry: &PegGeometry,
+    from_start: &[&Layer],
+    from_finish: &Layer,
+    threads: usize,
+    ctl: &Control,
+) -> Result<u128, SearchError> {
     with_pool(threads, || {
         let index = KeyIndex::new(geometry, from_finish);
-        sum_by_chunks(from_start, ctl, |keys, counts| {
+        sum_by_chunks(chunks_of(from_start), ctl, |keys, counts| {
             let mut sum = 0u128;
             for (&position, &count) in keys.iter().zip(counts) {
                 let other = geometry.canonical(!position & geometry.full);
@@ -994,16 +1009,14 @@ pub fn meet(
     })?
 }
 
-/// The checked sum of `per_chunk` over the chunks of `layer`, in parallel
+/// The checked sum of `per_chunk` over `chunks`, in parallel
 /// (inside a pool), watching the cancel flag between chunks.
 fn sum_by_chunks(
-    layer: &Layer,
+    chunks: Vec<(&[u64], &[u128])>,
     ctl: &Control,
     per_chunk: impl Fn(&[u64], &[u128]) -> Result<u128, SearchError> + Sync,
 ) -> Result<u128, SearchError> {
-    (layer.keys.chunks(CHUNK))
-        .zip(layer.counts.chunks(CHUNK))
-        .collect::<Vec<_>>()
+    chunks
         .into_par_iter()
         .map(|(keys, counts)| {
             if ctl.is_cancelled() {
@@ -1112,7 +1125,7 @@ pub fn meet_across(
     let full = geometry.full;
     with_pool(threads, || {
         let index = KeyIndex::new(geometry, from_finish);
-        sum_by_chunks(from_start, ctl, |keys, counts| {
+        sum_by_chunks(chunks_of(&[from_start]), ctl, |keys, counts| {
             let mut sum = 0u128;
             // Probes for a block of positions are prefetched together, so
             // their memory latencies overlap.
@@ -1594,6 +1607,34 @@ mod tests {
                         .map(|(x, y)| meet(g, x, y, 1, &ctl).unwrap())
                         .sum();
                     assert_eq!(sum, want, "{s}->{f}, {ja}+{jb} jumps, {parts} parts");
+                    // Unmerged pieces of one side (the children of each part
+                    // of its previous layer) join as well as the merged layer.
+                    let before = split(g, &grown(g, s, ja - 1), parts, false, 1, &ctl).unwrap();
+                    let mut sum = 0;
+                    for (owner, finish_part) in pb.iter().enumerate() {
+                        let pieces: Vec<Layer> = (before.iter())
+                            .map(|part| expand_split(g, part, parts, false, 1, &ctl).unwrap())
+                            .map(|mut children| children.swap_remove(owner))
+                            .collect();
+                        let refs: Vec<&Layer> = pieces.iter().collect();
+                        sum += meet_pieces(g, &refs, finish_part, 2, &ctl).unwrap();
+                        // and with the roles swapped
+                        let other = meet_pieces(
+                            g,
+                            &[finish_part],
+                            &merge(&refs, 1, &ctl).unwrap(),
+                            1,
+                            &ctl,
+                        );
+                        assert_eq!(
+                            other.unwrap(),
+                            meet(g, &pa[owner], finish_part, 1, &ctl).unwrap()
+                        );
+                    }
+                    assert_eq!(
+                        sum, want,
+                        "pieces: {s}->{f}, {ja}+{jb} jumps, {parts} parts"
+                    );
                 }
                 checked += (want > 0) as usize;
             }

@@ -91,6 +91,13 @@ class PegKernel:
         threads: int,
         timeout: float | None = None,
     ) -> int: ...
+    def meet_pieces(
+        self,
+        from_start: list[PegLayer],
+        from_finish: PegLayer,
+        threads: int,
+        timeout: float | None = None,
+    ) -> int: ...
     def meet_across(
         self,
         from_start: PegLayer,
