@@ -22,8 +22,10 @@ The driver regroups the pieces by owner and submits the next round.  This is
 the seed's scheme (MPI ranks exchanging boards by hash), with one difference:
 the generic ``Executor`` interface has no channels between tasks, so every
 piece travels from a worker through the driver to the next worker.  The
-driver holds one layer's pieces at a time (a few times the layer: a position
-reached from several parts arrives in several pieces).
+driver holds the pieces of one or two layers at a time (a few times a layer:
+a position reached from several parts arrives in several pieces).  On Dask
+the driver scatters a round's pieces to the workers before submitting its
+tasks, so they reach the workers directly rather than inside the task graph.
 
 A count to a fixed finish grows a search from the start and one from the
 finish, as the local count does.  The search from the finish keeps the
@@ -177,10 +179,16 @@ def _parts(value: Any, executor: Executor) -> int:
     return parts
 
 
+def _dask_client(executor: Executor) -> Any:
+    """The Dask client behind ``client.get_executor()``, or None."""
+    client = getattr(executor, "_client", None)
+    return client if callable(getattr(client, "scatter", None)) else None
+
+
 def _default_parts(executor: Executor) -> int:
     """One part per worker where the executor tells how many it has."""
     workers = getattr(executor, "_max_workers", None)  # process and thread pools
-    client = getattr(executor, "_client", None)  # Dask's ClientExecutor
+    client = _dask_client(executor)
     if workers is None and client is not None:
         try:
             workers = len(client.nthreads())
@@ -225,6 +233,7 @@ class _Driver:
                 f"dask.distributed.Client(...).get_executor()), got {type(executor).__name__}"
             )
         self.executor = executor
+        self.client = _dask_client(executor)
         self.parts = _parts(parts, executor)
         self.threads = _validate.threads(threads)
         self.timeout = _validate.timeout(timeout)
@@ -283,6 +292,17 @@ class _Driver:
                 future.cancel()
             raise
 
+    def ship(self, batches: list[list[bytes]]) -> list[Any]:
+        """The pieces for a round's tasks, one list per task.  On Dask they are
+        scattered to the workers first: arguments of a task go through the
+        scheduler as part of its graph, which is slow for megabytes (and
+        Dask warns about it), while scattered data goes to a worker directly
+        and the task gets it by reference."""
+        if self.client is None:
+            return batches
+        futures = iter(self.client.scatter([p for batch in batches for p in batch], hash=False))
+        return [[next(futures) for _ in batch] for batch in batches]
+
     def start(self, hole: int, complement: bool) -> _Side:
         """The search from "every hole full but ``hole``", split by owner."""
         layer = self.kernel.start([hole])
@@ -304,21 +324,14 @@ class _Driver:
         into the next (``expand``) and/or split by the owner of its
         complements (``mirror``, returned)."""
         owners = [owner for owner in range(self.parts) if side.pieces[owner]]
+        shipped = self.ship([side.pieces[owner] for owner in owners])
         results = self.run(
             [
                 (
                     _round_task,
-                    (
-                        self.spec,
-                        side.pieces[owner],
-                        self.parts,
-                        expand,
-                        side.complement,
-                        mirror,
-                        self.threads,
-                    ),
+                    (self.spec, pieces, self.parts, expand, side.complement, mirror, self.threads),
                 )
-                for owner in owners
+                for pieces in shipped
             ]
         )
         self.done += 1
@@ -333,13 +346,18 @@ class _Driver:
     def join(self, a: Pieces, b: Pieces) -> int:
         """The sequences through two searches that meet, owner by owner (the
         join is symmetric: the side with fewer bytes is the one merged)."""
-        calls = []
+        batches = []
         for owner in range(self.parts):
             if a[owner] and b[owner]:
                 x, y = a[owner], b[owner]
                 if sum(map(len, x)) < sum(map(len, y)):
                     x, y = y, x
-                calls.append((_meet_task, (self.spec, x, y, self.threads)))
+                batches += [x, y]
+        shipped = self.ship(batches)
+        calls = [
+            (_meet_task, (self.spec, shipped[i], shipped[i + 1], self.threads))
+            for i in range(0, len(shipped), 2)
+        ]
         total = sum(self.run(calls))
         if total >= 1 << 128:
             raise OverflowError("the count does not fit the 128-bit counter")
