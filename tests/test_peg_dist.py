@@ -272,6 +272,26 @@ def test_an_overflow_in_a_task_reaches_the_caller(monkeypatch, threads):
         finish_counts(board, (0, 0), executor=threads, parts=2)
 
 
+def test_counts_past_64_bits_travel_exactly(monkeypatch, threads):
+    # The DP is linear: with the start's count 2^70 instead of 1, every count
+    # is 2^70 times larger, and the pieces carry 16-byte counts.
+    merged = _peg_dist._merged
+    board = PegBoard.triangle(5)
+
+    def scaled(kernel, pieces, workers, clock):
+        layer = merged(kernel, pieces, workers, clock)
+        if layer.pegs < len(board) - 1:
+            return layer
+        items = [(key, count << 70) for key, count in layer.items()]
+        return _core.PegLayer.from_bytes(_layer_bytes(layer.pegs, items))
+
+    monkeypatch.setattr(_peg_dist, "_merged", scaled)
+    ends = finish_counts(board, (0, 0), executor=threads, parts=3)
+    assert ends == {hole: count << 70 for hole, count in finish_counts(board, (0, 0)).items()}
+    total = count_peg_solutions(board, start=(0, 0), finish=None, executor=threads, parts=2)
+    assert total == 29760 << 70
+
+
 # ---------------------------------------------------------------- the driver
 
 

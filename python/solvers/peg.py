@@ -17,7 +17,9 @@ kept once per class of the board symmetries that fix the start (and the
 finish), and a count with a given finish runs two searches, one from the start
 and one backwards from the finish (a backward jump is a jump on the
 complemented board), that meet in the middle layer, so only positions both can
-reach are ever joined.
+reach are ever joined.  With ``executor=`` the layers are cut into parts by a
+hash of the positions and expanded part by part in the executor's tasks
+(``_peg_dist.py``).
 """
 
 from __future__ import annotations
