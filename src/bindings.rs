@@ -555,6 +555,45 @@ impl PegLayer {
     fn total(&self) -> PyResult<u128> {
         self.inner.total().map_err(search_error)
     }
+
+    /// The `(position, count)` pairs, a position as a bit mask of the holes
+    /// with a peg (the least image of its orbit), in no particular order.
+    fn items(&self) -> Vec<(u64, u128)> {
+        (self.inner.keys.iter().copied())
+            .zip(self.inner.counts.iter().copied())
+            .collect()
+    }
+
+    /// The layer as bytes (a versioned, checksummed header, then the
+    /// positions and counts; see `peg::Layer::to_bytes`).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let layer = self.inner.clone();
+        let data = py.detach(move || layer.to_bytes());
+        PyBytes::new(py, &data)
+    }
+
+    /// A layer from `to_bytes`; `ValueError` for anything else.
+    #[classmethod]
+    fn from_bytes(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        py: Python<'_>,
+        data: &[u8],
+    ) -> PyResult<PegLayer> {
+        let layer = py
+            .detach(|| peg::Layer::from_bytes(data))
+            .map_err(input_error)?;
+        Ok(PegLayer {
+            inner: Arc::new(layer),
+        })
+    }
+
+    /// Pickled as its bytes.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let from_bytes = slf.get_type().getattr("from_bytes")?;
+        Ok((from_bytes, (slf.get().to_bytes(slf.py()),)))
+    }
 }
 
 /// A board's holes, jumps and symmetry group, and the layer operations.
@@ -618,6 +657,39 @@ impl PegKernel {
         self.join(py, &from_start, &from_finish, threads, timeout, false)
     }
 
+    /// `meet` with the first layer given as pieces that are not merged (see
+    /// `peg::meet_pieces`): only `from_finish` must be a whole (merged) layer.
+    #[pyo3(signature = (from_start, from_finish, threads, timeout=None))]
+    fn meet_pieces(
+        &self,
+        py: Python<'_>,
+        from_start: Vec<PyRef<'_, PegLayer>>,
+        from_finish: PyRef<'_, PegLayer>,
+        threads: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<u128> {
+        let holes = self.geometry.holes();
+        let other = from_finish.inner.pegs as usize;
+        if let Some(piece) =
+            (from_start.iter()).find(|piece| piece.inner.pegs as usize + other != holes)
+        {
+            return Err(PyValueError::new_err(format!(
+                "the layers do not fit: their peg counts add up to {}, not {holes}",
+                piece.inner.pegs as usize + other
+            )));
+        }
+        let geometry = self.geometry.clone();
+        let pieces: Vec<Arc<peg::Layer>> =
+            from_start.iter().map(|piece| piece.inner.clone()).collect();
+        let finish = from_finish.inner.clone();
+        let ctl = Arc::new(Control::new());
+        let job_ctl = ctl.clone();
+        run_cancellable(py, ctl, None, timeout, move || {
+            let pieces: Vec<&peg::Layer> = pieces.iter().map(|piece| &**piece).collect();
+            peg::meet_pieces(&geometry, &pieces, &finish, threads, &job_ctl).map_err(search_error)
+        })
+    }
+
     /// The same number across one jump (see `peg::meet_across`).
     #[pyo3(signature = (from_start, from_finish, threads, timeout=None))]
     fn meet_across(
@@ -659,6 +731,97 @@ impl PegKernel {
         })
     }
 
+    /// The owner of `position` (a layer's key) among `parts`: a fixed hash
+    /// of the key, or with `complement` of the position a key of a search
+    /// from the finish stands for (see `peg::PegGeometry::owner`).
+    #[pyo3(signature = (position, parts, complement=false))]
+    fn owner(&self, position: u64, parts: usize, complement: bool) -> PyResult<usize> {
+        check_parts(parts)?;
+        Ok(self.geometry.owner(position, parts, complement))
+    }
+
+    /// `layer` split into `parts` layers by owner (see `owner`).
+    #[pyo3(signature = (layer, parts, threads, complement=false, timeout=None))]
+    fn split(
+        &self,
+        py: Python<'_>,
+        layer: PyRef<'_, PegLayer>,
+        parts: usize,
+        threads: usize,
+        complement: bool,
+        timeout: Option<f64>,
+    ) -> PyResult<Vec<PegLayer>> {
+        check_parts(parts)?;
+        let (geometry, layer) = (self.geometry.clone(), layer.inner.clone());
+        let ctl = Arc::new(Control::new());
+        let job_ctl = ctl.clone();
+        let pieces = run_cancellable(py, ctl, None, timeout, move || {
+            peg::split(&geometry, &layer, parts, complement, threads, &job_ctl)
+                .map_err(search_error)
+        })?;
+        Ok(layers(pieces))
+    }
+
+    /// The next layer (one more jump) split into `parts` layers by owner
+    /// (see `owner`; `complement` for a search from the finish).
+    #[pyo3(signature = (layer, parts, threads, complement=false, timeout=None))]
+    fn expand_split(
+        &self,
+        py: Python<'_>,
+        layer: PyRef<'_, PegLayer>,
+        parts: usize,
+        threads: usize,
+        complement: bool,
+        timeout: Option<f64>,
+    ) -> PyResult<Vec<PegLayer>> {
+        check_parts(parts)?;
+        let (geometry, layer) = (self.geometry.clone(), layer.inner.clone());
+        let ctl = Arc::new(Control::new());
+        let job_ctl = ctl.clone();
+        let pieces = run_cancellable(py, ctl, None, timeout, move || {
+            peg::expand_split(&geometry, &layer, parts, complement, threads, &job_ctl)
+                .map_err(search_error)
+        })?;
+        Ok(layers(pieces))
+    }
+
+    /// One layer from pieces of the same layer: counts of a position found
+    /// in several pieces are added (checked: `OverflowError`).  The pieces
+    /// must be positions of this board with the same number of pegs.
+    #[pyo3(signature = (pieces, threads, timeout=None))]
+    fn merge(
+        &self,
+        py: Python<'_>,
+        pieces: Vec<PyRef<'_, PegLayer>>,
+        threads: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<PegLayer> {
+        let Some(first) = pieces.first() else {
+            return Err(PyValueError::new_err("merge needs at least one layer"));
+        };
+        let pegs = first.inner.pegs;
+        if let Some(other) = pieces.iter().find(|piece| piece.inner.pegs != pegs) {
+            return Err(PyValueError::new_err(format!(
+                "the layers to merge must have the same number of pegs, got {pegs} and {}",
+                other.inner.pegs
+            )));
+        }
+        let geometry = self.geometry.clone();
+        let pieces: Vec<Arc<peg::Layer>> = pieces.iter().map(|piece| piece.inner.clone()).collect();
+        let ctl = Arc::new(Control::new());
+        let job_ctl = ctl.clone();
+        let merged = run_cancellable(py, ctl, None, timeout, move || {
+            for piece in &pieces {
+                geometry.check(piece).map_err(input_error)?;
+            }
+            let pieces: Vec<&peg::Layer> = pieces.iter().map(|piece| &**piece).collect();
+            peg::merge(&pieces, threads, &job_ctl).map_err(search_error)
+        })?;
+        Ok(PegLayer {
+            inner: Arc::new(merged),
+        })
+    }
+
     /// For a layer of one-peg positions: `(hole, sequences ending there)`.
     fn finish_counts(&self, layer: PyRef<'_, PegLayer>) -> PyResult<Vec<(usize, u128)>> {
         if layer.inner.pegs != 1 {
@@ -668,6 +831,24 @@ impl PegKernel {
         }
         Ok(peg::finish_counts(&self.geometry, &layer.inner))
     }
+}
+
+fn check_parts(parts: usize) -> PyResult<()> {
+    if parts == 0 || parts > peg::MAX_PARTS {
+        return Err(PyValueError::new_err(format!(
+            "parts must be 1 to {}, got {parts}",
+            peg::MAX_PARTS
+        )));
+    }
+    Ok(())
+}
+
+fn layers(pieces: Vec<peg::Layer>) -> Vec<PegLayer> {
+    (pieces.into_iter())
+        .map(|piece| PegLayer {
+            inner: Arc::new(piece),
+        })
+        .collect()
 }
 
 impl PegKernel {

@@ -19,6 +19,16 @@
 //! sequences from "every hole full but `f`" to the complement of `p`.  Two
 //! forward searches, from the start and from the finish, meet at a middle
 //! layer, and only positions both can reach contribute.
+//!
+//! **Splitting across tasks.**  For a run spread over processes or machines
+//! (`python/solvers/_peg_dist.py`) a layer is split into parts by a fixed
+//! hash of each key ([`owner_of`]): [`expand_split`] expands one part and
+//! splits its children by owner, [`merge`] sums the pieces that several
+//! tasks sent to one owner, and [`Layer::to_bytes`] / [`Layer::from_bytes`]
+//! carry layers between processes.  A search from the finish splits its
+//! keys by the owner of the position they stand for (the complement), so
+//! two searches meet owner by owner.  Expanding and merging share one
+//! routine that sums `(position, count)` pairs into sharded tables.
 
 use crate::engine::{with_pool, Control, SearchError};
 use crate::knights::InputError;
@@ -218,6 +228,37 @@ impl PegGeometry {
         }
     }
 
+    /// The owner of the orbit with least image `key` among `parts` (see
+    /// [`owner_of`]).  A search from the finish keeps the complements of
+    /// the positions it stands for (see the module notes), so with
+    /// `complement` the owner is that of `canonical(!key)`: a position then
+    /// has the same owner in both searches, and meeting them is local to
+    /// each owner.
+    pub fn owner(&self, key: u64, parts: usize, complement: bool) -> usize {
+        if parts <= 1 {
+            return 0;
+        }
+        let key = if complement {
+            self.canonical(!key & self.full)
+        } else {
+            key
+        };
+        owner_of(key, parts)
+    }
+
+    /// An error unless every position of `layer` lies on this board and
+    /// has the layer's number of pegs (a layer from bytes may come from
+    /// another board).
+    pub fn check(&self, layer: &Layer) -> Result<(), InputError> {
+        match (layer.keys.iter()).find(|&&key| key & !self.full != 0 || key.count_ones() != layer.pegs) {
+            None => Ok(()),
+            Some(key) => Err(InputError(format!(
+                "position {key:#x} of the layer is not a position of {} pegs on this board of {} holes",
+                layer.pegs, self.holes
+            ))),
+        }
+    }
+
     /// The number of distinct images of `position`.
     fn orbit_size(&self, position: u64) -> u64 {
         // |orbit| = |group| / |stabiliser| (the maps and the identity form a group).
@@ -286,6 +327,141 @@ impl Layer {
     }
 }
 
+/// The first bytes of a layer written by [`Layer::to_bytes`].
+pub const LAYER_MAGIC: [u8; 4] = *b"PEGL";
+/// The version of the format [`Layer::to_bytes`] writes (and the only one
+/// [`Layer::from_bytes`] reads).
+pub const LAYER_FORMAT: u16 = 1;
+/// Bytes before the entries: see [`Layer::to_bytes`].
+const LAYER_HEADER: usize = 40;
+
+/// A checksum of 64-bit words: each step is a bijection of the running
+/// value, so changing any one word always changes the result.
+fn checksum(words: impl Iterator<Item = u64>) -> u64 {
+    words.fold(0x243f_6a88_85a3_08d3, |sum, word| {
+        (sum ^ word)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(27)
+    })
+}
+
+/// The little-endian 64-bit words of `bytes` (a multiple of 8 long).
+fn words(bytes: &[u8]) -> impl Iterator<Item = u64> + '_ {
+    (bytes.chunks_exact(8)).map(|word| u64::from_le_bytes(word.try_into().unwrap_or_default()))
+}
+
+impl Layer {
+    /// The layer as bytes, to send it to another process or machine.
+    /// Format version 1, every number little-endian:
+    ///
+    /// ```text
+    /// offset  size  field
+    ///      0     4  magic "PEGL"
+    ///      4     2  format version (1)
+    ///      6     1  bytes per count: 8 (every count below 2^64) or 16
+    ///      7     1  0
+    ///      8     4  pegs
+    ///     12     4  0
+    ///     16     8  n, the number of positions
+    ///     24     8  parents (the size hint, see `Layer::parents`)
+    ///     32     8  checksum of bytes 0..32 and 40.. as 64-bit words
+    ///     40   8 n  the positions (u64 each)
+    ///        w * n  their counts (u64 or u128 each)
+    /// ```
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let wide = self.counts.iter().any(|&count| count > u64::MAX as u128);
+        let width: usize = if wide { 16 } else { 8 };
+        let n = self.len();
+        let mut out = Vec::with_capacity(LAYER_HEADER + n * (8 + width));
+        out.extend_from_slice(&LAYER_MAGIC);
+        out.extend_from_slice(&LAYER_FORMAT.to_le_bytes());
+        out.extend_from_slice(&[width as u8, 0]);
+        out.extend_from_slice(&self.pegs.to_le_bytes());
+        out.extend_from_slice(&0u32.to_le_bytes());
+        out.extend_from_slice(&(n as u64).to_le_bytes());
+        out.extend_from_slice(&(self.parents as u64).to_le_bytes());
+        out.extend_from_slice(&[0; 8]); // the checksum, below
+        for key in &self.keys {
+            out.extend_from_slice(&key.to_le_bytes());
+        }
+        for &count in &self.counts {
+            if wide {
+                out.extend_from_slice(&count.to_le_bytes());
+            } else {
+                out.extend_from_slice(&(count as u64).to_le_bytes());
+            }
+        }
+        let sum = checksum(words(&out[..32]).chain(words(&out[LAYER_HEADER..])));
+        out[32..40].copy_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// A layer written by [`Layer::to_bytes`], checked: the header, the
+    /// length, the checksum, and that every position has `pegs` pegs.
+    /// Anything else is an error, never a panic.
+    pub fn from_bytes(data: &[u8]) -> Result<Layer, InputError> {
+        let bad = |what: &str| Err(InputError(format!("not a valid peg layer: {what}")));
+        if data.len() < LAYER_HEADER {
+            return bad(&format!(
+                "{} bytes, shorter than the {LAYER_HEADER}-byte header",
+                data.len()
+            ));
+        }
+        let field = |at: usize| u64::from_le_bytes(data[at..at + 8].try_into().unwrap_or_default());
+        if data[..4] != LAYER_MAGIC {
+            return bad("it does not start with \"PEGL\"");
+        }
+        let version = u16::from_le_bytes([data[4], data[5]]);
+        if version != LAYER_FORMAT {
+            return Err(InputError(format!(
+                "peg layer format version {version} is not supported (this build reads version {LAYER_FORMAT})"
+            )));
+        }
+        let width = data[6] as usize;
+        let pegs = u32::from_le_bytes([data[8], data[9], data[10], data[11]]);
+        if !(width == 8 || width == 16) || data[7] != 0 || data[12..16] != [0; 4] {
+            return bad("corrupt header");
+        }
+        if pegs as usize > MAX_HOLES {
+            return bad(&format!("{pegs} pegs, more than {MAX_HOLES} holes"));
+        }
+        let n = field(16);
+        let expected = usize::try_from(n)
+            .ok()
+            .and_then(|n| n.checked_mul(8 + width))
+            .and_then(|body| body.checked_add(LAYER_HEADER));
+        if expected != Some(data.len()) {
+            return bad(&format!(
+                "{} bytes, but its header announces {n} positions",
+                data.len()
+            ));
+        }
+        let sum = checksum(words(&data[..32]).chain(words(&data[LAYER_HEADER..])));
+        if sum != field(32) {
+            return bad("the checksum does not match (the data is corrupt)");
+        }
+        let n = n as usize;
+        let (keys, counts) = data[LAYER_HEADER..].split_at(8 * n);
+        let keys: Vec<u64> = words(keys).collect();
+        if let Some(key) = keys.iter().find(|key| key.count_ones() != pegs) {
+            return bad(&format!("position {key:#x} does not have {pegs} pegs"));
+        }
+        let counts: Vec<u128> = if width == 8 {
+            words(counts).map(u128::from).collect()
+        } else {
+            (counts.chunks_exact(16))
+                .map(|count| u128::from_le_bytes(count.try_into().unwrap_or_default()))
+                .collect()
+        };
+        Ok(Layer {
+            pegs,
+            keys,
+            counts,
+            parents: usize::try_from(field(24)).unwrap_or(usize::MAX),
+        })
+    }
+}
+
 /// Children are sorted into this many shards by hash, merged one shard per task.
 const SHARD_BITS: u32 = 6;
 const SHARDS: usize = 1 << SHARD_BITS;
@@ -347,6 +523,56 @@ fn mix(key: u64) -> u64 {
     (key ^ key >> 31).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
+/// The owner of a position among `parts` when a layer is split across
+/// tasks (or machines): a fixed hash of its canonical key, the same in every
+/// process and on every machine (never a randomly seeded hasher), and
+/// unrelated to [`mix`], which places keys in the tables.  The hash is the
+/// finalizer of splitmix64, in arithmetic modulo 2^64:
+///
+/// ```text
+/// z = key
+/// z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+/// z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+/// z = z ^ (z >> 31)
+/// owner = z % parts
+/// ```
+pub fn owner_of(key: u64, parts: usize) -> usize {
+    let mut z = key;
+    z = (z ^ z >> 30).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ z >> 27).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z % parts.max(1) as u64) as usize
+}
+
+/// At most this many parts when splitting a layer.
+pub const MAX_PARTS: usize = 1 << 16;
+
+/// How an accumulating pass turns one input position into the positions
+/// that receive its count.
+trait Feed: Sync {
+    fn feed(&self, position: u64, emit: impl FnMut(u64));
+}
+
+/// Expanding: every child of the position, canonical.
+struct Children<'a>(&'a PegGeometry);
+
+impl Feed for Children<'_> {
+    #[inline]
+    fn feed(&self, position: u64, emit: impl FnMut(u64)) {
+        self.0.for_each_child(position, emit);
+    }
+}
+
+/// Merging: the position itself.
+struct Same;
+
+impl Feed for Same {
+    #[inline]
+    fn feed(&self, position: u64, mut emit: impl FnMut(u64)) {
+        emit(position);
+    }
+}
+
 /// The next layer: every jump from every position of `layer`.
 pub fn expand(
     geometry: &PegGeometry,
@@ -354,19 +580,123 @@ pub fn expand(
     threads: usize,
     ctl: &Control,
 ) -> Result<Layer, SearchError> {
-    with_pool(threads, || expand_in_pool(geometry, layer, ctl))?
+    let mut parts = expand_split(geometry, layer, 1, false, threads, ctl)?;
+    Ok(parts.pop().unwrap_or_default())
 }
 
-fn expand_in_pool(
+/// The next layer split into `parts` layers by owner ([`PegGeometry::owner`],
+/// with `complement` for a search from the finish): the children of `layer`
+/// are summed once and drained straight into the parts, never into one
+/// whole layer first.
+pub fn expand_split(
     geometry: &PegGeometry,
     layer: &Layer,
+    parts: usize,
+    complement: bool,
+    threads: usize,
     ctl: &Control,
-) -> Result<Layer, SearchError> {
-    // Children go to one of SHARDS tables by the top bits of their hash,
+) -> Result<Vec<Layer>, SearchError> {
+    let parts = parts.clamp(1, MAX_PARTS);
+    with_pool(threads, || {
+        let expected = expected_children(layer) / SHARDS;
+        let tables = accumulate(chunks_of(&[layer]), expected, &Children(geometry), ctl)?;
+        drain(
+            tables,
+            layer.pegs.saturating_sub(1),
+            layer.len(),
+            parts,
+            |key| geometry.owner(key, parts, complement),
+            ctl,
+        )
+    })?
+}
+
+/// One layer from `pieces` of the same layer (what several tasks sent to
+/// one owner): a position found in several pieces gets the (checked) sum of
+/// its counts.  The pieces must all have the same number of pegs.
+pub fn merge(pieces: &[&Layer], threads: usize, ctl: &Control) -> Result<Layer, SearchError> {
+    let pegs = pieces.first().map_or(0, |piece| piece.pegs);
+    debug_assert!(pieces.iter().all(|piece| piece.pegs == pegs));
+    // The merged layer is at least as big as the largest piece and at most
+    // as big as all of them (tables grow if this guess is low).
+    let total: usize = pieces.iter().map(|piece| piece.len()).sum();
+    let largest = pieces.iter().map(|piece| piece.len()).max().unwrap_or(0);
+    let expected = largest.max(total / 2) / SHARDS;
+    let parents = pieces.iter().map(|piece| piece.parents).max().unwrap_or(0);
+    with_pool(threads, || {
+        let tables = accumulate(chunks_of(pieces), expected, &Same, ctl)?;
+        let mut merged = drain(tables, pegs, parents, 1, |_| 0, ctl)?;
+        Ok(merged.pop().unwrap_or_default())
+    })?
+}
+
+/// `layer` split into `parts` layers by owner ([`PegGeometry::owner`]), the
+/// positions and their counts unchanged.
+pub fn split(
+    geometry: &PegGeometry,
+    layer: &Layer,
+    parts: usize,
+    complement: bool,
+    threads: usize,
+    ctl: &Control,
+) -> Result<Vec<Layer>, SearchError> {
+    let parts = parts.clamp(1, MAX_PARTS);
+    with_pool(threads, || {
+        let owners: Vec<Vec<u32>> = (layer.keys.par_chunks(CHUNK))
+            .map(|keys| {
+                if ctl.is_cancelled() {
+                    return Err(SearchError::Cancelled);
+                }
+                Ok(keys
+                    .iter()
+                    .map(|&key| geometry.owner(key, parts, complement) as u32)
+                    .collect())
+            })
+            .collect::<Result<_, _>>()?;
+        let mut sizes = vec![0usize; parts];
+        for &owner in owners.iter().flatten() {
+            sizes[owner as usize] += 1;
+        }
+        let mut out: Vec<Layer> = (sizes.iter())
+            .map(|&size| Layer {
+                pegs: layer.pegs,
+                keys: Vec::with_capacity(size),
+                counts: Vec::with_capacity(size),
+                parents: layer.parents,
+            })
+            .collect();
+        for ((&key, &count), &owner) in (layer.keys.iter())
+            .zip(&layer.counts)
+            .zip(owners.iter().flatten())
+        {
+            let part = &mut out[owner as usize];
+            part.keys.push(key);
+            part.counts.push(count);
+        }
+        Ok(out)
+    })?
+}
+
+/// The entries of `layers`, in chunks of [`CHUNK`].
+fn chunks_of<'a>(layers: &[&'a Layer]) -> Vec<(&'a [u64], &'a [u128])> {
+    (layers.iter())
+        .flat_map(|layer| layer.keys.chunks(CHUNK).zip(layer.counts.chunks(CHUNK)))
+        .collect()
+}
+
+/// Sum per position the counts that `feed` sends from every entry of
+/// `chunks` (an entry's count goes to each position it emits), in
+/// parallel, into SHARDS tables.  Runs inside a pool.
+fn accumulate(
+    chunks: Vec<(&[u64], &[u128])>,
+    expected: usize,
+    feed: &impl Feed,
+    ctl: &Control,
+) -> Result<Vec<ShardTable>, SearchError> {
+    // Positions go to one of SHARDS tables by the top bits of their hash,
     // through small per-task buffers, so a lock is taken once per batch.
     // Every phase looks at the cancel flag at least once per shard or chunk:
     // allocating and draining the tables of a wide layer take about a second.
-    let expected = expected_children(layer) / SHARDS;
     let tables: Vec<Mutex<ShardTable>> = (0..SHARDS)
         .map(|_| {
             if ctl.is_cancelled() {
@@ -381,67 +711,116 @@ fn expand_in_pool(
         batch.clear();
         added
     };
-    (layer.keys.chunks(CHUNK))
-        .zip(layer.counts.chunks(CHUNK))
-        .collect::<Vec<_>>()
-        .into_par_iter()
-        .try_for_each(|(keys, counts)| {
-            if ctl.is_cancelled() {
-                return Err(SearchError::Cancelled);
-            }
-            let mut batches: Vec<Vec<(u64, u128)>> =
-                (0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect();
-            let mut result = Ok(());
-            for (&position, &count) in keys.iter().zip(counts) {
-                geometry.for_each_child(position, |child| {
-                    let shard = (mix(child) >> (64 - SHARD_BITS)) as usize;
-                    let batch = &mut batches[shard];
-                    batch.push((child, count));
-                    if batch.len() == BATCH && result.is_ok() {
-                        result = flush(shard, batch);
-                    }
-                });
-            }
-            for (shard, batch) in batches.iter_mut().enumerate() {
-                if result.is_ok() {
+    chunks.into_par_iter().try_for_each(|(keys, counts)| {
+        if ctl.is_cancelled() {
+            return Err(SearchError::Cancelled);
+        }
+        let mut batches: Vec<Vec<(u64, u128)>> =
+            (0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect();
+        let mut result = Ok(());
+        for (&position, &count) in keys.iter().zip(counts) {
+            feed.feed(position, |child| {
+                let shard = (mix(child) >> (64 - SHARD_BITS)) as usize;
+                let batch = &mut batches[shard];
+                batch.push((child, count));
+                if batch.len() == BATCH && result.is_ok() {
                     result = flush(shard, batch);
                 }
+            });
+        }
+        for (shard, batch) in batches.iter_mut().enumerate() {
+            if result.is_ok() {
+                result = flush(shard, batch);
             }
-            result
-        })?;
-    // Each shard drains straight into its own stretch of the next layer, in
-    // parallel (the pages of a fresh zeroed vector are only mapped when touched).
-    let tables: Vec<ShardTable> = (tables.into_iter())
+        }
+        result
+    })?;
+    Ok((tables.into_iter())
         .map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()))
-        .collect();
-    let size = tables.iter().map(|t| t.used).sum();
-    let mut next = Layer {
-        pegs: layer.pegs.saturating_sub(1),
-        keys: vec![0; size],
-        counts: vec![0; size],
-        parents: layer.len(),
-    };
-    advise_huge(&next.keys);
-    advise_huge(&next.counts);
-    let mut parts = Vec::with_capacity(SHARDS);
-    let (mut keys, mut counts) = (&mut next.keys[..], &mut next.counts[..]);
-    for table in tables {
-        let (k, rest_k) = std::mem::take(&mut keys).split_at_mut(table.used);
-        let (c, rest_c) = std::mem::take(&mut counts).split_at_mut(table.used);
-        (keys, counts) = (rest_k, rest_c);
-        parts.push((table, k, c));
-    }
-    parts
-        .into_par_iter()
-        .try_for_each(|(table, keys, counts)| {
+        .collect())
+}
+
+/// Move the entries of `tables` into `parts` layers of `pegs` pegs, each
+/// position into layer `owner(position)`.  Every table drains straight into
+/// its own stretch of each part, in parallel (the pages of a fresh zeroed
+/// vector are only mapped when touched).  Runs inside a pool.
+fn drain(
+    tables: Vec<ShardTable>,
+    pegs: u32,
+    parents: usize,
+    parts: usize,
+    owner: impl Fn(u64) -> usize + Sync,
+    ctl: &Control,
+) -> Result<Vec<Layer>, SearchError> {
+    // The part of each entry, table by table in slot order (one part: none).
+    let owners: Vec<Vec<u32>> = (tables.par_iter())
+        .map(|table| {
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
-            table.drain_into(keys, counts);
+            Ok(if parts == 1 {
+                Vec::new()
+            } else {
+                table.keys().map(|key| owner(key) as u32).collect()
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    // sizes[table][part]
+    let sizes: Vec<Vec<usize>> = (tables.iter())
+        .zip(&owners)
+        .map(|(table, owners)| {
+            let mut sizes = vec![0; parts];
+            if parts == 1 {
+                sizes[0] = table.used;
+            } else {
+                for &part in owners {
+                    sizes[part as usize] += 1;
+                }
+            }
+            sizes
+        })
+        .collect();
+    let mut out: Vec<Layer> = (0..parts)
+        .map(|part| {
+            let size = sizes.iter().map(|sizes| sizes[part]).sum();
+            let layer = Layer {
+                pegs,
+                keys: vec![0; size],
+                counts: vec![0; size],
+                parents,
+            };
+            advise_huge(&layer.keys);
+            advise_huge(&layer.counts);
+            layer
+        })
+        .collect();
+    let mut targets: Vec<Vec<Target>> = (0..tables.len())
+        .map(|_| Vec::with_capacity(parts))
+        .collect();
+    for (part, layer) in out.iter_mut().enumerate() {
+        let (mut keys, mut counts) = (&mut layer.keys[..], &mut layer.counts[..]);
+        for (sizes, targets) in sizes.iter().zip(&mut targets) {
+            let (k, rest_k) = std::mem::take(&mut keys).split_at_mut(sizes[part]);
+            let (c, rest_c) = std::mem::take(&mut counts).split_at_mut(sizes[part]);
+            (keys, counts) = (rest_k, rest_c);
+            targets.push((k, c));
+        }
+    }
+    (tables.into_par_iter())
+        .zip(targets)
+        .zip(owners)
+        .try_for_each(|((table, mut targets), owners)| {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            table.drain_into(&mut targets, &owners);
             Ok(())
         })?;
-    Ok(next)
+    Ok(out)
 }
+
+/// Where a table drains its entries for one part: keys and counts.
+type Target<'a> = (&'a mut [u64], &'a mut [u128]);
 
 /// About how many distinct children `layer` has: its size times the growth
 /// of the step before (layers grow and then shrink smoothly), or twice its
@@ -555,12 +934,34 @@ impl ShardTable {
         }
     }
 
-    /// Move the entries into `keys` and `counts`, exactly `used` long.
-    fn drain_into(self, keys: &mut [u64], counts: &mut [u128]) {
+    /// The keys of the filled slots, in slot order.
+    fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.slots
+            .iter()
+            .map(|slot| slot[0])
+            .filter(|&key| key != 0)
+    }
+
+    /// Move the entries into `targets`: the `i`th filled slot into
+    /// `targets[owners[i]]`, or all into `targets[0]` when `owners` is empty.
+    /// Each target is exactly as long as what it receives.
+    fn drain_into(self, targets: &mut [Target<'_>], owners: &[u32]) {
         let filled = self.slots.iter().filter(|slot| slot[0] != 0);
-        for ((key, count), &[k, n]) in keys.iter_mut().zip(counts.iter_mut()).zip(filled) {
-            *key = k;
-            *count = if n == WIDE { self.wide[&k] } else { n as u128 };
+        if owners.is_empty() {
+            let (keys, counts) = &mut targets[0];
+            for ((key, count), &[k, n]) in keys.iter_mut().zip(counts.iter_mut()).zip(filled) {
+                *key = k;
+                *count = if n == WIDE { self.wide[&k] } else { n as u128 };
+            }
+            return;
+        }
+        let mut next = vec![0usize; targets.len()];
+        for (&[k, n], &part) in filled.zip(owners) {
+            let part = part as usize;
+            let (keys, counts) = &mut targets[part];
+            keys[next[part]] = k;
+            counts[next[part]] = if n == WIDE { self.wide[&k] } else { n as u128 };
+            next[part] += 1;
         }
     }
 }
@@ -576,9 +977,24 @@ pub fn meet(
     threads: usize,
     ctl: &Control,
 ) -> Result<u128, SearchError> {
+    meet_pieces(geometry, &[from_start], from_finish, threads, ctl)
+}
+
+/// [`meet`] with `from_start` given as pieces of one layer, not merged: a
+/// position found in several pieces counts with the sum of its counts, as
+/// it would after merging (the join is linear in this side).  Either search
+/// may play either part (the join is symmetric), but only `from_finish`
+/// must hold each position once, with its full count.
+pub fn meet_pieces(
+    geometry: &PegGeometry,
+    from_start: &[&Layer],
+    from_finish: &Layer,
+    threads: usize,
+    ctl: &Control,
+) -> Result<u128, SearchError> {
     with_pool(threads, || {
         let index = KeyIndex::new(geometry, from_finish);
-        sum_by_chunks(from_start, ctl, |keys, counts| {
+        sum_by_chunks(chunks_of(from_start), ctl, |keys, counts| {
             let mut sum = 0u128;
             for (&position, &count) in keys.iter().zip(counts) {
                 let other = geometry.canonical(!position & geometry.full);
@@ -593,16 +1009,14 @@ pub fn meet(
     })?
 }
 
-/// The checked sum of `per_chunk` over the chunks of `layer`, in parallel
+/// The checked sum of `per_chunk` over `chunks`, in parallel
 /// (inside a pool), watching the cancel flag between chunks.
 fn sum_by_chunks(
-    layer: &Layer,
+    chunks: Vec<(&[u64], &[u128])>,
     ctl: &Control,
     per_chunk: impl Fn(&[u64], &[u128]) -> Result<u128, SearchError> + Sync,
 ) -> Result<u128, SearchError> {
-    (layer.keys.chunks(CHUNK))
-        .zip(layer.counts.chunks(CHUNK))
-        .collect::<Vec<_>>()
+    chunks
         .into_par_iter()
         .map(|(keys, counts)| {
             if ctl.is_cancelled() {
@@ -711,7 +1125,7 @@ pub fn meet_across(
     let full = geometry.full;
     with_pool(threads, || {
         let index = KeyIndex::new(geometry, from_finish);
-        sum_by_chunks(from_start, ctl, |keys, counts| {
+        sum_by_chunks(chunks_of(&[from_start]), ctl, |keys, counts| {
             let mut sum = 0u128;
             // Probes for a block of positions are prefetched together, so
             // their memory latencies overlap.
@@ -1079,5 +1493,238 @@ mod tests {
         assert!(PegGeometry::new(65, &[], &[]).is_err());
         assert!(PegGeometry::new(3, &[(0, 1, 3)], &[]).is_err());
         assert!(PegGeometry::new(3, &[(0, 1, 2)], &[vec![2, 1, 0]]).is_err());
+    }
+
+    fn sorted(layer: &Layer) -> Vec<(u64, u128)> {
+        let mut items: Vec<_> = layer
+            .keys
+            .iter()
+            .copied()
+            .zip(layer.counts.iter().copied())
+            .collect();
+        items.sort_unstable();
+        items
+    }
+
+    /// `layer` grown `jumps` times from `start`.
+    fn grown(g: &PegGeometry, start: usize, jumps: usize) -> Layer {
+        let ctl = Control::new();
+        let mut layer = g.start(&[start]).unwrap();
+        for _ in 0..jumps {
+            layer = expand(g, &layer, 2, &ctl).unwrap();
+        }
+        layer
+    }
+
+    #[test]
+    fn the_owner_hash_is_the_documented_one() {
+        // splitmix64's finalizer: fixed values, the same on every machine.
+        assert_eq!(owner_of(0, 7), 0);
+        assert_eq!(owner_of(1, 1 << 40), 0x5692161d100b05e5 % (1 << 40));
+        assert_eq!(
+            owner_of(0x1234_5678, 1000),
+            0x99a5_8465_0fae_6a61_u64 as usize % 1000
+        );
+        for key in [3u64, 0xffff, u64::MAX] {
+            assert_eq!(owner_of(key, 1), 0);
+        }
+    }
+
+    #[test]
+    fn split_expand_split_and_merge_agree_with_expand() {
+        let g = rectangle(
+            4,
+            5,
+            &[(false, false), (false, true), (true, false), (true, true)],
+        );
+        let ctl = Control::new();
+        let layer = grown(&g, 7, 5);
+        assert!(layer.len() > 100, "a weak test: {} positions", layer.len());
+        let next = expand(&g, &layer, 2, &ctl).unwrap();
+        for parts in [1, 2, 3, 7] {
+            for complement in [false, true] {
+                let pieces = split(&g, &layer, parts, complement, 2, &ctl).unwrap();
+                assert_eq!(pieces.len(), parts);
+                for (owner, piece) in pieces.iter().enumerate() {
+                    assert_eq!(piece.pegs, layer.pegs);
+                    assert!(piece
+                        .keys
+                        .iter()
+                        .all(|&k| g.owner(k, parts, complement) == owner));
+                }
+                let refs: Vec<&Layer> = pieces.iter().collect();
+                assert_eq!(sorted(&merge(&refs, 2, &ctl).unwrap()), sorted(&layer));
+                // Expanding each piece, split by owner; regrouped per owner and merged.
+                let mut by_owner: Vec<Vec<Layer>> = (0..parts).map(|_| Vec::new()).collect();
+                for piece in &pieces {
+                    let children = expand_split(&g, piece, parts, complement, 1, &ctl).unwrap();
+                    for (owner, child) in children.into_iter().enumerate() {
+                        assert!(child
+                            .keys
+                            .iter()
+                            .all(|&k| g.owner(k, parts, complement) == owner));
+                        by_owner[owner].push(child);
+                    }
+                }
+                let mut all = Vec::new();
+                for pieces in &by_owner {
+                    let refs: Vec<&Layer> = pieces.iter().collect();
+                    let merged = merge(&refs, 2, &ctl).unwrap();
+                    assert_eq!(merged.pegs, layer.pegs - 1);
+                    all.extend(sorted(&merged));
+                }
+                all.sort_unstable();
+                assert_eq!(all, sorted(&next), "{parts} parts");
+            }
+        }
+    }
+
+    #[test]
+    fn meeting_is_local_to_each_owner() {
+        // A position has the same owner in the search from the start and (as
+        // a complement) in the search from the finish.
+        // 3 x 5 with the left-right mirror, which fixes the middle column
+        // (solvable from (0, 2) to itself); 4 x 4 from (0, 1) to (0, 2) and (3, 2).
+        let mirrored = rectangle(3, 5, &[(false, false), (false, true)]);
+        let plain = rectangle(4, 4, IDENTITY);
+        let ctl = Control::new();
+        let mut checked = 0;
+        for (g, s, f) in [
+            (&mirrored, 2, 2),
+            (&mirrored, 12, 7),
+            (&plain, 1, 2),
+            (&plain, 1, 14),
+        ] {
+            let steps = g.holes - 2;
+            for ja in [steps / 2, steps / 2 + 1, 4] {
+                let jb = steps - ja;
+                let (a, b) = (grown(g, s, ja), grown(g, f, jb));
+                let want = meet(g, &a, &b, 2, &ctl).unwrap();
+                for parts in [2, 3, 7] {
+                    let pa = split(g, &a, parts, false, 1, &ctl).unwrap();
+                    let pb = split(g, &b, parts, true, 1, &ctl).unwrap();
+                    let sum: u128 = (pa.iter().zip(&pb))
+                        .map(|(x, y)| meet(g, x, y, 1, &ctl).unwrap())
+                        .sum();
+                    assert_eq!(sum, want, "{s}->{f}, {ja}+{jb} jumps, {parts} parts");
+                    // Unmerged pieces of one side (the children of each part
+                    // of its previous layer) join as well as the merged layer.
+                    let before = split(g, &grown(g, s, ja - 1), parts, false, 1, &ctl).unwrap();
+                    let mut sum = 0;
+                    for (owner, finish_part) in pb.iter().enumerate() {
+                        let pieces: Vec<Layer> = (before.iter())
+                            .map(|part| expand_split(g, part, parts, false, 1, &ctl).unwrap())
+                            .map(|mut children| children.swap_remove(owner))
+                            .collect();
+                        let refs: Vec<&Layer> = pieces.iter().collect();
+                        sum += meet_pieces(g, &refs, finish_part, 2, &ctl).unwrap();
+                        // and with the roles swapped
+                        let other = meet_pieces(
+                            g,
+                            &[finish_part],
+                            &merge(&refs, 1, &ctl).unwrap(),
+                            1,
+                            &ctl,
+                        );
+                        assert_eq!(
+                            other.unwrap(),
+                            meet(g, &pa[owner], finish_part, 1, &ctl).unwrap()
+                        );
+                    }
+                    assert_eq!(
+                        sum, want,
+                        "pieces: {s}->{f}, {ja}+{jb} jumps, {parts} parts"
+                    );
+                }
+                checked += (want > 0) as usize;
+            }
+        }
+        assert!(checked >= 6, "only {checked} solvable cases: a weak test");
+    }
+
+    #[test]
+    fn merging_overflows_as_an_error() {
+        let ctl = Control::new();
+        let piece = |count| Layer {
+            pegs: 2,
+            keys: vec![0b11, 0b110],
+            counts: vec![count, 1],
+            parents: 0,
+        };
+        let (a, b) = (piece(u128::MAX), piece(1));
+        assert_eq!(
+            merge(&[&a, &b], 2, &ctl).unwrap_err(),
+            SearchError::Overflow
+        );
+        let (a, b) = (piece(u128::MAX - 1), piece(1));
+        let merged = merge(&[&a, &b], 2, &ctl).unwrap();
+        assert_eq!(sorted(&merged), vec![(0b11, u128::MAX), (0b110, 2)]);
+    }
+
+    #[test]
+    fn layers_round_trip_through_bytes() {
+        let g = rectangle(3, 4, IDENTITY);
+        for layer in [
+            grown(&g, 0, 4),
+            Layer {
+                pegs: 5,
+                ..Layer::default()
+            },
+            Layer {
+                pegs: 2,
+                keys: vec![0b11, 1 << 63 | 1],
+                counts: vec![u128::MAX, u64::MAX as u128],
+                parents: 9,
+            },
+        ] {
+            let bytes = layer.to_bytes();
+            let back = Layer::from_bytes(&bytes).unwrap();
+            assert_eq!((back.pegs, back.parents), (layer.pegs, layer.parents));
+            assert_eq!((&back.keys, &back.counts), (&layer.keys, &layer.counts));
+            assert_eq!(back.to_bytes(), bytes);
+        }
+    }
+
+    #[test]
+    fn corrupt_bytes_are_refused_never_a_panic() {
+        let g = rectangle(3, 4, IDENTITY);
+        let bytes = grown(&g, 0, 3).to_bytes();
+        // Every truncation, every single flipped bit.
+        for end in 0..bytes.len() {
+            assert!(Layer::from_bytes(&bytes[..end]).is_err(), "{end} bytes");
+        }
+        for at in 0..bytes.len() {
+            for bit in 0..8 {
+                let mut bad = bytes.clone();
+                bad[at] ^= 1 << bit;
+                assert!(Layer::from_bytes(&bad).is_err(), "byte {at} bit {bit}");
+            }
+        }
+        let mut longer = bytes.clone();
+        longer.extend_from_slice(&[0; 8]);
+        assert!(Layer::from_bytes(&longer).is_err());
+        // A later format version is named as such.
+        let mut later = bytes;
+        later[4] = 2;
+        let message = Layer::from_bytes(&later).unwrap_err().0;
+        assert!(message.contains("version 2"), "{message}");
+        // Huge announced lengths do not overflow.
+        let mut huge = Layer::default().to_bytes();
+        huge[16..24].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(Layer::from_bytes(&huge).is_err());
+    }
+
+    #[test]
+    fn layers_of_another_board_are_caught() {
+        let small = rectangle(3, 3, IDENTITY);
+        let big = rectangle(3, 4, IDENTITY);
+        let layer = grown(&big, 0, 2);
+        assert!(big.check(&layer).is_ok());
+        assert!(small.check(&layer).is_err());
+        let wrong_pegs = Layer {
+            pegs: layer.pegs + 1,
+            ..layer
+        };
+        assert!(big.check(&wrong_pegs).is_err());
     }
 }

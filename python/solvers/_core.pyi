@@ -95,6 +95,11 @@ class PegLayer:
     @property
     def pegs(self) -> int: ...
     def total(self) -> int: ...
+    def items(self) -> list[tuple[int, int]]: ...
+    def to_bytes(self) -> bytes: ...
+    @classmethod
+    def from_bytes(cls, data: bytes) -> PegLayer: ...
+    def __reduce__(self) -> tuple[Callable[[bytes], PegLayer], tuple[bytes]]: ...
 
 class PegKernel:
     def __new__(
@@ -105,6 +110,13 @@ class PegKernel:
     def meet(
         self,
         from_start: PegLayer,
+        from_finish: PegLayer,
+        threads: int,
+        timeout: float | None = None,
+    ) -> int: ...
+    def meet_pieces(
+        self,
+        from_start: list[PegLayer],
         from_finish: PegLayer,
         threads: int,
         timeout: float | None = None,
@@ -120,3 +132,23 @@ class PegKernel:
         self, empty: list[int], finish: int | None, timeout: float | None = None
     ) -> list[int] | None: ...
     def finish_counts(self, layer: PegLayer) -> list[tuple[int, int]]: ...
+    def owner(self, position: int, parts: int, complement: bool = False) -> int: ...
+    def split(
+        self,
+        layer: PegLayer,
+        parts: int,
+        threads: int,
+        complement: bool = False,
+        timeout: float | None = None,
+    ) -> list[PegLayer]: ...
+    def expand_split(
+        self,
+        layer: PegLayer,
+        parts: int,
+        threads: int,
+        complement: bool = False,
+        timeout: float | None = None,
+    ) -> list[PegLayer]: ...
+    def merge(
+        self, pieces: list[PegLayer], threads: int, timeout: float | None = None
+    ) -> PegLayer: ...

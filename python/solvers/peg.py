@@ -17,16 +17,19 @@ kept once per class of the board symmetries that fix the start (and the
 finish), and a count with a given finish runs two searches, one from the start
 and one backwards from the finish (a backward jump is a jump on the
 complemented board), that meet in the middle layer, so only positions both can
-reach are ever joined.
+reach are ever joined.  With ``executor=`` the layers are cut into parts by a
+hash of the positions and expanded part by part in the executor's tasks
+(``_peg_dist.py``).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Executor
 from typing import Any, NamedTuple, overload
 
-from . import _core, _progress, _validate, render
+from . import _core, _peg_dist, _progress, _validate, render
 from .pegboard import PegBoard, Square
 
 __all__ = [
@@ -259,6 +262,12 @@ def _overflow(board: PegBoard, start: Any) -> OverflowError:
     )
 
 
+def _executor(executor: Any) -> Executor:
+    if executor is None:
+        raise ValueError("parts= cuts the layers for executor=; give an executor too")
+    return executor
+
+
 def _board(board: Any) -> PegBoard:
     if not isinstance(board, PegBoard):
         raise TypeError(
@@ -359,6 +368,8 @@ def count_peg_solutions(
     progress: bool = False,
     timeout: float | None = None,
     method: str = "meet",
+    executor: Executor | None = None,
+    parts: int | None = None,
 ) -> int:
     """The number of jump sequences from ``board`` full but ``start`` to a single
     peg on ``finish``: a hole, ``"start"`` (the default: the classic
@@ -367,6 +378,15 @@ def count_peg_solutions(
     ``method="meet"`` (default) meets a search from the start and one from the
     finish in the middle; ``"forward"`` goes all the way from the start (the
     seed's way).  Both give the same number.
+
+    ``executor=`` (any :class:`concurrent.futures.Executor`: a
+    ``ProcessPoolExecutor``, or ``dask.distributed.Client(...).get_executor()``)
+    spreads the layers over its workers: each layer is cut into ``parts`` parts
+    by a fixed hash of the positions (``None``: one per worker where the
+    executor tells, else 8), one task per part and layer, each running the
+    kernel on ``threads`` threads (``None``: the worker's).  Between layers the
+    pieces pass through this process.  The answer is the same for every
+    ``parts``; see ``solvers._peg_dist`` for the scheme.
 
     >>> count_peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3))
     432
@@ -384,6 +404,22 @@ def count_peg_solutions(
         planned = steps
     else:
         planned = steps // 2 if s == f else steps - 1
+    if executor is not None or parts is not None:
+        try:
+            return _peg_dist.count_peg_solutions(
+                board,
+                s,
+                f,
+                reachable=steps >= 0 and _reachable_class(board, s, f),
+                method=method,
+                executor=_executor(executor),
+                parts=parts,
+                threads=threads,
+                progress=progress,
+                timeout=timeout,
+            )
+        except OverflowError as error:
+            raise _overflow(board, start) from error
     group = board.symmetries_fixing(*fixed)
     run = _Run(board, group, threads, progress, timeout, planned, "peg solitaire")
     try:
@@ -410,9 +446,13 @@ def finish_counts(
     threads: int | None = None,
     progress: bool = False,
     timeout: float | None = None,
+    executor: Executor | None = None,
+    parts: int | None = None,
 ) -> dict[tuple[int, int], int]:
     """The number of solutions ending on each hole, from one forward pass:
-    ``{square: count}`` for every hole of the board.
+    ``{square: count}`` for every hole of the board.  ``executor=`` and
+    ``parts=`` spread the pass over an executor's workers, as in
+    :func:`count_peg_solutions`.
 
     >>> ends = finish_counts(PegBoard.rectangle(3, 4), (0, 0))
     >>> ends[(0, 3)], sum(ends.values())
@@ -421,6 +461,22 @@ def finish_counts(
     board = _board(board)
     s = board.normalize_square(start, "start")
     counts = dict.fromkeys(board.holes, 0)
+    if executor is not None or parts is not None:
+        try:
+            ends = _peg_dist.finish_counts(
+                board,
+                s,
+                executor=_executor(executor),
+                parts=parts,
+                threads=threads,
+                progress=progress,
+                timeout=timeout,
+            )
+        except OverflowError as error:
+            raise _overflow(board, start) from error
+        for hole, count in ends:
+            counts[board.holes[hole]] = count
+        return counts
     steps = len(board) - 2
     group = board.symmetries_fixing(s)
     run = _Run(board, group, threads, progress, timeout, steps, "peg solitaire")
