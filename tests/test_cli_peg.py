@@ -246,3 +246,26 @@ def test_animate_replays_the_game_found(capsys):
 )
 def test_animate_usage_errors(capsys, argv, phrase):
     assert phrase in usage_error(capsys, "peg", *argv)
+
+
+def test_workers_spread_the_peg_dp(capsys):
+    holes, jumps = oracle.rectangle(3, 5)
+    want = oracle.finish_counts_bruteforce(holes, jumps, (1, 2))
+    code, out, _ = run(capsys, "peg", "rectangle:3x5", "--start", "1,2", "--workers", "2")
+    assert (code, out) == (0, f"{want[(1, 2)]}\n")
+    code, out, _ = run(capsys, "peg", "rectangle:3x5", "--start", "1,2", "--finish-table",
+                       "--workers", "2", "--json")  # fmt: skip
+    assert {tuple(sq): n for sq, n in json.loads(out)["finish_counts"]} == want
+
+
+@pytest.mark.parametrize(
+    ("argv", "phrase"),
+    [
+        (["english", "--checkpoint", "x.sqlite"], "--checkpoint is for tours and queens"),
+        (["english", "--find", "--workers", "2"], "--workers does not apply to --find"),
+        (["english", "--workers", "0"], "--workers must be at least 1"),
+        (["english", "--executor", "tcp://x:1"], "dask://HOST:PORT"),
+    ],
+)
+def test_distribution_usage_errors(capsys, argv, phrase):
+    assert phrase in usage_error(capsys, "peg", *argv)

@@ -179,12 +179,23 @@ def test_a_real_dask_cluster_counts_every_family():
         distributed.Client(cluster) as client,
     ):
         executor = client.get_executor()
+        # a task's Rust pool gets its worker's threads; the peg DP one part per worker
+        assert client.submit(dist.worker_threads, 0).result() == 1
+        assert dist.workers_of(executor) == 2
         assert count_queens(11, executor=executor) == SOLUTIONS[11]
         assert count_tours(5, 5, start="all", executor=executor) == 1728
         board = solvers.PegBoard.english()
         assert (
             solvers.count_peg_solutions(board, start=(3, 3), executor=executor)
             == 40_861_647_040_079_968
+        )
+        triangle = solvers.PegBoard.triangle(5)
+        assert solvers.count_peg_solutions(triangle, start=(0, 0), finish=None,
+                                           executor=executor) == 29760  # fmt: skip
+        assert solvers.count_peg_solutions(triangle, start=(0, 0), executor=executor,
+                                           parts=3) == 6816  # fmt: skip
+        assert solvers.finish_counts(triangle, (0, 0), executor=executor) == solvers.finish_counts(
+            triangle, (0, 0)
         )
         # the command line reaches the same scheduler by its address
         address = cluster.scheduler_address.removeprefix("tcp://")

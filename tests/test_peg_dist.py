@@ -402,21 +402,3 @@ def test_progress_counts_rounds_of_layers(monkeypatch, threads):
     assert bar.closed and bar.n == bar.total == 13  # one round per jump
     assert bar.kwargs["unit"] == "layer"
     assert bar.postfix == "3 positions with 1 pegs"  # as the local count says
-
-
-def test_a_dask_cluster_counts_like_the_local_count():
-    distributed = pytest.importorskip("distributed")
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        executor = client.get_executor()
-        assert _peg_dist._default_parts(executor) == 2
-        # a task's kernel gets the worker's threads
-        assert client.submit(_peg_dist._worker_threads, 0).result() == 1
-        board = PegBoard.triangle(5)
-        assert count_peg_solutions(board, start=(0, 0), finish=None, executor=executor) == 29760
-        assert count_peg_solutions(board, start=(0, 0), executor=executor, parts=3) == 6816
-        assert finish_counts(board, (0, 0), executor=executor) == finish_counts(board, (0, 0))

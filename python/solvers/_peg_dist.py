@@ -44,13 +44,12 @@ board's kernel once and keeps it.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, Executor, Future, wait
 from typing import Any
 
-from . import _core, _progress, _validate
+from . import _core, _progress, _validate, dist
 from .pegboard import PegBoard
 
 #: At most this many parts: a round moves up to ``parts ** 2`` pieces.
@@ -85,22 +84,6 @@ def _kernel(spec: Spec) -> _core.PegKernel:
             _KERNELS.clear()
         _KERNELS[spec] = kernel
     return kernel
-
-
-def _worker_threads(threads: int) -> int:
-    """Threads for the kernel's pool: ``threads``, or for 0 (``threads=None``)
-    the threads of this Dask worker, or else 0 (every core of the machine)."""
-    if threads:
-        return threads
-    distributed = sys.modules.get("distributed")
-    if distributed is not None:
-        try:
-            worker = distributed.get_worker()
-        except ValueError:  # not in a Dask worker
-            return 0
-        nthreads = getattr(getattr(worker, "state", worker), "nthreads", 0)
-        return max(int(nthreads), 0)
-    return 0
 
 
 class _Clock:
@@ -139,7 +122,7 @@ def _round_task(
     complements.  Returns the size of the merged part and the two splits."""
     clock = _Clock(timeout)
     kernel = _kernel(spec)
-    workers = _worker_threads(threads)
+    workers = dist.worker_threads(threads)
     part = _merged(kernel, pieces, workers, clock)
     children = mirrored = None
     if grow:
@@ -161,7 +144,7 @@ def _meet_task(
     is linear in that side: no need to merge the larger layer)."""
     clock = _Clock(timeout)
     kernel = _kernel(spec)
-    workers = _worker_threads(threads)
+    workers = dist.worker_threads(threads)
     merged = _merged(kernel, other, workers, clock)
     layers = [_core.PegLayer.from_bytes(p) for p in pieces]
     return kernel.meet_pieces(layers, merged, workers, clock.left())
@@ -179,24 +162,10 @@ def _parts(value: Any, executor: Executor) -> int:
     return parts
 
 
-def _dask_client(executor: Executor) -> Any:
-    """The Dask client behind ``client.get_executor()``, or None."""
-    client = getattr(executor, "_client", None)
-    return client if callable(getattr(client, "scatter", None)) else None
-
-
 def _default_parts(executor: Executor) -> int:
     """One part per worker where the executor tells how many it has."""
-    workers = getattr(executor, "_max_workers", None)  # process and thread pools
-    client = _dask_client(executor)
-    if workers is None and client is not None:
-        try:
-            workers = len(client.nthreads())
-        except Exception:  # noqa: BLE001 - any failure: fall back to the default
-            workers = None
-    if isinstance(workers, int) and workers > 0:
-        return min(workers, MAX_PARTS)
-    return DEFAULT_PARTS
+    workers = dist.workers_of(executor)
+    return DEFAULT_PARTS if workers is None else min(workers, MAX_PARTS)
 
 
 class _Side:
@@ -227,15 +196,10 @@ class _Driver:
         progress: Any,
         timeout: Any,
     ) -> None:
-        if not isinstance(executor, Executor):
-            raise TypeError(
-                "executor must be a concurrent.futures.Executor (a ProcessPoolExecutor, or "
-                f"dask.distributed.Client(...).get_executor()), got {type(executor).__name__}"
-            )
-        self.executor = executor
-        self.client = _dask_client(executor)
+        self.executor = dist.check_executor(executor)
+        self.client = dist.dask_client(executor)
         self.parts = _parts(parts, executor)
-        self.threads = _validate.threads(threads)
+        self.threads = dist.task_threads(executor, threads)
         self.timeout = _validate.timeout(timeout)
         self.deadline = None if self.timeout is None else time.monotonic() + self.timeout
         self.bar = _progress.make(progress, "peg solitaire", unit="layer", eta=False)

@@ -224,6 +224,7 @@ def _add_peg_parser(commands: argparse._SubParsersAction) -> None:
     game.add_argument("--progress", action="store_true", help="show a progress bar")
     game.add_argument("--timeout", type=float, default=None, help="give up after SECONDS")
     _animate_options(game, "find a game (as --find does), then replay it jump by jump")
+    _distribution_options(game)
 
 
 def _board_args(args: argparse.Namespace) -> dict:
@@ -434,6 +435,12 @@ def _peg_start(board: PegBoard, args: argparse.Namespace, drawn: tuple[int, int]
 
 
 def _run_peg(args: argparse.Namespace) -> int:
+    _counting_only(args)
+    if args.checkpoint is not None:
+        raise _UsageError(
+            "--checkpoint is for tours and queens counts; the peg DP keeps whole layers, "
+            "not subproblem counts (use --workers or --executor to spread it)"
+        )
     board, drawn = _peg_board(args)
     start = _peg_start(board, args, drawn)
     if args.finish == "all":
@@ -456,7 +463,8 @@ def _run_peg(args: argparse.Namespace) -> int:
     here = [start[0], start[1]]
     if args.finish_table:
         _refuse("--finish-table", {"--method": args.method is not None})
-        table = peg.finish_counts(board, start, **options)
+        with _distributed(args) as where:
+            table = peg.finish_counts(board, start, **options, **where)
         total = sum(table.values())
         if args.json:
             rows = [[[r, c], n] for (r, c), n in table.items()]
@@ -468,9 +476,10 @@ def _run_peg(args: argparse.Namespace) -> int:
                 print(f"{f'{r},{c}':8} {n:>{width}}")
             print(f"{'total':8} {total:>{width}}")
         return 0
-    count = peg.count_peg_solutions(
-        board, start=start, finish=finish, method=args.method or "meet", **options
-    )
+    with _distributed(args) as where:
+        count = peg.count_peg_solutions(
+            board, start=start, finish=finish, method=args.method or "meet", **options, **where
+        )
     if args.json:
         last = None if finish is None else here if finish == "start" else list(finish)
         print(json.dumps({"start": here, "finish": last, "count": count}))

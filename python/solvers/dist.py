@@ -40,6 +40,7 @@ import functools
 import json
 import os
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
@@ -93,7 +94,8 @@ def count_subproblems(
     family, params = batch[0].family, batch[0].params
     if any((s.family, s.params) != (family, params) for s in batch):
         raise ValueError("a batch holds subproblems of one plan only")
-    workers = _validate.threads(threads)
+    # None (or 0, from a driver that left it to the worker): the worker's threads
+    workers = _validate.threads(threads) if threads else worker_threads(0)
     left = None if deadline is None else max(0.0, deadline - time.time())
     return _core_plan(family, params).count_each([s.index for s in batch], workers, None, left)
 
@@ -293,18 +295,60 @@ def _batches(todo: list[int], jobs: int) -> list[list[int]]:
     return [todo[j::jobs] for j in range(jobs)]
 
 
-def _workers(executor: Executor | None) -> int:
-    for name in ("_max_workers",):  # ProcessPoolExecutor, ThreadPoolExecutor
-        value = getattr(executor, name, None)
-        if isinstance(value, int) and value > 0:
-            return value
-    client = getattr(executor, "_client", None)  # dask.distributed's ClientExecutor
-    if client is not None:
+def check_executor(executor: Any) -> Executor:
+    if not isinstance(executor, Executor):
+        raise TypeError(
+            "executor must be a concurrent.futures.Executor (a ProcessPoolExecutor, or "
+            f"dask.distributed.Client(...).get_executor()), got {type(executor).__name__}"
+        )
+    return executor
+
+
+def dask_client(executor: Executor | None) -> Any:
+    """The Dask client behind ``client.get_executor()``, or None."""
+    client = getattr(executor, "_client", None)
+    return client if callable(getattr(client, "scatter", None)) else None
+
+
+def workers_of(executor: Executor | None) -> int | None:
+    """How many tasks ``executor`` runs at once, where it tells."""
+    workers = getattr(executor, "_max_workers", None)  # process and thread pools
+    client = dask_client(executor)
+    if workers is None and client is not None:
         try:
-            return max(1, len(client.scheduler_info().get("workers", {})))
-        except Exception:  # noqa: BLE001 - only a hint for the batch size
-            pass
-    return os.cpu_count() or 1
+            workers = len(client.nthreads())
+        except Exception:  # noqa: BLE001 - only a hint
+            workers = None
+    return workers if isinstance(workers, int) and workers > 0 else None
+
+
+def task_threads(executor: Executor, threads: Any) -> int:
+    """Threads for each task's Rust pool: ``threads`` if given; on a local
+    process or thread pool, the cores shared out among its workers (so the
+    pool does not oversubscribe them); else 0, which the task resolves on its
+    worker (:func:`worker_threads`)."""
+    if threads is not None:
+        return _validate.threads(threads)
+    workers = getattr(executor, "_max_workers", None)
+    if isinstance(workers, int) and workers > 0:
+        return max(1, (os.cpu_count() or 1) // workers)
+    return 0
+
+
+def worker_threads(threads: int) -> int:
+    """In a task: ``threads``, or for 0 the threads of this Dask worker, or
+    else 0 (the Rust core's default: every core of the machine)."""
+    if threads:
+        return threads
+    distributed = sys.modules.get("distributed")
+    if distributed is not None:
+        try:
+            worker = distributed.get_worker()
+        except ValueError:  # not in a Dask worker
+            return 0
+        nthreads = getattr(getattr(worker, "state", worker), "nthreads", 0)
+        return max(int(nthreads), 0)
+    return 0
 
 
 def run(
@@ -317,11 +361,8 @@ def run(
     timeout: float | None,
 ) -> int:
     """Count every subproblem of ``work`` not yet in ``checkpoint``."""
-    if executor is not None and not isinstance(executor, Executor):
-        raise TypeError(
-            "executor must be a concurrent.futures.Executor (a ProcessPoolExecutor, or "
-            f"dask.distributed.Client(...).get_executor()), got {type(executor).__name__}"
-        )
+    if executor is not None:
+        check_executor(executor)
     if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
         raise TypeError(f"checkpoint must be a file path, got {type(checkpoint).__name__}")
     _validate.threads(threads)
@@ -352,8 +393,9 @@ def run(
             workers = _validate.threads(threads)
             plan_here.count_each(todo, workers, None, _left(deadline, seconds), finished)
         else:
-            batches = _batches(todo, 16 * _workers(executor))
-            _run_on(executor, work, batches, threads, deadline, seconds, arrived)
+            batches = _batches(todo, 16 * (workers_of(executor) or os.cpu_count() or 1))
+            each = task_threads(executor, threads)
+            _run_on(executor, work, batches, each, deadline, seconds, arrived)
         total = sum(done.values())
         if total >= 1 << 128:
             raise OverflowError(
