@@ -49,7 +49,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, Executor, Future, wait
 from typing import Any
 
-from . import _core, _progress, _validate, dist
+from . import _core, _progress, _validate, distributed
 from .pegboard import PegBoard
 
 #: At most this many parts: a round moves up to ``parts ** 2`` pieces.
@@ -122,7 +122,7 @@ def _round_task(
     complements.  Returns the size of the merged part and the two splits."""
     clock = _Clock(timeout)
     kernel = _kernel(spec)
-    workers = dist.worker_threads(threads)
+    workers = distributed.worker_threads(threads)
     part = _merged(kernel, pieces, workers, clock)
     children = mirrored = None
     if grow:
@@ -144,7 +144,7 @@ def _meet_task(
     is linear in that side: no need to merge the larger layer)."""
     clock = _Clock(timeout)
     kernel = _kernel(spec)
-    workers = dist.worker_threads(threads)
+    workers = distributed.worker_threads(threads)
     merged = _merged(kernel, other, workers, clock)
     layers = [_core.PegLayer.from_bytes(p) for p in pieces]
     return kernel.meet_pieces(layers, merged, workers, clock.left())
@@ -164,7 +164,7 @@ def _parts(value: Any, executor: Executor) -> int:
 
 def _default_parts(executor: Executor) -> int:
     """One part per worker where the executor tells how many it has."""
-    workers = dist.workers_of(executor)
+    workers = distributed.workers_of(executor)
     return DEFAULT_PARTS if workers is None else min(workers, MAX_PARTS)
 
 
@@ -196,10 +196,10 @@ class _Driver:
         progress: Any,
         timeout: Any,
     ) -> None:
-        self.executor = dist.check_executor(executor)
-        self.client = dist.dask_client(executor)
+        self.executor = distributed.check_executor(executor)
+        self.client = distributed.dask_client(executor)
         self.parts = _parts(parts, executor)
-        self.threads = dist.task_threads(executor, threads)
+        self.threads = distributed.task_threads(executor, threads)
         self.timeout = _validate.timeout(timeout)
         self.deadline = None if self.timeout is None else time.monotonic() + self.timeout
         self.bar = _progress.make(progress, "peg solitaire", unit="layer", eta=False)

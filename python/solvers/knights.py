@@ -26,7 +26,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, overload
 
-from . import _core, _packing, _progress, _validate, dist, render
+from . import _core, _packing, _progress, _validate, distributed, render
 
 Square = tuple[int, int]
 
@@ -213,7 +213,7 @@ def count_tours(
     ``executor`` (any :class:`concurrent.futures.Executor`, e.g. a process
     pool or a Dask client's ``get_executor()``) counts the subproblems there,
     ``threads`` per task; ``checkpoint`` (a file) records each finished
-    subproblem, and a rerun of the same call skips them (see :mod:`solvers.dist`).
+    subproblem, and a rerun of the same call skips them (see :mod:`solvers.distributed`).
 
     >>> count_tours(5, 5, start=(0, 0))
     304
@@ -234,7 +234,7 @@ def count_tours(
     _search_limit(kb, "count_tours")
     what = f"knight's tours {kb.rows}x{kb.cols}"
     if executor is not None or checkpoint is not None:
-        work = _planned(kb, first, closed, dist.DEFAULT_SUBPROBLEMS, what)
+        work = _planned(kb, first, closed, distributed.DEFAULT_SUBPROBLEMS, what)
         return work.count(
             executor=executor,
             checkpoint=checkpoint,
@@ -254,10 +254,10 @@ def count_tours(
 
 def _planned(
     kb: KnightBoard, first: Square | None, closed: bool, subproblems: int, what: str
-) -> dist.Plan:
+) -> distributed.Plan:
     mask = kb._mask_list()
     params = (kb.rows, kb.cols, None if mask is None else tuple(mask), first, closed, subproblems)
-    return dist.make_plan("tours", params, what)
+    return distributed.make_plan("tours", params, what)
 
 
 def _plan(
@@ -268,8 +268,8 @@ def _plan(
     start: Square | str = _LOWER_LEFT,
     closed: bool = False,
     subproblems: int,
-) -> dist.Plan:
-    """:func:`solvers.dist.plan` for :func:`count_tours`."""
+) -> distributed.Plan:
+    """:func:`solvers.distributed.plan` for :func:`count_tours`."""
     kb = _board(rows, cols, board)
     first = _start(kb, start, allow_all=True)
     closed = _validate.flag(closed, "closed")

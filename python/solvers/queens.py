@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any, overload
 
-from . import _core, _packing, _progress, _validate, dist, render
+from . import _core, _packing, _progress, _validate, distributed, render
 
 #: Counting and listing take boards up to this size (bitmasks in 64 bits).
 MAX_SEARCH_N: int = _core.MAX_QUEENS_SEARCH_N
@@ -55,7 +55,7 @@ def count_queens(
     ``src/queens/frames.rs``).  Exact, the same for
     every ``threads``.  ``executor`` and ``checkpoint`` split the count into
     subproblems run elsewhere and recorded in a file, as for
-    :func:`solvers.count_tours` (see :mod:`solvers.dist`).
+    :func:`solvers.count_tours` (see :mod:`solvers.distributed`).
 
     >>> [count_queens(n) for n in range(1, 11)]
     [1, 0, 0, 2, 10, 4, 40, 92, 352, 724]
@@ -67,7 +67,7 @@ def count_queens(
     workers = _validate.threads(threads)
     seconds = _validate.timeout(timeout)
     if executor is not None or checkpoint is not None:
-        work = _plan(n, unique=unique, subproblems=dist.DEFAULT_SUBPROBLEMS)
+        work = _plan(n, unique=unique, subproblems=distributed.DEFAULT_SUBPROBLEMS)
         return work.count(
             executor=executor,
             checkpoint=checkpoint,
@@ -83,11 +83,11 @@ def count_queens(
             bar.close()
 
 
-def _plan(n: int, *, unique: bool = False, subproblems: int) -> dist.Plan:
-    """:func:`solvers.dist.plan` for :func:`count_queens`."""
+def _plan(n: int, *, unique: bool = False, subproblems: int) -> distributed.Plan:
+    """:func:`solvers.distributed.plan` for :func:`count_queens`."""
     n = _search_n(n, "count_queens")
     unique = _validate.flag(unique, "unique")
-    return dist.make_plan("queens", (n, unique, subproblems), f"{n}-queens")
+    return distributed.make_plan("queens", (n, unique, subproblems), f"{n}-queens")
 
 
 def queens(n: int, *, unique: bool = False) -> Iterator[Placement]:

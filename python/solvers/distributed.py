@@ -39,23 +39,20 @@ from __future__ import annotations
 import functools
 import json
 import os
-import sqlite3
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 from typing import Any
 
 from . import _core, _progress, _validate
+from .checkpoint import Checkpoint
 
-__all__ = ["Checkpoint", "Plan", "Subproblem", "count_subproblem", "count_subproblems", "plan"]
+__all__ = ["Plan", "Subproblem", "count_subproblem", "count_subproblems", "plan"]
 
 #: Subproblems in a plan made for distribution (at least; fewer if the tree is smaller).
 DEFAULT_SUBPROBLEMS = 4096
-
-#: The checkpoint file format written here.
-CHECKPOINT_FORMAT = "solvers-checkpoint/1"
 
 
 @dataclass(frozen=True)
@@ -181,110 +178,6 @@ def make_plan(family: str, params: tuple, description: str) -> Plan:
     return Plan(family, params, description, len(_core_plan(family, params)))
 
 
-# ---------------------------------------------------------------- checkpoints
-
-
-class Checkpoint:
-    """An SQLite ledger of finished subproblems (WAL mode, one transaction per
-    batch as it arrives).  It records the problem and the package version and
-    refuses to mix results from another problem or version.
-
-    Tables: ``meta(key, value)``; ``runs(run, started, pid)``; ``results(idx,
-    count, run)``, one row per finished subproblem, its count as decimal text
-    (counts can pass 2**63).  A subproblem is inserted once: a second result
-    for it is an error, never a silent overwrite.
-    """
-
-    def __init__(self, path: str | os.PathLike, work: Plan) -> None:
-        from . import __version__
-
-        self.path = os.fspath(path)
-        self.size = work.size
-        try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._setup(work, __version__)
-            self.done = self._load()
-        except sqlite3.DatabaseError as error:
-            self._close_quietly()
-            raise ValueError(
-                f"checkpoint {self.path!r} is not a readable solvers checkpoint ({error})"
-            ) from None
-        except ValueError:
-            self._close_quietly()
-            raise
-        self.run = self._db.execute(
-            "INSERT INTO runs(started, pid) VALUES (?, ?)", (time.time(), os.getpid())
-        ).lastrowid
-
-    def _setup(self, work: Plan, version: str) -> None:
-        want = {
-            "format": CHECKPOINT_FORMAT,
-            "version": version,
-            "problem": work.key(),
-            "subproblems": str(work.size),
-        }
-        tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master")}
-        if not tables:
-            with self._db:
-                self._db.execute("BEGIN")
-                self._db.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                self._db.execute(
-                    "CREATE TABLE runs(run INTEGER PRIMARY KEY AUTOINCREMENT, "
-                    "started REAL, pid INT)"
-                )
-                self._db.execute(
-                    "CREATE TABLE results(idx INTEGER PRIMARY KEY, count TEXT NOT NULL, "
-                    "run INTEGER NOT NULL)"
-                )
-                self._db.executemany("INSERT INTO meta VALUES (?, ?)", want.items())
-            return
-        if not {"meta", "runs", "results"} <= tables:
-            raise ValueError(f"{self.path!r} is an SQLite file but not a solvers checkpoint")
-        have = dict(self._db.execute("SELECT key, value FROM meta"))
-        if have.get("format") != CHECKPOINT_FORMAT:
-            raise ValueError(
-                f"{self.path!r} is not a solvers checkpoint (format {have.get('format')!r})"
-            )
-        for key, what in (
-            ("problem", "another problem"),
-            ("version", "another version of solvers"),
-            ("subproblems", "another split of the problem"),
-        ):
-            if have.get(key) != want[key]:
-                raise ValueError(
-                    f"checkpoint {self.path!r} holds results of {what} "
-                    f"({key} {have.get(key)} here, {want[key]} now); use another file"
-                )
-
-    def _load(self) -> dict[int, int]:
-        done: dict[int, int] = {}
-        for idx, text, _run in self._db.execute("SELECT idx, count, run FROM results"):
-            if not isinstance(idx, int) or not 0 <= idx < self.size:
-                raise ValueError(f"checkpoint {self.path!r} is corrupt: subproblem {idx!r}")
-            if not isinstance(text, str) or not text.isdigit():
-                raise ValueError(f"checkpoint {self.path!r} is corrupt: count {text!r}")
-            done[idx] = int(text)
-        return done
-
-    def record(self, results: Iterable[tuple[int, int]]) -> None:
-        rows = [(idx, str(count), self.run) for idx, count in results]
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.executemany("INSERT INTO results(idx, count, run) VALUES (?, ?, ?)", rows)
-        self.done.update((idx, int(count)) for idx, count, _ in rows)
-
-    def _close_quietly(self) -> None:
-        try:
-            self._db.close()
-        except Exception:  # noqa: BLE001 - already failing with a better message
-            pass
-
-    def close(self) -> None:
-        self._db.close()
-
-
 # ---------------------------------------------------------------- running
 
 
@@ -368,7 +261,7 @@ def run(
     _validate.threads(threads)
     seconds = _validate.timeout(timeout)
     deadline = None if seconds is None else time.monotonic() + seconds
-    ledger = None if checkpoint is None else Checkpoint(checkpoint, work)
+    ledger = None if checkpoint is None else Checkpoint(checkpoint, work.key(), work.size)
     done: dict[int, int] = {} if ledger is None else dict(ledger.done)
     bar = _progress.make(progress, work.description)
     try:

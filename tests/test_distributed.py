@@ -19,7 +19,8 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 import oracle
 import pytest
 import solvers
-from solvers import count_queens, count_tours, dist
+from solvers import count_queens, count_tours, distributed
+from solvers.checkpoint import Checkpoint
 from test_queens import A000170, A002562
 
 #: Solutions (A000170) and classes (A002562) of n queens, by n.
@@ -38,7 +39,7 @@ class RecordingExecutor(ThreadPoolExecutor):
         self.asked: list[int] = []
 
     def submit(self, fn, /, *args, **kwargs):
-        if fn is dist.count_subproblems:
+        if fn is distributed.count_subproblems:
             self.asked.extend(s.index for s in args[0])
         return super().submit(fn, *args, **kwargs)
 
@@ -67,8 +68,8 @@ def test_tour_subproblems_add_up_to_the_oracle(text, start, closed):
     rows, cols, mask = oracle.parse(text)
     want = oracle.count(rows, cols, mask, start, closed)
     where = {} if start is None else {"start": start}
-    work = dist.plan(count_tours, board=text, closed=closed, subproblems=64, **where)
-    counts = dist.count_subproblems(work.subproblems, threads=1)
+    work = distributed.plan(count_tours, board=text, closed=closed, subproblems=64, **where)
+    counts = distributed.count_subproblems(work.subproblems, threads=1)
     assert len(counts) == len(work)
     assert sum(counts) == want == work.count()
 
@@ -76,33 +77,35 @@ def test_tour_subproblems_add_up_to_the_oracle(text, start, closed):
 @pytest.mark.parametrize("n", range(1, 11))
 def test_queen_subproblems_add_up_to_oeis(n):
     for unique, table in ((False, SOLUTIONS), (True, CLASSES)):
-        work = dist.plan(count_queens, n, unique=unique, subproblems=32)
-        assert sum(dist.count_subproblems(work.subproblems)) == table[n]
+        work = distributed.plan(count_queens, n, unique=unique, subproblems=32)
+        assert sum(distributed.count_subproblems(work.subproblems)) == table[n]
 
 
 def test_the_plan_is_the_same_everywhere_and_pickles():
-    a = dist.plan(count_queens, 11, subproblems=200)
-    b = dist.plan(count_queens, 11, subproblems=200)
+    a = distributed.plan(count_queens, 11, subproblems=200)
+    b = distributed.plan(count_queens, 11, subproblems=200)
     assert a == b and len(a) >= 200
     subs = a.subproblems
     assert pickle.loads(pickle.dumps(subs)) == subs
     # any split of the subproblems into batches gives the same total
     odd, even = subs[1::2], subs[::2]
-    assert sum(dist.count_subproblems(odd)) + sum(dist.count_subproblems(even)) == 2680
+    assert (
+        sum(distributed.count_subproblems(odd)) + sum(distributed.count_subproblems(even)) == 2680
+    )
 
 
 def test_interleaved_batches_of_different_plans_keep_their_counts():
     # Memo tables pass between searches of equal size: entries of one search
     # must never answer for another, and each search's own entries may be reused.
-    a = dist.plan(count_tours, 5, 6, subproblems=64).subproblems
-    b = dist.plan(count_tours, 6, 5, start="all", subproblems=64).subproblems
-    c = dist.plan(count_tours, 5, 6, start=(0, 0), subproblems=64).subproblems
+    a = distributed.plan(count_tours, 5, 6, subproblems=64).subproblems
+    b = distributed.plan(count_tours, 6, 5, start="all", subproblems=64).subproblems
+    c = distributed.plan(count_tours, 5, 6, start=(0, 0), subproblems=64).subproblems
     totals = {"a": 0, "b": 0, "c": 0}
     for k in range(0, max(map(len, (a, b, c))), 7):
         for name, subs in (("a", a), ("b", b), ("c", c), ("a2", a)):
-            part = sum(dist.count_subproblems(subs[k : k + 7]))
+            part = sum(distributed.count_subproblems(subs[k : k + 7]))
             if name == "a2":
-                assert part == sum(dist.count_subproblems(a[k : k + 7]))
+                assert part == sum(distributed.count_subproblems(a[k : k + 7]))
             else:
                 totals[name] += part
     assert totals == {
@@ -115,19 +118,19 @@ def test_interleaved_batches_of_different_plans_keep_their_counts():
 
 def test_plan_errors():
     with pytest.raises(TypeError, match="count_tours and count_queens"):
-        dist.plan(solvers.find_tour, 5, 5)
+        distributed.plan(solvers.find_tour, 5, 5)
     with pytest.raises(ValueError, match="subproblems must be at least 1"):
-        dist.plan(count_queens, 8, subproblems=0)
+        distributed.plan(count_queens, 8, subproblems=0)
     with pytest.raises(ValueError, match="count_tours works on boards"):
-        dist.plan(count_tours, 9, 9)
-    queens8 = dist.plan(count_queens, 8).subproblems
-    tours = dist.plan(count_tours, 3, 4).subproblems
+        distributed.plan(count_tours, 9, 9)
+    queens8 = distributed.plan(count_queens, 8).subproblems
+    tours = distributed.plan(count_tours, 3, 4).subproblems
     with pytest.raises(ValueError, match="one plan only"):
-        dist.count_subproblems([queens8[0], tours[0]])
-    bad = dist.Subproblem("queens", queens8[0].params, 10**6)
+        distributed.count_subproblems([queens8[0], tours[0]])
+    bad = distributed.Subproblem("queens", queens8[0].params, 10**6)
     with pytest.raises(ValueError, match="not in this plan"):
-        dist.count_subproblems([bad])
-    assert dist.count_subproblems([]) == []
+        distributed.count_subproblems([bad])
+    assert distributed.count_subproblems([]) == []
 
 
 # ---------------------------------------------------------------- executors
@@ -171,17 +174,17 @@ def _dask_or_skip():
 
 
 def test_a_real_dask_cluster_counts_every_family():
-    distributed = _dask_or_skip()
+    dask = _dask_or_skip()
     with (
-        distributed.LocalCluster(
+        dask.LocalCluster(
             n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
         ) as cluster,
-        distributed.Client(cluster) as client,
+        dask.Client(cluster) as client,
     ):
         executor = client.get_executor()
         # a task's Rust pool gets its worker's threads; the peg DP one part per worker
-        assert client.submit(dist.worker_threads, 0).result() == 1
-        assert dist.workers_of(executor) == 2
+        assert client.submit(distributed.worker_threads, 0).result() == 1
+        assert distributed.workers_of(executor) == 2
         assert count_queens(11, executor=executor) == SOLUTIONS[11]
         assert count_tours(5, 5, start="all", executor=executor) == 1728
         board = solvers.PegBoard.english()
@@ -222,7 +225,7 @@ def test_a_checkpoint_records_everything_and_a_rerun_computes_nothing(tmp_path):
     path = tmp_path / "q11.sqlite"
     assert count_queens(11, checkpoint=path) == SOLUTIONS[11]
     rows, runs = _ledger(path)
-    work = dist.plan(count_queens, 11)
+    work = distributed.plan(count_queens, 11)
     assert sorted(i for i, _ in rows) == list(range(len(work)))
     assert runs == [1]
     again = RecordingExecutor()
@@ -234,10 +237,10 @@ def test_a_checkpoint_records_everything_and_a_rerun_computes_nothing(tmp_path):
 
 def test_a_partial_checkpoint_is_completed_without_recounting(tmp_path):
     path = str(tmp_path / "t.sqlite")
-    work = dist.plan(count_tours, 6, 6, start="all")
-    ledger = dist.Checkpoint(path, work)
+    work = distributed.plan(count_tours, 6, 6, start="all")
+    ledger = Checkpoint(path, work.key(), len(work))
     first = work.subproblems[: len(work) // 3]
-    ledger.record(zip(range(len(first)), dist.count_subproblems(first), strict=True))
+    ledger.record(zip(range(len(first)), distributed.count_subproblems(first), strict=True))
     ledger.close()
     pool = RecordingExecutor()
     with pool:
@@ -271,7 +274,7 @@ def test_sigkill_mid_count_then_resume(tmp_path):
             child.kill()
             child.wait()
     before, runs = _ledger(path)
-    size = len(dist.plan(count_queens, 17))
+    size = len(distributed.plan(count_queens, 17))
     assert runs == [1] and 0 < len(before) < size
     pool = RecordingExecutor()
     with pool:
@@ -289,7 +292,7 @@ def test_a_timed_out_checkpointed_count_keeps_what_it_finished(tmp_path):
     with pytest.raises(TimeoutError):
         count_queens(16, checkpoint=path, timeout=0.3)
     before, runs = _ledger(path)
-    assert runs == [1] and 0 < len(before) < len(dist.plan(count_queens, 16))
+    assert runs == [1] and 0 < len(before) < len(distributed.plan(count_queens, 16))
     pool = RecordingExecutor()
     with pool:
         assert count_queens(16, checkpoint=path, executor=pool) == SOLUTIONS[16]
