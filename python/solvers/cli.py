@@ -15,6 +15,8 @@ Examples::
     solvers queens 8 --find           # one placement, printed as a board
     solvers queens 1000000 --find --json   # a million queens, constructed in O(n)
     solvers queens 8 --animate        # watch the queens slide along their rows
+    solvers queens 18 --workers 2 --checkpoint q18.sqlite   # resumable, in 2 processes
+    solvers tours 6 7 --executor dask://scheduler:8786      # on a Dask cluster
     solvers peg english               # 40861647040079968 games from the centre to the centre
     solvers peg english --start 2,3 --any          # last peg anywhere
     solvers peg english --start 2,3 --finish-table # the count for every last hole
@@ -22,6 +24,7 @@ Examples::
     solvers peg board.txt             # a drawn board; its one '.' is the start
     solvers peg triangle:5 --start 0,0 --any
     solvers peg english --find --animate           # replay a game jump by jump
+    solvers peg english --start 2,4 --workers 2    # the layers spread over 2 processes
 """
 
 from __future__ import annotations
