@@ -167,10 +167,10 @@ struct Step {
     finalize: u32,
     /// Slots that are light squares.
     light: u32,
-    /// After the shift (slots `0..2h+1` of the new frontier): present squares,
-    /// not the start, with exactly one unswept neighbour, by colour.
-    forced_light: u32,
-    forced_dark: u32,
+    /// After the shift (bit `4i` for slot `i` of the new frontier): present
+    /// squares, not the start, with exactly one unswept neighbour, by colour.
+    forced_light: u64,
+    forced_dark: u64,
     /// The start's slot, if in the working frontier.
     start_slot: Option<usize>,
     /// The start has been finalized by the end of this step.
@@ -183,6 +183,8 @@ struct Step {
 struct Sweep {
     /// Slots of the frontier after a step.
     width: usize,
+    /// Bit `4i` for each of them.
+    ones: u64,
     steps: Vec<Step>,
     closed: bool,
     pinned: bool,
@@ -303,9 +305,9 @@ impl Sweep {
                     let unswept = nbrs[j].iter().filter(|&&u| u > k).count();
                     if unswept == 1 {
                         if light[j] {
-                            step.forced_light |= 1 << (i - 1);
+                            step.forced_light |= 1 << (4 * (i - 1));
                         } else {
-                            step.forced_dark |= 1 << (i - 1);
+                            step.forced_dark |= 1 << (4 * (i - 1));
                         }
                     }
                 }
@@ -321,6 +323,7 @@ impl Sweep {
             .collect();
         Ok(Sweep {
             width,
+            ones: ONES >> (64 - 4 * width),
             steps,
             closed,
             pinned: start.is_some(),
@@ -436,69 +439,67 @@ impl Sweep {
     }
 
     /// Every state that `key` goes on to at `step`, passed to `emit`.
+    ///
+    /// The working frontier is a `u64` of nibbles, slot `i` in bits `4i..`:
+    /// the key's codes, and the new square in slot `width` (16 slots at most).
     #[inline]
     fn expand(&self, step: &Step, key: u64, emit: &mut impl FnMut(u64)) {
         let w = self.width;
-        let mut codes = [DONE; 16];
-        for (i, c) in codes.iter_mut().enumerate().take(w) {
-            *c = (key >> (4 * i)) as u8 & 15;
-        }
+        let codes = key & CODES_MASK;
         let ends = (key >> 60) as u32 - 1;
         let (tl, td) = (ends / 3, ends % 3);
         if !step.present {
-            self.finish(step, codes, tl, td, emit);
+            self.finish(step, codes | (DONE as u64) << (4 * w), tl, td, emit);
             return;
         }
-        codes[w] = UNUSED;
         self.finish(step, codes, tl, td, emit);
         for (a, &ya) in step.earlier.iter().enumerate() {
-            let mut one = codes;
-            if !self.join(step, &mut one, ya) {
+            let Some(one) = self.join(step, codes, ya) else {
                 continue;
-            }
+            };
             self.finish(step, one, tl, td, emit);
             for &yb in &step.earlier[a + 1..] {
-                let mut two = one;
-                if self.join(step, &mut two, yb) {
+                if let Some(two) = self.join(step, one, yb) {
                     self.finish(step, two, tl, td, emit);
                 }
             }
         }
     }
 
-    /// Add the edge from the new square (slot `width`) to slot `y`; `false`
+    /// Add the edge from the new square (slot `width`) to slot `y`; `None`
     /// if the edge cannot be a tour edge here.
     #[inline]
-    fn join(&self, step: &Step, codes: &mut [u8; 16], y: usize) -> bool {
+    fn join(&self, step: &Step, codes: u64, y: usize) -> Option<u64> {
         let x = self.width;
-        let (cx, cy) = (codes[x], codes[y]);
+        let (cx, cy) = (nibble(codes, x), nibble(codes, y));
         if cy == DONE || (step.start_slot == Some(y) && cy != UNUSED) {
-            return false;
+            return None;
         }
         if step.start_slot == Some(x) && cx != UNUSED {
-            return false;
+            return None;
         }
-        match (cx, cy) {
-            (UNUSED, UNUSED) => (codes[x], codes[y]) = (FRESH, FRESH),
-            (UNUSED, l) => (codes[x], codes[y]) = (l, DONE),
-            (l, UNUSED) => (codes[x], codes[y]) = (DONE, l),
+        let set = |codes: u64, cx: u8, cy: u8| {
+            let cleared = codes & !(15 << (4 * x)) & !(15 << (4 * y));
+            cleared | (cx as u64) << (4 * x) | (cy as u64) << (4 * y)
+        };
+        Some(match (cx, cy) {
+            (UNUSED, UNUSED) => set(codes, FRESH, FRESH),
+            (UNUSED, l) => set(codes, l, DONE),
+            (l, UNUSED) => set(codes, DONE, l),
             (l, m) if l == m => {
                 // Both ends of one fragment: a cycle, the very last edge only.
                 if !(self.closed && step.last) {
-                    return false;
+                    return None;
                 }
-                (codes[x], codes[y]) = (DONE, DONE);
+                set(codes, DONE, DONE)
             }
             (l, m) => {
-                (codes[x], codes[y]) = (DONE, DONE);
-                for c in codes.iter_mut().take(x) {
-                    if *c == m {
-                        *c = l;
-                    }
-                }
+                // The other ends of the two fragments now end one fragment.
+                let joined = set(codes, DONE, DONE);
+                let at_m = zero_nibbles(joined ^ (m as u64 * ONES)) * 15;
+                joined ^ (at_m & ((l ^ m) as u64 * ONES))
             }
-        }
-        true
+        })
     }
 
     /// Finalize, prune, shift and pack a state after its edges are chosen.
@@ -506,7 +507,7 @@ impl Sweep {
     fn finish(
         &self,
         step: &Step,
-        mut codes: [u8; 16],
+        mut codes: u64,
         mut tl: u32,
         mut td: u32,
         emit: &mut impl FnMut(u64),
@@ -518,10 +519,10 @@ impl Sweep {
         while fin != 0 {
             let i = fin.trailing_zeros() as usize;
             fin &= fin - 1;
-            match codes[i] {
+            match nibble(codes, i) {
                 UNUSED => return,
                 DONE => {}
-                _ => {
+                c => {
                     if step.start_slot != Some(i) {
                         if step.light >> i & 1 == 1 {
                             tl += 1;
@@ -529,29 +530,24 @@ impl Sweep {
                             td += 1;
                         }
                     }
-                    codes[i] = DONE;
+                    codes ^= ((c ^ DONE) as u64) << (4 * i);
                 }
             }
         }
         if tl > cap_l || td > cap_d {
             return;
         }
-        debug_assert_eq!(codes[0], DONE);
-        let w = self.width;
-        let mut unused = 0u32;
-        let mut loose = false;
-        for i in 0..w {
-            let c = codes[i + 1];
-            codes[i] = c;
-            unused |= ((c == UNUSED) as u32) << i;
-            loose |= c >= 2;
-        }
+        debug_assert_eq!(nibble(codes, 0), DONE);
+        let codes = codes >> 4;
+        let ones = self.ones;
+        let unused = zero_nibbles(codes) & ones;
         let forced_l = (unused & step.forced_light).count_ones();
         let forced_d = (unused & step.forced_dark).count_ones();
         if tl + forced_l > cap_l || td + forced_d > cap_d {
             return;
         }
-        if !self.closed && !loose && !step.last {
+        let mut labels = (codes >> 1 | codes >> 2 | codes >> 3) & ones;
+        if !self.closed && labels == 0 && !step.last {
             // Both tour ends fixed and no loose end: the path is complete
             // (or there is none yet, if no end is fixed).
             let fixed = tl + td + (self.pinned && step.start_done) as u32;
@@ -562,18 +558,34 @@ impl Sweep {
         // Renumber labels in order of first appearance.
         let mut map = [0u8; 16];
         let mut next = 2u8;
-        for c in codes.iter_mut().take(w) {
-            if *c >= 2 {
-                if map[*c as usize] == 0 {
-                    map[*c as usize] = next;
-                    next += 1;
-                }
-                *c = map[*c as usize];
+        let mut out = codes;
+        while labels != 0 {
+            let at = labels.trailing_zeros();
+            labels &= labels - 1;
+            let c = (codes >> at) as u8 & 15;
+            if map[c as usize] == 0 {
+                map[c as usize] = next;
+                next += 1;
             }
+            out ^= ((c ^ map[c as usize]) as u64) << at;
         }
         debug_assert!(next <= 15);
-        emit(pack(&codes[..w], tl, td));
+        emit(out | ((tl * 3 + td + 1) as u64) << 60);
     }
+}
+
+/// Bit `4i` set for every nibble of `x`, `i < 16`.
+const ONES: u64 = 0x1111_1111_1111_1111;
+
+/// Bit `4i` set where nibble `i` of `x` is 0.
+#[inline]
+fn zero_nibbles(x: u64) -> u64 {
+    !(x | x >> 1 | x >> 2 | x >> 3) & ONES
+}
+
+#[inline]
+fn nibble(x: u64, i: usize) -> u8 {
+    (x >> (4 * i)) as u8 & 15
 }
 
 /// The low 60 bits of a key: the frontier codes.
