@@ -1,6 +1,8 @@
 //! Count knight's tours of a rectangle by the frontier DP, printing the
 //! count, the widest layer and the time (`cargo run --release --example
-//! frontier_count -- ROWS COLS [all|R,C] [closed] [THREADS]`).
+//! frontier_count -- ROWS COLS [all|R,C] [closed] [THREADS] [MAX_RSS_MB]`).
+//! Each step's layer size and the resident memory go to stderr; past
+//! `MAX_RSS_MB` the count is cancelled (to see how far a big board gets).
 
 use _core::engine::Control;
 use _core::frontier::{count_paths_reporting, Report};
@@ -24,9 +26,17 @@ fn main() {
     let closed = args.get(3).is_some_and(|a| a == "closed");
     let threads = num(4, 0);
     let board = Board::rectangle(rows, cols).expect("a board");
+    let max_rss = num(5, usize::MAX);
     let report = Report::new();
+    let ctl = Control::new();
     let t = Instant::now();
-    let n = count_paths_reporting(&board, start, closed, threads, &Control::new(), &report);
+    let n = std::thread::scope(|scope| {
+        let watcher = scope.spawn(|| watch(&report, &ctl, max_rss, t));
+        let n = count_paths_reporting(&board, start, closed, threads, &ctl, &report);
+        report.steps.store(0, Ordering::Relaxed);
+        let _ = watcher.join();
+        n
+    });
     println!(
         "{rows}x{cols} {:?} closed={closed}: {:?}, widest {} states, {:.3} s",
         start,
@@ -34,4 +44,40 @@ fn main() {
         report.widest.load(Ordering::Relaxed),
         t.elapsed().as_secs_f64()
     );
+}
+
+/// Print each new step's layer size and the resident memory; cancel past
+/// `max_rss` MB.  Ends when `report.steps` is reset to 0.
+fn watch(report: &Report, ctl: &Control, max_rss: usize, t: Instant) {
+    let mut seen = 0;
+    let mut peak = 0;
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let rss = rss_mb();
+        peak = peak.max(rss);
+        if rss > max_rss && !ctl.is_cancelled() {
+            eprintln!("resident {rss} MB > {max_rss} MB: cancelling");
+            ctl.cancel();
+        }
+        let (step, steps) = report.progress();
+        if step != seen {
+            seen = step;
+            eprintln!(
+                "step {step}/{steps}: {} states, resident {rss} MB (peak {peak}), {:.1} s",
+                report.states.load(Ordering::Relaxed),
+                t.elapsed().as_secs_f64()
+            );
+        }
+        if steps == 0 && step != 0 {
+            return;
+        }
+    }
+}
+
+/// Resident memory in MB (Linux; 0 elsewhere).
+fn rss_mb() -> usize {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<usize>().ok())
+        .map_or(0, |pages| (pages * 4096) >> 20)
 }

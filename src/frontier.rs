@@ -349,7 +349,9 @@ impl Sweep {
                 return Err(SearchError::Cancelled);
             }
             let before = layer.len().max(1);
-            let expected = (before as f64 * growth * 1.1) as usize;
+            // Tables sized for the growth of the step before; they grow if
+            // that is too little (a shard at a time, so growing is cheap).
+            let expected = (before as f64 * growth.min(1.25)) as usize;
             // Every child count is at most the layer's total times the
             // (at most 11) ways a state goes on: u64 while that fits.
             let narrow = layer.total().is_some_and(|t| t <= (u64::MAX / 16) as u128);
@@ -676,7 +678,8 @@ struct Table<C: Count> {
 
 impl<C: Count> Table<C> {
     fn with_capacity(n: usize) -> Self {
-        let size = (2 * n).next_power_of_two().max(16);
+        // At most 70% full (linear probing stays short), at least 35%.
+        let size = (n + n / 2).next_power_of_two().max(16);
         Table {
             slots: vec![(0, C::default()); size],
             used: 0,
