@@ -152,6 +152,15 @@ def test_frontier_needs_the_search_for_subproblems(tmp_path):
         count_tours(3, 4, method="frontier", checkpoint=tmp_path / "c.sqlite")
 
 
+def test_auto_counts_narrow_boards_past_the_search_limit():
+    assert count_tours(1, 65, start=(0, 0)) == 0
+    assert count_tours(2, 40, start="all") == 0
+    with pytest.raises(ValueError, match="at most 64 cells"):
+        count_tours(1, 65, start=(0, 0), method="search")
+    with pytest.raises(ValueError, match="at most 64 cells"):
+        count_tours(9, 9)
+
+
 def test_auto_picks_by_shape():
     assert _auto_method(KnightBoard(5, 5)) == "search"
     assert _auto_method(KnightBoard(3, 30)) == "frontier"
