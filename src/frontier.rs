@@ -670,6 +670,43 @@ impl Layer {
     }
 }
 
+/// `n` free slots, on 2 MB pages where the system allows (page faults of
+/// 4 KB pages cost a fifth of a step's time on 6x6).
+fn zeroed<C: Count>(n: usize) -> Vec<(u64, C)> {
+    let mut slots: Vec<(u64, C)> = Vec::with_capacity(n);
+    #[cfg(target_os = "linux")]
+    {
+        let bytes = n * std::mem::size_of::<(u64, C)>();
+        if bytes >= 4 << 20 {
+            // SAFETY: the range is this allocation; the advice changes only
+            // how the kernel backs it, not its contents.
+            unsafe {
+                libc::madvise(
+                    slots.as_mut_ptr() as *mut libc::c_void,
+                    bytes,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+    }
+    slots.resize(n, (0, C::default()));
+    slots
+}
+
+/// Ask for the cache line of `item` ahead of a probe (tables are far bigger
+/// than the caches; prefetching a batch overlaps the misses).
+#[inline(always)]
+fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it never faults.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(item as *const T as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
+}
+
 /// An open-addressing table summing counts per key (key 0: a free slot).
 struct Table<C: Count> {
     slots: Vec<(u64, C)>,
@@ -681,7 +718,7 @@ impl<C: Count> Table<C> {
         // At most 70% full (linear probing stays short), at least 35%.
         let size = (n + n / 2).next_power_of_two().max(16);
         Table {
-            slots: vec![(0, C::default()); size],
+            slots: zeroed(size),
             used: 0,
         }
     }
@@ -696,6 +733,9 @@ impl<C: Count> Table<C> {
             self.grow();
         }
         let mask = self.slots.len() - 1;
+        for &(key, _) in batch {
+            prefetch(&self.slots[Self::home(key, mask)]);
+        }
         for &(key, count) in batch {
             let mut slot = Self::home(key, mask);
             loop {
@@ -717,7 +757,7 @@ impl<C: Count> Table<C> {
 
     fn grow(&mut self) {
         let size = 2 * self.slots.len();
-        let old = std::mem::replace(&mut self.slots, vec![(0, C::default()); size]);
+        let old = std::mem::replace(&mut self.slots, zeroed(size));
         let mask = size - 1;
         for entry in old {
             if entry.0 != 0 {
