@@ -351,7 +351,7 @@ impl Sweep {
             let before = layer.len().max(1);
             // Tables sized for the growth of the step before; they grow if
             // that is too little (a shard at a time, so growing is cheap).
-            let expected = (before as f64 * growth.min(1.25)) as usize;
+            let expected = (before as f64 * growth.min(2.0)) as usize;
             // Every child count is at most the layer's total times the
             // (at most 11) ways a state goes on: u64 while that fits.
             let narrow = layer.total().is_some_and(|t| t <= (u64::MAX / 16) as u128);
@@ -719,29 +719,32 @@ struct Table<C: Count> {
 
 impl<C: Count> Table<C> {
     fn with_capacity(n: usize) -> Self {
-        // At most 70% full (linear probing stays short), at least 35%.
-        let size = (n + n / 2).next_power_of_two().max(16);
+        // Any size (not a power of two), 60% full when the guess is right,
+        // grown by half at 75%: 16-byte slots cost about 25 bytes a state.
+        let size = (n + n * 2 / 3).max(64);
         Table {
             slots: zeroed(size),
             used: 0,
         }
     }
 
+    /// Where `key` starts probing in `len` slots: the hash bits below the
+    /// shard bits, scaled to `len`.
     #[inline]
-    fn home(key: u64, mask: usize) -> usize {
-        mix(key) as usize & mask
+    fn home(key: u64, len: usize) -> usize {
+        (((mix(key) << SHARD_BITS) as u128 * len as u128) >> 64) as usize
     }
 
     fn add_all(&mut self, batch: &[(u64, C)]) -> Result<(), SearchError> {
-        if 10 * (self.used + batch.len()) > 7 * self.slots.len() {
+        if 4 * (self.used + batch.len()) > 3 * self.slots.len() {
             self.grow();
         }
-        let mask = self.slots.len() - 1;
+        let len = self.slots.len();
         for &(key, _) in batch {
-            prefetch(&self.slots[Self::home(key, mask)]);
+            prefetch(&self.slots[Self::home(key, len)]);
         }
         for &(key, count) in batch {
-            let mut slot = Self::home(key, mask);
+            let mut slot = Self::home(key, len);
             loop {
                 let entry = &mut self.slots[slot];
                 if entry.0 == key {
@@ -753,21 +756,26 @@ impl<C: Count> Table<C> {
                     self.used += 1;
                     break;
                 }
-                slot = (slot + 1) & mask;
+                slot += 1;
+                if slot == len {
+                    slot = 0;
+                }
             }
         }
         Ok(())
     }
 
     fn grow(&mut self) {
-        let size = 2 * self.slots.len();
-        let old = std::mem::replace(&mut self.slots, zeroed(size));
-        let mask = size - 1;
+        let len = self.slots.len() * 3 / 2;
+        let old = std::mem::replace(&mut self.slots, zeroed(len));
         for entry in old {
             if entry.0 != 0 {
-                let mut slot = Self::home(entry.0, mask);
+                let mut slot = Self::home(entry.0, len);
                 while self.slots[slot].0 != 0 {
-                    slot = (slot + 1) & mask;
+                    slot += 1;
+                    if slot == len {
+                        slot = 0;
+                    }
                 }
                 self.slots[slot] = entry;
             }
