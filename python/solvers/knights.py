@@ -324,10 +324,11 @@ def _auto_method(board: KnightBoard) -> str:
 
 
 #: The longer side from which the frontier beats the search, by shorter side
-#: (all starts, 2 cores: 3x10 0.004 s search / 0.002 s frontier, 4x8 0.010 /
-#: 0.016, 4x9 0.11 / 0.035, 5x7 0.04 / 0.23, 5x8 3.1 / 0.8, 6x6 0.1 / 3.3;
-#: 6x7 over 20 / 16, but from a corner 11.5 / 12 and closed 0.3 / 0.5, so
-#: 6x7 stays with the search; a 7x7 search would visit 1.6e11 tours).
+#: (all starts, 2 cores: 3x10 0.004 s search / 0.002 s frontier, 4x8 0.011 /
+#: 0.009, 4x9 0.11 / 0.035, 5x7 0.045 / 0.077, 5x8 3.1 / 0.7, 6x6 0.11 / 1.4;
+#: 6x7 over 20 / 6.8, from a corner 4.7-11.5 / 3.4, closed 0.30 / 0.26: close
+#: enough that 6x7 stays with the search, whose progress reports subproblems;
+#: a 7x7 search would visit 1.6e11 tours).
 _FRONTIER_FROM: dict[int, int] = {1: 1, 2: 1, 3: 10, 4: 9, 5: 8, 6: 8, 7: 7}
 
 
