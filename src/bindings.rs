@@ -4,6 +4,7 @@
 //! these functions check again, so a bad call is a Python exception, never a panic.
 
 use crate::engine::{self, Control, SearchError};
+use crate::frontier;
 use crate::knights::{self, Board, CountError, FindError, InputError};
 use crate::peg;
 use crate::queens;
@@ -169,6 +170,46 @@ fn count_tours(
     let job_ctl = ctl.clone();
     run_cancellable(py, ctl, progress, timeout, move || {
         knights::count_tours(board, start, closed, threads, &job_ctl).map_err(count_error)
+    })
+}
+
+/// Count knight's tours by the frontier DP (`frontier::count_paths`);
+/// returns `(count, states in the widest layer)`.  `progress(done, total)`
+/// reports steps of the sweep.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, mask, start, closed, threads, progress=None, timeout=None))]
+#[allow(clippy::too_many_arguments)]
+fn count_tours_frontier(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    mask: Option<Vec<bool>>,
+    start: Option<(usize, usize)>,
+    closed: bool,
+    threads: usize,
+    progress: Option<Bound<'_, PyAny>>,
+    timeout: Option<f64>,
+) -> PyResult<(u128, u64)> {
+    let board = board_from(rows, cols, mask)?;
+    let start = start.map(|s| start_index(&board, s)).transpose()?;
+    let ctl = Arc::new(Control::new());
+    let job_ctl = ctl.clone();
+    let report = Arc::new(frontier::Report::new());
+    let job_report = report.clone();
+    let poll = |_: &Control| -> PyResult<()> {
+        if let Some(callback) = &progress {
+            callback.call1(report.progress())?;
+        }
+        Ok(())
+    };
+    run_polling(py, ctl, timeout, poll, move || {
+        let n =
+            frontier::count_paths_reporting(&board, start, closed, threads, &job_ctl, &job_report)
+                .map_err(count_error)?;
+        Ok((
+            n,
+            job_report.widest.load(std::sync::atomic::Ordering::Relaxed),
+        ))
     })
 }
 
@@ -898,6 +939,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_SEARCH_SQUARES", knights::MAX_SEARCH_SQUARES)?;
     m.add("MAX_FIND_SQUARES", knights::MAX_FIND_SQUARES)?;
     m.add_function(wrap_pyfunction!(count_tours, m)?)?;
+    m.add_function(wrap_pyfunction!(count_tours_frontier, m)?)?;
+    m.add("MAX_FRONTIER_SIDE", frontier::MAX_FRONTIER_SIDE)?;
     m.add_function(wrap_pyfunction!(find_tour, m)?)?;
     m.add_function(wrap_pyfunction!(tour_defect, m)?)?;
     m.add_class::<TourStream>()?;

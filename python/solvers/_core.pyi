@@ -4,6 +4,7 @@ public, validated API lives in the Python modules)."""
 from collections.abc import Callable, Iterator
 
 MAX_SEARCH_SQUARES: int
+MAX_FRONTIER_SIDE: int
 MAX_FIND_SQUARES: int
 MAX_QUEENS_SEARCH_N: int
 MAX_QUEENS_CONSTRUCT_N: int
@@ -18,6 +19,16 @@ def count_tours(
     progress: Callable[[int, int], object] | None = None,
     timeout: float | None = None,
 ) -> int: ...
+def count_tours_frontier(
+    rows: int,
+    cols: int,
+    mask: list[bool] | None,
+    start: tuple[int, int] | None,
+    closed: bool,
+    threads: int,
+    progress: Callable[[int, int], object] | None = None,
+    timeout: float | None = None,
+) -> tuple[int, int]: ...
 def find_tour(
     rows: int,
     cols: int,

@@ -34,6 +34,11 @@ Square = tuple[int, int]
 MAX_SEARCH_CELLS: int = _core.MAX_SEARCH_SQUARES
 #: ``find_tour`` takes boards of up to this many cells.
 MAX_FIND_CELLS: int = _core.MAX_FIND_SQUARES
+#: The frontier count takes boards whose squares fit in a rectangle with a
+#: shorter side of at most this many cells (the longer side any length).
+MAX_FRONTIER_SIDE: int = _core.MAX_FRONTIER_SIDE
+#: The ways ``count_tours`` can count; the answer never depends on the choice.
+COUNT_METHODS: tuple[str, ...] = ("auto", "search", "frontier")
 
 _LOWER_LEFT: Any = object()  # the default start
 
@@ -199,6 +204,7 @@ def count_tours(
     timeout: float | None = None,
     executor: Executor | None = None,
     checkpoint: str | os.PathLike | None = None,
+    method: str = "auto",
 ) -> int:
     """The number of knight's tours of the board from ``start``.
 
@@ -215,6 +221,18 @@ def count_tours(
     ``threads`` per task; ``checkpoint`` (a file) records each finished
     subproblem, and a rerun of the same call skips them (see :mod:`solvers.distributed`).
 
+    ``method`` picks how to count; **the answer never depends on it**, only
+    the time and memory do.  ``"search"`` is the pruned backtracking above
+    (boards spanning at most 64 cells).  ``"frontier"`` is a transfer-matrix
+    DP that sweeps the board along its longer side and never visits a tour:
+    boards whose squares fit in a rectangle with a shorter side of at most
+    ``MAX_FRONTIER_SIDE`` (7) and a longer side of any length (3x100, 4x60,
+    7x7), memory growing steeply with the shorter side (7x7 takes gigabytes).
+    ``"auto"`` (the default) takes the frontier for boards past the search's
+    64 cells and for long narrow boards, where it is the faster (measured:
+    from 3x10, 4x9, 5x8, 6x8), the search otherwise.  ``executor``/``checkpoint`` need the
+    search.  With the frontier ``progress`` counts squares swept.
+
     >>> count_tours(5, 5, start=(0, 0))
     304
     >>> count_tours(5, 5, start="all")
@@ -225,14 +243,41 @@ def count_tours(
     ...     ...#
     ... ''', start=(0, 0))
     1
+    >>> count_tours(3, 16, start="all", method="frontier")  # OEIS A118067
+    17273760
+    >>> count_tours(4, 40, start=(3, 0))  # past the search's 64 cells: the frontier
+    60303938883691505682859195
     """
     kb = _board(rows, cols, board)
     first = _start(kb, start, allow_all=True)
     closed = _validate.flag(closed, "closed")
     workers = _validate.threads(threads)
     seconds = _validate.timeout(timeout)
-    _search_limit(kb, "count_tours")
+    if not isinstance(method, str) or method not in COUNT_METHODS:
+        raise ValueError(
+            f"method must be one of {', '.join(map(repr, COUNT_METHODS))}, got {method!r}"
+        )
+    distributed = executor is not None or checkpoint is not None
+    if method == "auto":
+        method = "search" if distributed else _auto_method(kb)
     what = f"knight's tours {kb.rows}x{kb.cols}"
+    if method == "frontier":
+        if distributed:
+            raise ValueError(
+                "executor= and checkpoint= split the search into subproblems: "
+                "use method='search' (or 'auto') with them"
+            )
+        _frontier_limit(kb)
+        bar = _progress.make(progress, what, unit="square")
+        try:
+            count, _widest = _core.count_tours_frontier(
+                kb.rows, kb.cols, kb._mask_list(), first, closed, workers, bar, seconds
+            )
+            return count
+        finally:
+            if bar is not None:
+                bar.close()
+    _search_limit(kb, "count_tours")
     if executor is not None or checkpoint is not None:
         work = _planned(kb, first, closed, distributed.DEFAULT_SUBPROBLEMS, what)
         return work.count(
@@ -250,6 +295,41 @@ def count_tours(
     finally:
         if bar is not None:
             bar.close()
+
+
+def _frontier_limit(board: KnightBoard) -> None:
+    rows, cols = board.span
+    if min(rows, cols) > MAX_FRONTIER_SIDE:
+        raise ValueError(
+            "the frontier count works on boards whose squares fit in a rectangle with a "
+            f"shorter side of at most {MAX_FRONTIER_SIDE} (the longer side may be any length); "
+            f"this one needs {rows}x{cols}"
+        )
+
+
+def _auto_method(board: KnightBoard) -> str:
+    """The faster method for ``board`` (measured on 2 cores, see the frontier bench).
+
+    The search is fast on compact boards (6x6, all starts: 0.1 s) and slows
+    by orders of magnitude per added column on narrow ones; the frontier's
+    work grows with the length of its sweep but steeply with the shorter side.
+    """
+    rows, cols = board.span
+    short, long = min(rows, cols), max(rows, cols)
+    if short > MAX_FRONTIER_SIDE:
+        return "search"
+    if rows * cols > MAX_SEARCH_CELLS:
+        return "frontier"
+    return "frontier" if long >= _FRONTIER_FROM[short] else "search"
+
+
+#: The longer side from which the frontier beats the search, by shorter side
+#: (all starts, 2 cores: 3x10 0.004 s search / 0.002 s frontier, 4x8 0.011 /
+#: 0.009, 4x9 0.11 / 0.035, 5x7 0.045 / 0.077, 5x8 3.1 / 0.7, 6x6 0.11 / 1.4;
+#: 6x7 over 20 / 6.8, from a corner 4.7-11.5 / 3.4, closed 0.30 / 0.26: close
+#: enough that 6x7 stays with the search, whose progress reports subproblems;
+#: a 7x7 search would visit 1.6e11 tours).
+_FRONTIER_FROM: dict[int, int] = {1: 1, 2: 1, 3: 10, 4: 9, 5: 8, 6: 8, 7: 7}
 
 
 def _planned(

@@ -1,0 +1,83 @@
+//! Count knight's tours of a rectangle by the frontier DP, printing the
+//! count, the widest layer and the time (`cargo run --release --example
+//! frontier_count -- ROWS COLS [all|R,C] [closed] [THREADS] [MAX_RSS_MB]`).
+//! Each step's layer size and the resident memory go to stderr; past
+//! `MAX_RSS_MB` the count is cancelled (to see how far a big board gets).
+
+use _core::engine::Control;
+use _core::frontier::{count_paths_reporting, Report};
+use _core::knights::Board;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let num = |i: usize, default: usize| -> usize {
+        args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default)
+    };
+    let (rows, cols) = (num(0, 6), num(1, 6));
+    let start = match args.get(2).map(String::as_str) {
+        None | Some("all") => None,
+        Some(rc) => {
+            let (r, c) = rc.split_once(',').expect("start as R,C");
+            Some(r.parse::<usize>().unwrap() * cols + c.parse::<usize>().unwrap())
+        }
+    };
+    let closed = args.get(3).is_some_and(|a| a == "closed");
+    let threads = num(4, 0);
+    let board = Board::rectangle(rows, cols).expect("a board");
+    let max_rss = num(5, usize::MAX);
+    let report = Report::new();
+    let ctl = Control::new();
+    let t = Instant::now();
+    let n = std::thread::scope(|scope| {
+        let watcher = scope.spawn(|| watch(&report, &ctl, max_rss, t));
+        let n = count_paths_reporting(&board, start, closed, threads, &ctl, &report);
+        report.steps.store(0, Ordering::Relaxed);
+        let _ = watcher.join();
+        n
+    });
+    println!(
+        "{rows}x{cols} {:?} closed={closed}: {:?}, widest {} states, {:.3} s",
+        start,
+        n,
+        report.widest.load(Ordering::Relaxed),
+        t.elapsed().as_secs_f64()
+    );
+}
+
+/// Print each new step's layer size and the resident memory; cancel past
+/// `max_rss` MB.  Ends when `report.steps` is reset to 0.
+fn watch(report: &Report, ctl: &Control, max_rss: usize, t: Instant) {
+    let mut seen = 0;
+    let mut peak = 0;
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let rss = rss_mb();
+        peak = peak.max(rss);
+        if rss > max_rss && !ctl.is_cancelled() {
+            eprintln!("resident {rss} MB > {max_rss} MB: cancelling");
+            ctl.cancel();
+        }
+        let (step, steps) = report.progress();
+        if step != seen {
+            seen = step;
+            eprintln!(
+                "step {step}/{steps}: {} states, resident {rss} MB (peak {peak}), {:.1} s",
+                report.states.load(Ordering::Relaxed),
+                t.elapsed().as_secs_f64()
+            );
+        }
+        if steps == 0 && step != 0 {
+            return;
+        }
+    }
+}
+
+/// Resident memory in MB (Linux; 0 elsewhere).
+fn rss_mb() -> usize {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<usize>().ok())
+        .map_or(0, |pages| (pages * 4096) >> 20)
+}

@@ -1,0 +1,846 @@
+//! Counting knight's tours by a frontier (transfer-matrix) DP: the count is
+//! the same as [`crate::knights::count_tours`], but no tour is visited, so
+//! boards far beyond any backtracker (7x7: 165,575,218,320 open tours) and
+//! long boards of any length (3xn, 4xn, ...) can be counted.
+//!
+//! # The sweep
+//!
+//! The board is cropped to the rectangle holding its squares and swept
+//! along its longer side, one square at a time: with `h` the shorter side,
+//! square `(r, c)` of the sweep (`c` along the long side) is step
+//! `c * h + r`.  A knight move spans at most two sweep columns, so the
+//! earlier neighbours of step `k` lie among steps `k - 2h - 1 .. k` and a
+//! square has no neighbours after step `+ 2h + 1`: the *frontier* is the last
+//! `2h + 1` squares.
+//!
+//! A *state* is what the frontier squares know about the edges chosen so
+//! far (a partial set of tour edges among swept squares): each frontier
+//! square is unused (degree 0), finished (degree 2, or finalized, or not a
+//! square), or a loose end (degree 1) of a path fragment, labelled so that
+//! the two ends of one fragment share a label; a label seen once is a
+//! fragment whose other end is one of the tour's two ends and has already
+//! left.  Labels are renumbered in order of first appearance, so equal
+//! frontiers give equal states; a state packs into a `u64` (4 bits a square,
+//! 15 squares, and 4 bits for the ends already fixed), which caps the
+//! shorter side at [`MAX_FRONTIER_SIDE`].  Processing square `k` chooses which
+//! of its edges to earlier squares are used (none, one or two), joins the
+//! fragments (joining both ends of one fragment closes a cycle: allowed only
+//! as the very last edge of a closed count), and *finalizes* every square
+//! whose last neighbour is `k`: degree 0 is a dead state, degree 1 makes it
+//! an end of the tour.  States with equal keys are merged, counts added.
+//!
+//! # Pruning
+//!
+//! * A tour has at most two ends (none when closed), a pinned start is one
+//!   of them, and their colours are fixed by the two-colouring: with as many
+//!   light as dark squares the ends differ in colour, with one more of a
+//!   colour both ends have it.  An unused square with one unswept neighbour
+//!   left must become an end, so it counts as one already.
+//! * A path that is complete (both its ends fixed) before the last square
+//!   leaves squares uncovered.
+//!
+//! The DP counts undirected Hamiltonian paths (cycles); they convert to the
+//! directed tours of `count_tours`: `2 P` over all starts, `P_s` (paths with
+//! an end at `s`) from a start `s`, `2 C` closed from a start, `2 n C` closed
+//! over all starts.
+//!
+//! # Tables
+//!
+//! A layer (the states after one step) is kept in [`SHARDS`] vectors of
+//! `(key, count)`; the next layer is built in parallel (rayon) into sharded
+//! open-addressing tables, which are then compacted in place into the next
+//! layer.  Counts are `u64` while the layer's total times the branching
+//! cannot reach 2^64, `u128` beyond (checked: an overflow is an error).  A
+//! shard table grows alone, so growing costs a 64th of the table, and the
+//! memory peak is the old layer plus the new tables.
+
+use crate::engine::{with_pool, Control, SearchError};
+use crate::knights::{Board, CountError, InputError, Window};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// The frontier count takes boards whose squares fit in a rectangle whose
+/// shorter side is at most this (the long side may be any length).
+pub const MAX_FRONTIER_SIDE: usize = 7;
+
+/// Output shards of a step, by the top bits of the key's hash.
+const SHARD_BITS: u32 = 6;
+const SHARDS: usize = 1 << SHARD_BITS;
+/// Parent states per task (and between two looks at the cancel flag).
+const CHUNK: usize = 4096;
+/// Children buffered per shard before taking its lock.
+const BATCH: usize = 64;
+
+/// Codes of a frontier square; labels of loose ends are `2..`.
+const UNUSED: u8 = 0;
+const DONE: u8 = 1;
+/// The label of a fragment made in this step (renumbered before packing).
+const FRESH: u8 = 15;
+
+/// Live counters of a frontier count, for progress reports and benchmarks.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Steps (squares of the sweep) done and planned.
+    pub step: AtomicU64,
+    pub steps: AtomicU64,
+    /// States in the newest layer, and in the widest so far.
+    pub states: AtomicU64,
+    pub widest: AtomicU64,
+}
+
+impl Report {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `(steps done, steps)`.
+    pub fn progress(&self) -> (u64, u64) {
+        (
+            self.step.load(Ordering::Relaxed),
+            self.steps.load(Ordering::Relaxed),
+        )
+    }
+}
+
+/// Count directed knight's tours exactly as [`crate::knights::count_tours`]
+/// does (from `start`, or from every square with `None`; `closed`: tours
+/// ending a knight's move from their start), by the frontier DP.
+pub fn count_paths(
+    board: &Board,
+    start: Option<usize>,
+    closed: bool,
+    threads: usize,
+    ctl: &Control,
+) -> Result<u128, CountError> {
+    count_paths_reporting(board, start, closed, threads, ctl, &Report::new())
+}
+
+/// [`count_paths`], updating `report` as it goes.
+pub fn count_paths_reporting(
+    board: &Board,
+    start: Option<usize>,
+    closed: bool,
+    threads: usize,
+    ctl: &Control,
+    report: &Report,
+) -> Result<u128, CountError> {
+    if let Some(s) = start {
+        if !board.is_square(s) {
+            return Err(InputError(format!(
+                "the start ({}, {}) is not a square of the board",
+                s / board.cols(),
+                s % board.cols()
+            ))
+            .into());
+        }
+    }
+    let n = board.squares() as u128;
+    if n <= 1 {
+        // One square: one (open) tour of no moves; no closed tour.
+        return Ok(if n == 1 && !closed { 1 } else { 0 });
+    }
+    let window = Window::of(board);
+    let sweep = Sweep::new(window.board(), start.map(|s| window.inward(s)), closed)?;
+    let found = match sweep.caps {
+        None => 0,
+        Some(_) => with_pool(threads, || sweep.run(ctl, report))??,
+    };
+    let twice = |x: u128| x.checked_mul(2).ok_or(SearchError::Overflow);
+    Ok(match (start, closed) {
+        (None, false) => twice(found)?,
+        (Some(_), false) => found,
+        (Some(_), true) => twice(found)?,
+        (None, true) => twice(found)?.checked_mul(n).ok_or(SearchError::Overflow)?,
+    })
+}
+
+/// What happens at one step of the sweep.  "Slots" index the step's
+/// working frontier: slot `i` is square `k - 2h - 1 + i`, slot `2h + 1` the
+/// square `k` itself; after the step slot 0 leaves.
+#[derive(Debug, Clone, Default)]
+struct Step {
+    present: bool,
+    /// Slots of the present earlier neighbours of square `k`.
+    earlier: Vec<usize>,
+    /// Slots whose last neighbour (or themselves) is square `k`.
+    finalize: u32,
+    /// Slots that are light squares.
+    light: u32,
+    /// After the shift (bit `4i` for slot `i` of the new frontier): present
+    /// squares, not the start, with exactly one unswept neighbour, by colour.
+    forced_light: u64,
+    forced_dark: u64,
+    /// The start's slot, if in the working frontier.
+    start_slot: Option<usize>,
+    /// The start has been finalized by the end of this step.
+    start_done: bool,
+    /// The last square of the board.
+    last: bool,
+}
+
+/// The board as the DP sweeps it.
+struct Sweep {
+    /// Slots of the frontier after a step.
+    width: usize,
+    /// Bit `4i` for each of them.
+    ones: u64,
+    steps: Vec<Step>,
+    closed: bool,
+    pinned: bool,
+    /// Tour ends still allowed per colour (light, dark), the pinned start's
+    /// taken out; `None`: the colour counts rule out every tour.
+    caps: Option<(u32, u32)>,
+}
+
+impl Sweep {
+    fn new(board: &Board, start: Option<usize>, closed: bool) -> Result<Sweep, InputError> {
+        let (rows, cols) = (board.rows(), board.cols());
+        let h = rows.min(cols);
+        if h > MAX_FRONTIER_SIDE {
+            return Err(InputError(format!(
+                "the frontier count works on boards whose squares fit in a rectangle with a \
+                 shorter side of at most {MAX_FRONTIER_SIDE} (the longer side may be any \
+                 length); this one needs {rows}x{cols}"
+            )));
+        }
+        let len = rows * cols;
+        // Sweep index of each board cell, and back.
+        let to_sweep = |i: usize| {
+            let (r, c) = (i / cols, i % cols);
+            if rows <= cols {
+                c * h + r
+            } else {
+                r * h + c
+            }
+        };
+        let mut cell = vec![0usize; len];
+        for i in 0..len {
+            cell[to_sweep(i)] = i;
+        }
+        let present: Vec<bool> = (0..len).map(|k| board.is_square(cell[k])).collect();
+        let light: Vec<bool> = (0..len)
+            .map(|k| {
+                let i = cell[k];
+                (i / cols + i % cols) % 2 == 0
+            })
+            .collect();
+        let nbrs: Vec<Vec<usize>> = (0..len)
+            .map(|k| {
+                if !present[k] {
+                    return Vec::new();
+                }
+                let mut v: Vec<usize> = board.neighbours(cell[k]).map(to_sweep).collect();
+                v.sort_unstable();
+                v
+            })
+            .collect();
+        let last_nbr: Vec<usize> = (0..len)
+            .map(|k| nbrs[k].last().copied().unwrap_or(k).max(k))
+            .collect();
+        // Every cycle passes through every square: a closed count needs no
+        // pinned start (the conversion to directed tours does the rest).
+        let start = if closed { None } else { start.map(to_sweep) };
+        let last = (0..len).rev().find(|&k| present[k]).unwrap_or(0);
+
+        let (mut light_n, mut dark_n) = (0u32, 0u32);
+        for k in 0..len {
+            if present[k] {
+                if light[k] {
+                    light_n += 1;
+                } else {
+                    dark_n += 1;
+                }
+            }
+        }
+        let caps = if closed {
+            (light_n == dark_n).then_some((0, 0))
+        } else {
+            let caps = if light_n == dark_n {
+                Some((1u32, 1u32))
+            } else if light_n == dark_n + 1 {
+                Some((2, 0))
+            } else if dark_n == light_n + 1 {
+                Some((0, 2))
+            } else {
+                None
+            };
+            match (caps, start) {
+                (Some((l, d)), Some(s)) => {
+                    if light[s] {
+                        l.checked_sub(1).map(|l| (l, d))
+                    } else {
+                        d.checked_sub(1).map(|d| (l, d))
+                    }
+                }
+                (caps, _) => caps,
+            }
+        };
+
+        let width = 2 * h + 1;
+        let steps = (0..=last)
+            .map(|k| {
+                // Slot i of the working frontier is square k + i - width.
+                let square = |i: usize| (k + i).checked_sub(width);
+                let mut step = Step {
+                    present: present[k],
+                    last: k == last,
+                    start_done: start.is_some_and(|s| last_nbr[s] <= k),
+                    ..Step::default()
+                };
+                for i in 0..=width {
+                    let Some(j) = square(i) else { continue };
+                    if present[j] && light[j] {
+                        step.light |= 1 << i;
+                    }
+                    if present[j] && last_nbr[j] == k {
+                        step.finalize |= 1 << i;
+                    }
+                    if Some(j) == start {
+                        step.start_slot = Some(i);
+                    }
+                    if i == 0 || !present[j] || Some(j) == start {
+                        continue;
+                    }
+                    let unswept = nbrs[j].iter().filter(|&&u| u > k).count();
+                    if unswept == 1 {
+                        if light[j] {
+                            step.forced_light |= 1 << (4 * (i - 1));
+                        } else {
+                            step.forced_dark |= 1 << (4 * (i - 1));
+                        }
+                    }
+                }
+                if present[k] {
+                    step.earlier = nbrs[k]
+                        .iter()
+                        .filter(|&&u| u < k)
+                        .map(|&u| u + width - k)
+                        .collect();
+                }
+                step
+            })
+            .collect();
+        Ok(Sweep {
+            width,
+            ones: ONES >> (64 - 4 * width),
+            steps,
+            closed,
+            pinned: start.is_some(),
+            caps,
+        })
+    }
+
+    /// The first layer: every frontier slot before the board, nothing fixed.
+    fn first_key(&self) -> u64 {
+        pack(&[DONE; 16][..self.width], 0, 0)
+    }
+
+    /// Run every step; the number of undirected paths (cycles when closed),
+    /// from the pinned start if any.
+    fn run(&self, ctl: &Control, report: &Report) -> Result<u128, SearchError> {
+        report
+            .steps
+            .store(self.steps.len() as u64, Ordering::Relaxed);
+        let mut layer = Layer::Narrow(vec![vec![(self.first_key(), 1u64)]]);
+        let mut growth = 2.0f64;
+        for (k, step) in self.steps.iter().enumerate() {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            let before = layer.len().max(1);
+            // Tables sized for the growth of the step before; they grow if
+            // that is too little (a shard at a time, so growing is cheap).
+            let expected = (before as f64 * growth.min(2.0)) as usize;
+            // Every child count is at most the layer's total times the
+            // (at most 11) ways a state goes on: u64 while that fits.
+            let narrow = layer.total().is_some_and(|t| t <= (u64::MAX / 16) as u128);
+            layer = match (&layer, narrow) {
+                (Layer::Narrow(l), true) => Layer::Narrow(self.step(step, l, expected, ctl)?),
+                (Layer::Narrow(l), false) => Layer::Wide(self.step(step, l, expected, ctl)?),
+                (Layer::Wide(l), true) => Layer::Narrow(self.step(step, l, expected, ctl)?),
+                (Layer::Wide(l), false) => Layer::Wide(self.step(step, l, expected, ctl)?),
+            };
+            let after = layer.len();
+            growth = (after as f64 / before as f64).clamp(0.25, 8.0);
+            report.step.store(k as u64 + 1, Ordering::Relaxed);
+            report.states.store(after as u64, Ordering::Relaxed);
+            report.widest.fetch_max(after as u64, Ordering::Relaxed);
+        }
+        // The finished states: every frontier square done.
+        let done = pack(&[DONE; 16][..self.width], 0, 0) & CODES_MASK;
+        let mut sum = 0u128;
+        let mut add = |key: u64, count: u128| -> Result<(), SearchError> {
+            if key & CODES_MASK == done {
+                sum = sum.checked_add(count).ok_or(SearchError::Overflow)?;
+            }
+            Ok(())
+        };
+        match &layer {
+            Layer::Narrow(l) => l
+                .iter()
+                .flatten()
+                .try_for_each(|&(k, c)| add(k, c as u128))?,
+            Layer::Wide(l) => l.iter().flatten().try_for_each(|&(k, c)| add(k, c))?,
+        }
+        Ok(sum)
+    }
+
+    /// One step: the next layer from `layer`, inside the pool.
+    fn step<I: Count, O: Count>(
+        &self,
+        step: &Step,
+        layer: &[Vec<(u64, I)>],
+        expected: usize,
+        ctl: &Control,
+    ) -> Result<Vec<Vec<(u64, O)>>, SearchError> {
+        let tables: Vec<Mutex<Table<O>>> = (0..SHARDS)
+            .map(|_| Mutex::new(Table::with_capacity(expected / SHARDS)))
+            .collect();
+        let flush = |shard: usize, batch: &mut Vec<(u64, O)>| -> Result<(), SearchError> {
+            let mut table = tables[shard].lock().unwrap_or_else(|e| e.into_inner());
+            let added = table.add_all(batch);
+            batch.clear();
+            added
+        };
+        let chunks: Vec<&[(u64, I)]> = layer.iter().flat_map(|s| s.chunks(CHUNK)).collect();
+        chunks.into_par_iter().try_for_each_init(
+            || -> Vec<Vec<(u64, O)>> { (0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect() },
+            |batches, chunk| -> Result<(), SearchError> {
+                if ctl.is_cancelled() {
+                    return Err(SearchError::Cancelled);
+                }
+                let mut result = Ok(());
+                for &(key, count) in chunk {
+                    let count = O::from_u128(count.to_u128()).ok_or(SearchError::Overflow)?;
+                    self.expand(step, key, &mut |child| {
+                        let shard = (mix(child) >> (64 - SHARD_BITS)) as usize;
+                        let batch = &mut batches[shard];
+                        batch.push((child, count));
+                        if batch.len() == BATCH && result.is_ok() {
+                            result = flush(shard, batch);
+                        }
+                    });
+                    std::mem::replace(&mut result, Ok(()))?;
+                }
+                for (shard, batch) in batches.iter_mut().enumerate() {
+                    if !batch.is_empty() {
+                        flush(shard, batch)?;
+                    }
+                }
+                Ok(())
+            },
+        )?;
+        if ctl.is_cancelled() {
+            return Err(SearchError::Cancelled);
+        }
+        Ok(tables
+            .into_par_iter()
+            .map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()).compact())
+            .collect())
+    }
+
+    /// Every state that `key` goes on to at `step`, passed to `emit`.
+    ///
+    /// The working frontier is a `u64` of nibbles, slot `i` in bits `4i..`:
+    /// the key's codes, and the new square in slot `width` (16 slots at most).
+    #[inline]
+    fn expand(&self, step: &Step, key: u64, emit: &mut impl FnMut(u64)) {
+        let w = self.width;
+        let codes = key & CODES_MASK;
+        let ends = (key >> 60) as u32 - 1;
+        let (tl, td) = (ends / 3, ends % 3);
+        if !step.present {
+            self.finish(step, codes | (DONE as u64) << (4 * w), tl, td, emit);
+            return;
+        }
+        self.finish(step, codes, tl, td, emit);
+        for (a, &ya) in step.earlier.iter().enumerate() {
+            let Some(one) = self.join(step, codes, ya) else {
+                continue;
+            };
+            self.finish(step, one, tl, td, emit);
+            for &yb in &step.earlier[a + 1..] {
+                if let Some(two) = self.join(step, one, yb) {
+                    self.finish(step, two, tl, td, emit);
+                }
+            }
+        }
+    }
+
+    /// Add the edge from the new square (slot `width`) to slot `y`; `None`
+    /// if the edge cannot be a tour edge here.
+    #[inline]
+    fn join(&self, step: &Step, codes: u64, y: usize) -> Option<u64> {
+        let x = self.width;
+        let (cx, cy) = (nibble(codes, x), nibble(codes, y));
+        if cy == DONE || (step.start_slot == Some(y) && cy != UNUSED) {
+            return None;
+        }
+        if step.start_slot == Some(x) && cx != UNUSED {
+            return None;
+        }
+        let set = |codes: u64, cx: u8, cy: u8| {
+            let cleared = codes & !(15 << (4 * x)) & !(15 << (4 * y));
+            cleared | (cx as u64) << (4 * x) | (cy as u64) << (4 * y)
+        };
+        Some(match (cx, cy) {
+            (UNUSED, UNUSED) => set(codes, FRESH, FRESH),
+            (UNUSED, l) => set(codes, l, DONE),
+            (l, UNUSED) => set(codes, DONE, l),
+            (l, m) if l == m => {
+                // Both ends of one fragment: a cycle, the very last edge only.
+                if !(self.closed && step.last) {
+                    return None;
+                }
+                set(codes, DONE, DONE)
+            }
+            (l, m) => {
+                // The other ends of the two fragments now end one fragment.
+                let joined = set(codes, DONE, DONE);
+                let at_m = zero_nibbles(joined ^ (m as u64 * ONES)) * 15;
+                joined ^ (at_m & ((l ^ m) as u64 * ONES))
+            }
+        })
+    }
+
+    /// Finalize, prune, shift and pack a state after its edges are chosen.
+    #[inline]
+    fn finish(
+        &self,
+        step: &Step,
+        mut codes: u64,
+        mut tl: u32,
+        mut td: u32,
+        emit: &mut impl FnMut(u64),
+    ) {
+        let Some((cap_l, cap_d)) = self.caps else {
+            return;
+        };
+        let mut fin = step.finalize;
+        while fin != 0 {
+            let i = fin.trailing_zeros() as usize;
+            fin &= fin - 1;
+            match nibble(codes, i) {
+                UNUSED => return,
+                DONE => {}
+                c => {
+                    if step.start_slot != Some(i) {
+                        if step.light >> i & 1 == 1 {
+                            tl += 1;
+                        } else {
+                            td += 1;
+                        }
+                    }
+                    codes ^= ((c ^ DONE) as u64) << (4 * i);
+                }
+            }
+        }
+        if tl > cap_l || td > cap_d {
+            return;
+        }
+        debug_assert_eq!(nibble(codes, 0), DONE);
+        let codes = codes >> 4;
+        let ones = self.ones;
+        let unused = zero_nibbles(codes) & ones;
+        let forced_l = (unused & step.forced_light).count_ones();
+        let forced_d = (unused & step.forced_dark).count_ones();
+        if tl + forced_l > cap_l || td + forced_d > cap_d {
+            return;
+        }
+        let mut labels = (codes >> 1 | codes >> 2 | codes >> 3) & ones;
+        if !self.closed && labels == 0 && !step.last {
+            // Both tour ends fixed and no loose end: the path is complete
+            // (or there is none yet, if no end is fixed).
+            let fixed = tl + td + (self.pinned && step.start_done) as u32;
+            if fixed == 2 {
+                return;
+            }
+        }
+        // Renumber labels in order of first appearance.
+        // `map` holds the new label of label `c` in nibble `c` (kept in a
+        // register: an array on the stack made this loop a third slower).
+        let mut map = 0u64;
+        let mut next = 2u64;
+        let mut out = codes;
+        while labels != 0 {
+            let at = labels.trailing_zeros();
+            labels &= labels - 1;
+            let c = (codes >> at) & 15;
+            let mut to = (map >> (4 * c)) & 15;
+            if to == 0 {
+                to = next;
+                map |= next << (4 * c);
+                next += 1;
+            }
+            out ^= (c ^ to) << at;
+        }
+        debug_assert!(next <= 15);
+        emit(out | ((tl * 3 + td + 1) as u64) << 60);
+    }
+}
+
+/// Bit `4i` set for every nibble of `x`, `i < 16`.
+const ONES: u64 = 0x1111_1111_1111_1111;
+
+/// Bit `4i` set where nibble `i` of `x` is 0.
+#[inline]
+fn zero_nibbles(x: u64) -> u64 {
+    !(x | x >> 1 | x >> 2 | x >> 3) & ONES
+}
+
+#[inline]
+fn nibble(x: u64, i: usize) -> u8 {
+    (x >> (4 * i)) as u8 & 15
+}
+
+/// The low 60 bits of a key: the frontier codes.
+const CODES_MASK: u64 = (1 << 60) - 1;
+
+/// A key: codes in 4 bits each, the fixed ends `(light, dark)` on top
+/// (never 0, so 0 marks a free table slot).
+#[inline]
+fn pack(codes: &[u8], tl: u32, td: u32) -> u64 {
+    let mut key = ((tl * 3 + td + 1) as u64) << 60;
+    for (i, &c) in codes.iter().enumerate() {
+        key |= (c as u64) << (4 * i);
+    }
+    key
+}
+
+#[inline]
+fn mix(key: u64) -> u64 {
+    let k = (key ^ (key >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    (k ^ (k >> 32)).wrapping_mul(0x94d0_49bb_1331_11eb)
+}
+
+/// A state count: `u64` while it surely fits, `u128` beyond.
+trait Count: Copy + Send + Sync + Default + 'static {
+    fn checked_add(self, other: Self) -> Option<Self>;
+    fn from_u128(n: u128) -> Option<Self>;
+    fn to_u128(self) -> u128;
+}
+
+impl Count for u64 {
+    fn checked_add(self, other: Self) -> Option<Self> {
+        u64::checked_add(self, other)
+    }
+    fn from_u128(n: u128) -> Option<Self> {
+        u64::try_from(n).ok()
+    }
+    fn to_u128(self) -> u128 {
+        self as u128
+    }
+}
+
+impl Count for u128 {
+    fn checked_add(self, other: Self) -> Option<Self> {
+        u128::checked_add(self, other)
+    }
+    fn from_u128(n: u128) -> Option<Self> {
+        Some(n)
+    }
+    fn to_u128(self) -> u128 {
+        self
+    }
+}
+
+/// The states after a step, in shards.
+enum Layer {
+    Narrow(Vec<Vec<(u64, u64)>>),
+    Wide(Vec<Vec<(u64, u128)>>),
+}
+
+impl Layer {
+    fn len(&self) -> usize {
+        match self {
+            Layer::Narrow(l) => l.iter().map(Vec::len).sum(),
+            Layer::Wide(l) => l.iter().map(Vec::len).sum(),
+        }
+    }
+
+    /// The sum of the counts, `None` past `u128`.
+    fn total(&self) -> Option<u128> {
+        match self {
+            Layer::Narrow(l) => l
+                .iter()
+                .flatten()
+                .try_fold(0u128, |s, &(_, c)| s.checked_add(c as u128)),
+            Layer::Wide(l) => l
+                .iter()
+                .flatten()
+                .try_fold(0u128, |s, &(_, c)| s.checked_add(c)),
+        }
+    }
+}
+
+/// `n` free slots, on 2 MB pages where the system allows (page faults of
+/// 4 KB pages cost a fifth of a step's time on 6x6).
+fn zeroed<C: Count>(n: usize) -> Vec<(u64, C)> {
+    let mut slots: Vec<(u64, C)> = Vec::with_capacity(n);
+    #[cfg(target_os = "linux")]
+    {
+        let bytes = n * std::mem::size_of::<(u64, C)>();
+        if bytes >= 4 << 20 {
+            // SAFETY: the range is this allocation; the advice changes only
+            // how the kernel backs it, not its contents.
+            unsafe {
+                libc::madvise(
+                    slots.as_mut_ptr() as *mut libc::c_void,
+                    bytes,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+    }
+    slots.resize(n, (0, C::default()));
+    slots
+}
+
+/// Ask for the cache line of `item` ahead of a probe (tables are far bigger
+/// than the caches; prefetching a batch overlaps the misses).
+#[inline(always)]
+fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it never faults.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(item as *const T as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
+}
+
+/// An open-addressing table summing counts per key (key 0: a free slot).
+struct Table<C: Count> {
+    slots: Vec<(u64, C)>,
+    used: usize,
+}
+
+impl<C: Count> Table<C> {
+    fn with_capacity(n: usize) -> Self {
+        // Any size (not a power of two), 60% full when the guess is right,
+        // grown by half at 75%: 16-byte slots cost about 25 bytes a state.
+        let size = (n + n * 2 / 3).max(64);
+        Table {
+            slots: zeroed(size),
+            used: 0,
+        }
+    }
+
+    /// Where `key` starts probing in `len` slots: the hash bits below the
+    /// shard bits, scaled to `len`.
+    #[inline]
+    fn home(key: u64, len: usize) -> usize {
+        (((mix(key) << SHARD_BITS) as u128 * len as u128) >> 64) as usize
+    }
+
+    fn add_all(&mut self, batch: &[(u64, C)]) -> Result<(), SearchError> {
+        if 4 * (self.used + batch.len()) > 3 * self.slots.len() {
+            self.grow();
+        }
+        let len = self.slots.len();
+        for &(key, _) in batch {
+            prefetch(&self.slots[Self::home(key, len)]);
+        }
+        for &(key, count) in batch {
+            let mut slot = Self::home(key, len);
+            loop {
+                let entry = &mut self.slots[slot];
+                if entry.0 == key {
+                    entry.1 = entry.1.checked_add(count).ok_or(SearchError::Overflow)?;
+                    break;
+                }
+                if entry.0 == 0 {
+                    *entry = (key, count);
+                    self.used += 1;
+                    break;
+                }
+                slot += 1;
+                if slot == len {
+                    slot = 0;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn grow(&mut self) {
+        let len = self.slots.len() * 3 / 2;
+        let old = std::mem::replace(&mut self.slots, zeroed(len));
+        for entry in old {
+            if entry.0 != 0 {
+                let mut slot = Self::home(entry.0, len);
+                while self.slots[slot].0 != 0 {
+                    slot += 1;
+                    if slot == len {
+                        slot = 0;
+                    }
+                }
+                self.slots[slot] = entry;
+            }
+        }
+    }
+
+    /// The entries, packed to the front of the table's own memory.
+    fn compact(self) -> Vec<(u64, C)> {
+        let mut slots = self.slots;
+        let mut w = 0;
+        for i in 0..slots.len() {
+            if slots[i].0 != 0 {
+                slots[w] = slots[i];
+                w += 1;
+            }
+        }
+        slots.truncate(w);
+        slots.shrink_to_fit();
+        slots
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::knights;
+
+    fn both(board: &Board, start: Option<usize>, closed: bool) -> (u128, u128) {
+        let ctl = Control::new();
+        let f = count_paths(board, start, closed, 1, &ctl).unwrap();
+        let s = knights::count_tours(board.clone(), start, closed, 1, &ctl).unwrap();
+        (f, s)
+    }
+
+    #[test]
+    fn agrees_with_search_on_small_rectangles() {
+        for (rows, cols) in (1..=5)
+            .flat_map(|r| (1..=5).map(move |c| (r, c)))
+            .chain([(3, 10), (5, 6)])
+        {
+            {
+                let board = Board::rectangle(rows, cols).unwrap();
+                for closed in [false, true] {
+                    let (f, s) = both(&board, None, closed);
+                    assert_eq!(f, s, "{rows}x{cols} all closed={closed}");
+                    for start in 0..rows * cols {
+                        let (f, s) = both(&board, Some(start), closed);
+                        assert_eq!(f, s, "{rows}x{cols} from {start} closed={closed}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn published_values() {
+        let ctl = Control::new();
+        let b = Board::rectangle(3, 16).unwrap();
+        assert_eq!(count_paths(&b, None, false, 2, &ctl).unwrap(), 17_273_760);
+    }
+
+    #[test]
+    fn too_wide_is_refused() {
+        let b = Board::rectangle(8, 8).unwrap();
+        let err = count_paths(&b, None, false, 1, &Control::new()).unwrap_err();
+        assert!(err.to_string().contains("at most 7"), "{err}");
+    }
+}

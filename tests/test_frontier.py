@@ -1,0 +1,176 @@
+"""The frontier (transfer-matrix) count agrees with the search and the published values."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from solvers import count_tours
+from solvers.knights import KnightBoard, _auto_method
+
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def both(rows=None, cols=None, **kwargs):
+    return (
+        count_tours(rows, cols, method="frontier", **kwargs),
+        count_tours(rows, cols, method="search", **kwargs),
+    )
+
+
+RECTANGLES = [(r, c) for r in range(1, 7) for c in range(r, 7)]
+
+
+@pytest.mark.parametrize(("rows", "cols"), RECTANGLES)
+@pytest.mark.parametrize("closed", [False, True])
+def test_all_starts_agree_with_the_search(rows, cols, closed):
+    frontier, search = both(rows, cols, start="all", closed=closed)
+    assert frontier == search
+    # and on the transposed board (the sweep turns with it)
+    assert count_tours(cols, rows, start="all", closed=closed, method="frontier") == search
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(r, c) for r, c in RECTANGLES if r * c <= 30])
+def test_every_start_agrees_with_the_search(rows, cols):
+    for row, col in itertools.product(range(rows), range(cols)):
+        for closed in (False, True):
+            frontier, search = both(rows, cols, start=(row, col), closed=closed)
+            assert frontier == search, ((row, col), closed)
+
+
+@pytest.mark.parametrize("start", [(0, 0), (1, 2), (2, 2), (5, 0), (3, 1)])
+def test_a_sample_of_starts_on_6x6_agrees_with_the_search(start):
+    for closed in (False, True):
+        frontier, search = both(6, 6, start=start, closed=closed)
+        assert frontier == search
+
+
+def test_published_values():
+    # A118067: directed open tours of a 3xn board, over all starts; so
+    # count_tours(3, n, start="all") itself (3x4: 8 undirected paths, 16 tours).
+    for n, tours in [(4, 16), (7, 104), (8, 792), (16, 17_273_760)]:
+        assert count_tours(3, n, start="all", method="frontier") == tours
+    assert count_tours(6, 6, start="all", method="frontier") == 6_637_920
+    # A001230: 9,862 undirected closed tours of 6x6; each is counted once per
+    # direction from a start, and once per start square over all starts.
+    assert count_tours(6, 6, start=(0, 0), closed=True, method="frontier") == 2 * 9862
+    assert count_tours(6, 6, start="all", closed=True, method="frontier") == 36 * 2 * 9862
+
+
+def test_long_boards_beyond_the_search():
+    # 3x40 is past the search's 64 cells; its count is the frontier's own,
+    # so check identities that tie it together: the sum over starts, and the
+    # same board drawn tall.
+    total = count_tours(3, 13, start="all", method="frontier")
+    assert total == sum(
+        count_tours(3, 13, start=(r, c), method="frontier") for r in range(3) for c in range(13)
+    )
+    assert total == count_tours(3, 13, start="all", method="search")
+    wide = count_tours(3, 40, start="all")
+    assert wide == count_tours(40, 3, start="all")
+    assert wide > count_tours(3, 39, start="all") > 0
+
+
+def test_a_count_past_u128_is_an_error_not_a_wrong_answer():
+    with pytest.raises(OverflowError):
+        count_tours(3, 100, start="all", method="frontier")
+
+
+@st.composite
+def shaped(draw):
+    rows = draw(st.integers(1, 5))
+    cols = draw(st.integers(1, 6))
+    mask = draw(st.lists(st.integers(0, 9).map(bool), min_size=rows * cols, max_size=rows * cols))
+    if not any(mask):
+        mask[draw(st.integers(0, rows * cols - 1))] = True
+    board = KnightBoard(rows, cols, tuple(mask))
+    squares = [(r, c) for r in range(rows) for c in range(cols) if mask[r * cols + c]]
+    start = draw(st.one_of(st.just("all"), st.sampled_from(squares)))
+    return board, start
+
+
+@SETTINGS
+@given(shaped(), st.booleans())
+def test_shaped_boards_agree_with_the_search(case, closed):
+    board, start = case
+    frontier, search = both(board=board, start=start, closed=closed)
+    assert frontier == search
+
+
+def test_hand_shaped_boards():
+    rng = random.Random(7)
+    texts = [
+        """
+        ...
+        .#.
+        ...
+        """,
+        """
+        #....
+        ...##
+        .....
+        ....#
+        """,
+        """
+        ##########
+        ##......##
+        ##......##
+        ##......##
+        ##########
+        """,
+    ]
+    for text in texts:
+        board = KnightBoard.parse(text)
+        squares = [(r, c) for r in range(board.rows) for c in range(board.cols)]
+        starts = ["all"] + rng.sample([s for s in squares if board.is_square(*s)], 3)
+        for start in starts:
+            for closed in (False, True):
+                frontier, search = both(board=board, start=start, closed=closed)
+                assert frontier == search, (text, start, closed)
+
+
+def test_method_is_checked():
+    with pytest.raises(ValueError, match="method must be one of"):
+        count_tours(3, 4, method="fast")
+    with pytest.raises(ValueError, match="method must be one of"):
+        count_tours(3, 4, method=None)
+
+
+def test_the_frontier_refuses_boards_too_wide_and_names_the_limit():
+    with pytest.raises(ValueError, match="shorter side of at most 7"):
+        count_tours(8, 8, method="frontier")
+    # a shape inside a big grid is judged by the rectangle its squares span
+    text = "\n".join(["#" * 12] * 2 + ["##" + "." * 8 + "##"] * 3 + ["#" * 12] * 2)
+    assert both(board=text, start="all")[0] == count_tours(3, 8, start="all")
+
+
+def test_frontier_needs_the_search_for_subproblems(tmp_path):
+    with pytest.raises(ValueError, match="method='search'"):
+        count_tours(3, 4, method="frontier", checkpoint=tmp_path / "c.sqlite")
+
+
+def test_auto_counts_narrow_boards_past_the_search_limit():
+    assert count_tours(1, 65, start=(0, 0)) == 0
+    assert count_tours(2, 40, start="all") == 0
+    with pytest.raises(ValueError, match="at most 64 cells"):
+        count_tours(1, 65, start=(0, 0), method="search")
+    with pytest.raises(ValueError, match="at most 64 cells"):
+        count_tours(9, 9)
+
+
+def test_auto_picks_by_shape():
+    assert _auto_method(KnightBoard(5, 5)) == "search"
+    assert _auto_method(KnightBoard(3, 30)) == "frontier"
+    assert _auto_method(KnightBoard(30, 3)) == "frontier"
+    assert _auto_method(KnightBoard(7, 7)) == "frontier"
+    assert _auto_method(KnightBoard(9, 9)) == "search"
+    assert count_tours(4, 9, start="all") == count_tours(4, 9, start="all", method="search")
+
+
+def test_timeout_and_progress():
+    assert count_tours(4, 10, start="all", method="frontier", progress=True) == 2_426_224
+    with pytest.raises(TimeoutError):
+        count_tours(6, 7, start="all", method="frontier", timeout=0.2)
