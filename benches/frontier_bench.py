@@ -42,12 +42,13 @@ t = time.perf_counter()
 widest = ""
 try:
     if method == "frontier":
-        result, widest = _core.count_tours_frontier(rows, cols, None, start, closed, threads)
+        high, low, widest = _core.count_tours_frontier(rows, cols, None, start, closed, threads)
+        result = high << 128 | low
     else:
         result = _core.count_tours(rows, cols, None, start, closed, threads)
     result = str(result)
 except OverflowError:
-    result = "overflow (> 128 bits)"
+    result = "overflow"
 seconds = time.perf_counter() - t
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps([result, widest, peak, seconds]))

@@ -174,7 +174,8 @@ fn count_tours(
 }
 
 /// Count knight's tours by the frontier DP (`frontier::count_paths`);
-/// returns `(count, states in the widest layer)`.  `progress(done, total)`
+/// returns `(high, low, states in the widest layer)`: the count is
+/// `high * 2**128 + low` (it can pass 128 bits on long boards).  `progress(done, total)`
 /// reports steps of the sweep.
 #[pyfunction]
 #[pyo3(signature = (rows, cols, mask, start, closed, threads, progress=None, timeout=None))]
@@ -189,7 +190,7 @@ fn count_tours_frontier(
     threads: usize,
     progress: Option<Bound<'_, PyAny>>,
     timeout: Option<f64>,
-) -> PyResult<(u128, u64)> {
+) -> PyResult<(u128, u128, u64)> {
     let board = board_from(rows, cols, mask)?;
     let start = start.map(|s| start_index(&board, s)).transpose()?;
     let ctl = Arc::new(Control::new());
@@ -207,7 +208,8 @@ fn count_tours_frontier(
             frontier::count_paths_reporting(&board, start, closed, threads, &job_ctl, &job_report)
                 .map_err(count_error)?;
         Ok((
-            n,
+            n.hi,
+            n.lo,
             job_report.widest.load(std::sync::atomic::Ordering::Relaxed),
         ))
     })

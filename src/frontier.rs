@@ -112,7 +112,7 @@ pub fn count_paths(
     closed: bool,
     threads: usize,
     ctl: &Control,
-) -> Result<u128, CountError> {
+) -> Result<U256, CountError> {
     count_paths_reporting(board, start, closed, threads, ctl, &Report::new())
 }
 
@@ -124,7 +124,7 @@ pub fn count_paths_reporting(
     threads: usize,
     ctl: &Control,
     report: &Report,
-) -> Result<u128, CountError> {
+) -> Result<U256, CountError> {
     if let Some(s) = start {
         if !board.is_square(s) {
             return Err(InputError(format!(
@@ -135,23 +135,23 @@ pub fn count_paths_reporting(
             .into());
         }
     }
-    let n = board.squares() as u128;
+    let n = board.squares() as u64;
     if n <= 1 {
         // One square: one (open) tour of no moves; no closed tour.
-        return Ok(if n == 1 && !closed { 1 } else { 0 });
+        return Ok(U256::from(if n == 1 && !closed { 1 } else { 0 }));
     }
     let window = Window::of(board);
     let sweep = Sweep::new(window.board(), start.map(|s| window.inward(s)), closed)?;
     let found = match sweep.caps {
-        None => 0,
+        None => U256::default(),
         Some(_) => with_pool(threads, || sweep.run(ctl, report))??,
     };
-    let twice = |x: u128| x.checked_mul(2).ok_or(SearchError::Overflow);
+    let times = |x: U256, m: u64| x.checked_mul_small(m).ok_or(SearchError::Overflow);
     Ok(match (start, closed) {
-        (None, false) => twice(found)?,
+        (None, false) => times(found, 2)?,
         (Some(_), false) => found,
-        (Some(_), true) => twice(found)?,
-        (None, true) => twice(found)?.checked_mul(n).ok_or(SearchError::Overflow)?,
+        (Some(_), true) => times(found, 2)?,
+        (None, true) => times(times(found, 2)?, n)?,
     })
 }
 
@@ -338,7 +338,7 @@ impl Sweep {
 
     /// Run every step; the number of undirected paths (cycles when closed),
     /// from the pinned start if any.
-    fn run(&self, ctl: &Control, report: &Report) -> Result<u128, SearchError> {
+    fn run(&self, ctl: &Control, report: &Report) -> Result<U256, SearchError> {
         report
             .steps
             .store(self.steps.len() as u64, Ordering::Relaxed);
@@ -352,14 +352,11 @@ impl Sweep {
             // Tables sized for the growth of the step before; they grow if
             // that is too little (a shard at a time, so growing is cheap).
             let expected = (before as f64 * growth.min(2.0)) as usize;
-            // Every child count is at most the layer's total times the
-            // (at most 11) ways a state goes on: u64 while that fits.
-            let narrow = layer.total().is_some_and(|t| t <= (u64::MAX / 16) as u128);
-            layer = match (&layer, narrow) {
-                (Layer::Narrow(l), true) => Layer::Narrow(self.step(step, l, expected, ctl)?),
-                (Layer::Narrow(l), false) => Layer::Wide(self.step(step, l, expected, ctl)?),
-                (Layer::Wide(l), true) => Layer::Narrow(self.step(step, l, expected, ctl)?),
-                (Layer::Wide(l), false) => Layer::Wide(self.step(step, l, expected, ctl)?),
+            let width = layer.next_width();
+            layer = match &layer {
+                Layer::Narrow(l) => self.step_to(width, step, l, expected, ctl)?,
+                Layer::Wide(l) => self.step_to(width, step, l, expected, ctl)?,
+                Layer::Huge(l) => self.step_to(width, step, l, expected, ctl)?,
             };
             let after = layer.len();
             growth = (after as f64 / before as f64).clamp(0.25, 8.0);
@@ -369,21 +366,27 @@ impl Sweep {
         }
         // The finished states: every frontier square done.
         let done = pack(&[DONE; 16][..self.width], 0, 0) & CODES_MASK;
-        let mut sum = 0u128;
-        let mut add = |key: u64, count: u128| -> Result<(), SearchError> {
-            if key & CODES_MASK == done {
-                sum = sum.checked_add(count).ok_or(SearchError::Overflow)?;
-            }
-            Ok(())
-        };
         match &layer {
-            Layer::Narrow(l) => l
-                .iter()
-                .flatten()
-                .try_for_each(|&(k, c)| add(k, c as u128))?,
-            Layer::Wide(l) => l.iter().flatten().try_for_each(|&(k, c)| add(k, c))?,
+            Layer::Narrow(l) => finished(l, done),
+            Layer::Wide(l) => finished(l, done),
+            Layer::Huge(l) => finished(l, done),
         }
-        Ok(sum)
+    }
+
+    /// One step into a layer of counts of `width`.
+    fn step_to<I: Count>(
+        &self,
+        width: Width,
+        step: &Step,
+        layer: &[Vec<(u64, I)>],
+        expected: usize,
+        ctl: &Control,
+    ) -> Result<Layer, SearchError> {
+        Ok(match width {
+            Width::Narrow => Layer::Narrow(self.step(step, layer, expected, ctl)?),
+            Width::Wide => Layer::Wide(self.step(step, layer, expected, ctl)?),
+            Width::Huge => Layer::Huge(self.step(step, layer, expected, ctl)?),
+        })
     }
 
     /// One step: the next layer from `layer`, inside the pool.
@@ -412,7 +415,7 @@ impl Sweep {
                 }
                 let mut result = Ok(());
                 for &(key, count) in chunk {
-                    let count = O::from_u128(count.to_u128()).ok_or(SearchError::Overflow)?;
+                    let count = O::from_wide(count.to_wide()).ok_or(SearchError::Overflow)?;
                     self.expand(step, key, &mut |child| {
                         let shard = (mix(child) >> (64 - SHARD_BITS)) as usize;
                         let batch = &mut batches[shard];
@@ -614,22 +617,23 @@ fn mix(key: u64) -> u64 {
     (k ^ (k >> 32)).wrapping_mul(0x94d0_49bb_1331_11eb)
 }
 
-/// A state count: `u64` while it surely fits, `u128` beyond.
+/// A state count: `u64` while it surely fits, `u128` beyond, [`U256`] past
+/// that (long thin boards: 3x100 has about 10^53 tours).
 trait Count: Copy + Send + Sync + Default + 'static {
     fn checked_add(self, other: Self) -> Option<Self>;
-    fn from_u128(n: u128) -> Option<Self>;
-    fn to_u128(self) -> u128;
+    fn from_wide(n: U256) -> Option<Self>;
+    fn to_wide(self) -> U256;
 }
 
 impl Count for u64 {
     fn checked_add(self, other: Self) -> Option<Self> {
         u64::checked_add(self, other)
     }
-    fn from_u128(n: u128) -> Option<Self> {
-        u64::try_from(n).ok()
+    fn from_wide(n: U256) -> Option<Self> {
+        u64::try_from(n.to_u128()?).ok()
     }
-    fn to_u128(self) -> u128 {
-        self as u128
+    fn to_wide(self) -> U256 {
+        U256::from(self as u128)
     }
 }
 
@@ -637,11 +641,106 @@ impl Count for u128 {
     fn checked_add(self, other: Self) -> Option<Self> {
         u128::checked_add(self, other)
     }
-    fn from_u128(n: u128) -> Option<Self> {
+    fn from_wide(n: U256) -> Option<Self> {
+        n.to_u128()
+    }
+    fn to_wide(self) -> U256 {
+        U256::from(self)
+    }
+}
+
+impl Count for U256 {
+    fn checked_add(self, other: Self) -> Option<Self> {
+        U256::checked_add(self, other)
+    }
+    fn from_wide(n: U256) -> Option<Self> {
         Some(n)
     }
-    fn to_u128(self) -> u128 {
+    fn to_wide(self) -> U256 {
         self
+    }
+}
+
+/// An unsigned 256-bit integer, `hi * 2^128 + lo`: only what the counts need
+/// (checked addition, multiplication by a small factor, decimal printing).
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub struct U256 {
+    pub hi: u128,
+    pub lo: u128,
+}
+
+impl From<u128> for U256 {
+    fn from(lo: u128) -> Self {
+        U256 { hi: 0, lo }
+    }
+}
+
+impl U256 {
+    pub fn checked_add(self, other: U256) -> Option<U256> {
+        let (lo, carry) = self.lo.overflowing_add(other.lo);
+        let hi = self.hi.checked_add(other.hi)?.checked_add(carry as u128)?;
+        Some(U256 { hi, lo })
+    }
+
+    /// `self * m` for `m < 2^64`, or `None` past 256 bits.
+    pub fn checked_mul_small(self, m: u64) -> Option<U256> {
+        let m = m as u128;
+        let (lo_lo, lo_hi) = (self.lo as u64 as u128 * m, (self.lo >> 64) * m);
+        // lo * m = lo_hi * 2^64 + lo_lo, split across the two halves
+        let (lo, carry) = lo_lo.overflowing_add(lo_hi << 64);
+        let hi = self
+            .hi
+            .checked_mul(m)?
+            .checked_add(lo_hi >> 64)?
+            .checked_add(carry as u128)?;
+        Some(U256 { hi, lo })
+    }
+
+    pub fn to_u128(self) -> Option<u128> {
+        (self.hi == 0).then_some(self.lo)
+    }
+
+    /// `(self / d, self % d)` for a nonzero `d < 2^64`.
+    fn div_rem_small(self, d: u64) -> (U256, u64) {
+        let d = d as u128;
+        let mut rem = 0u128;
+        let mut limbs = [
+            (self.hi >> 64) as u64,
+            self.hi as u64,
+            (self.lo >> 64) as u64,
+            self.lo as u64,
+        ];
+        for limb in &mut limbs {
+            let cur = (rem << 64) | *limb as u128;
+            *limb = (cur / d) as u64;
+            rem = cur % d;
+        }
+        let q = U256 {
+            hi: (limbs[0] as u128) << 64 | limbs[1] as u128,
+            lo: (limbs[2] as u128) << 64 | limbs[3] as u128,
+        };
+        (q, rem as u64)
+    }
+}
+
+impl std::fmt::Display for U256 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(n) = self.to_u128() {
+            return write!(f, "{n}");
+        }
+        // 19 decimal digits at a time, least significant first
+        let mut parts = Vec::new();
+        let mut n = *self;
+        while n.hi != 0 || n.lo >= 10u128.pow(19) {
+            let (q, r) = n.div_rem_small(10u64.pow(19));
+            parts.push(r);
+            n = q;
+        }
+        write!(f, "{}", n.lo)?;
+        for part in parts.iter().rev() {
+            write!(f, "{part:019}")?;
+        }
+        Ok(())
     }
 }
 
@@ -649,27 +748,61 @@ impl Count for u128 {
 enum Layer {
     Narrow(Vec<Vec<(u64, u64)>>),
     Wide(Vec<Vec<(u64, u128)>>),
+    Huge(Vec<Vec<(u64, U256)>>),
+}
+
+/// Which count type the next layer needs.
+#[derive(Clone, Copy)]
+enum Width {
+    Narrow,
+    Wide,
+    Huge,
+}
+
+/// The total count of the states whose codes are `done` (every square finished).
+fn finished<C: Count>(l: &[Vec<(u64, C)>], done: u64) -> Result<U256, SearchError> {
+    l.iter()
+        .flatten()
+        .filter(|(key, _)| key & CODES_MASK == done)
+        .try_fold(U256::default(), |s, &(_, c)| s.checked_add(c.to_wide()))
+        .ok_or(SearchError::Overflow)
+}
+
+fn states<C: Count>(l: &[Vec<(u64, C)>]) -> usize {
+    l.iter().map(Vec::len).sum()
+}
+
+fn sum<C: Count>(l: &[Vec<(u64, C)>]) -> Option<U256> {
+    l.iter()
+        .flatten()
+        .try_fold(U256::default(), |s, &(_, c)| s.checked_add(c.to_wide()))
 }
 
 impl Layer {
     fn len(&self) -> usize {
         match self {
-            Layer::Narrow(l) => l.iter().map(Vec::len).sum(),
-            Layer::Wide(l) => l.iter().map(Vec::len).sum(),
+            Layer::Narrow(l) => states(l),
+            Layer::Wide(l) => states(l),
+            Layer::Huge(l) => states(l),
         }
     }
 
-    /// The sum of the counts, `None` past `u128`.
-    fn total(&self) -> Option<u128> {
+    /// The sum of the counts, `None` past 256 bits.
+    fn total(&self) -> Option<U256> {
         match self {
-            Layer::Narrow(l) => l
-                .iter()
-                .flatten()
-                .try_fold(0u128, |s, &(_, c)| s.checked_add(c as u128)),
-            Layer::Wide(l) => l
-                .iter()
-                .flatten()
-                .try_fold(0u128, |s, &(_, c)| s.checked_add(c)),
+            Layer::Narrow(l) => sum(l),
+            Layer::Wide(l) => sum(l),
+            Layer::Huge(l) => sum(l),
+        }
+    }
+
+    /// Every child count is at most the layer's total times the (at most
+    /// 11) ways a state goes on: the narrowest type that surely holds that.
+    fn next_width(&self) -> Width {
+        match self.total() {
+            Some(t) if t <= U256::from((u64::MAX / 16) as u128) => Width::Narrow,
+            Some(t) if t <= U256::from(u128::MAX / 16) => Width::Wide,
+            _ => Width::Huge,
         }
     }
 }
@@ -805,7 +938,7 @@ mod tests {
 
     fn both(board: &Board, start: Option<usize>, closed: bool) -> (u128, u128) {
         let ctl = Control::new();
-        let f = count_paths(board, start, closed, 1, &ctl).unwrap();
+        let f = count_paths(board, start, closed, 1, &ctl).unwrap().to_u128().unwrap();
         let s = knights::count_tours(board.clone(), start, closed, 1, &ctl).unwrap();
         (f, s)
     }
@@ -834,7 +967,33 @@ mod tests {
     fn published_values() {
         let ctl = Control::new();
         let b = Board::rectangle(3, 16).unwrap();
-        assert_eq!(count_paths(&b, None, false, 2, &ctl).unwrap(), 17_273_760);
+        assert_eq!(
+            count_paths(&b, None, false, 2, &ctl).unwrap(),
+            U256::from(17_273_760)
+        );
+    }
+
+    #[test]
+    fn u256_arithmetic_and_printing() {
+        let max = U256::from(u128::MAX);
+        let two128 = max.checked_add(U256::from(1)).unwrap();
+        assert_eq!((two128.hi, two128.lo), (1, 0));
+        assert_eq!(two128.to_string(), "340282366920938463463374607431768211456");
+        let big = two128.checked_mul_small(1_000_000_007).unwrap();
+        assert_eq!(big.to_string(), "340282369302915031909943851675390463478377480192");
+        let top = U256 {
+            hi: u128::MAX,
+            lo: u128::MAX,
+        };
+        assert_eq!(top.checked_add(U256::from(1)), None);
+        assert_eq!(top.checked_mul_small(2), None);
+        assert_eq!(U256::from(12).checked_mul_small(3), Some(U256::from(36)));
+        assert_eq!(U256::from(10u128.pow(19)).to_string(), "10000000000000000000");
+        let two200 = U256 { hi: 1 << 72, lo: 0 };
+        assert_eq!(
+            two200.to_string(),
+            "1606938044258990275541962092341162602522202993782792835301376"
+        );
     }
 
     #[test]

@@ -51,7 +51,7 @@ def test_a_sample_of_starts_on_6x6_agrees_with_the_search(start):
 def test_published_values():
     # A118067: directed open tours of a 3xn board, over all starts; so
     # count_tours(3, n, start="all") itself (3x4: 8 undirected paths, 16 tours).
-    for n, tours in [(4, 16), (7, 104), (8, 792), (16, 17_273_760)]:
+    for n, tours in [(4, 16), (7, 104), (8, 792), (16, 17_273_760), (28, 58_641_619_298_000)]:
         assert count_tours(3, n, start="all", method="frontier") == tours
     assert count_tours(6, 6, start="all", method="frontier") == 6_637_920
     # A001230: 9,862 undirected closed tours of 6x6; each is counted once per
@@ -74,9 +74,31 @@ def test_long_boards_beyond_the_search():
     assert wide > count_tours(3, 39, start="all") > 0
 
 
-def test_a_count_past_u128_is_an_error_not_a_wrong_answer():
+def test_every_published_3xn_value():
+    # OEIS A118067, n = 1..28 (the terms shown on its page)
+    a118067 = [
+        0, 0, 0, 16, 0, 0, 104, 792, 1120, 6096, 21344, 114496, 257728, 1292544, 3677568,
+        17273760, 46801984, 211731376, 611507360, 2645699504, 7725948608, 32451640000,
+        97488160384, 397346625760, 1214082434112, 4835168968464, 15039729265856, 58641619298000,
+    ]  # fmt: skip
+    assert [count_tours(3, n, start="all") for n in range(1, 29)] == a118067
+
+
+def test_counts_past_128_bits():
+    # 3x73 is the longest 3xn board whose count fits 128 bits; past it the
+    # DP carries 256-bit counts.  The sum over the start squares (each its own
+    # sweep, with the path end pinned) must give the all-starts count.
+    for n in (73, 74, 80):
+        total = count_tours(3, n, start="all")
+        assert total == sum(count_tours(3, n, start=(r, c)) for r in range(3) for c in range(n))
+        assert (total >= 2**128) == (n > 73)
+    assert count_tours(3, 100, start="all") > 10**52  # the 3x100, in well under a second
+    assert count_tours(4, 60, start="all") > count_tours(4, 59, start="all") > 2**128
+
+
+def test_a_count_past_256_bits_is_an_error_not_a_wrong_answer():
     with pytest.raises(OverflowError):
-        count_tours(3, 100, start="all", method="frontier")
+        count_tours(3, 250, start="all", method="frontier")
 
 
 @st.composite

@@ -28,7 +28,7 @@ def count_tours_frontier(
     threads: int,
     progress: Callable[[int, int], object] | None = None,
     timeout: float | None = None,
-) -> tuple[int, int]: ...
+) -> tuple[int, int, int]: ...
 def find_tour(
     rows: int,
     cols: int,

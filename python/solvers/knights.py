@@ -270,10 +270,16 @@ def count_tours(
         _frontier_limit(kb)
         bar = _progress.make(progress, what, unit="square")
         try:
-            count, _widest = _core.count_tours_frontier(
-                kb.rows, kb.cols, kb._mask_list(), first, closed, workers, bar, seconds
-            )
-            return count
+            try:
+                high, low, _widest = _core.count_tours_frontier(
+                    kb.rows, kb.cols, kb._mask_list(), first, closed, workers, bar, seconds
+                )
+            except OverflowError:
+                raise OverflowError(
+                    f"the number of tours of this {kb.rows}x{kb.cols} board does not fit the "
+                    "frontier DP's 256-bit counter (no answer is better than a wrong one)"
+                ) from None
+            return high << 128 | low  # 256-bit counts: 3x100 has about 10^53 tours
         finally:
             if bar is not None:
                 bar.close()
