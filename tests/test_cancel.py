@@ -307,7 +307,7 @@ def test_progress_feeds_and_closes_a_tqdm_bar(monkeypatch):
     _FakeTqdm.made.clear()
     # a count long enough to report progress, cut short by the timeout
     with pytest.raises(TimeoutError):
-        count_tours(6, 7, progress=True, timeout=1.0)
+        count_tours(6, 7, progress=True, timeout=1.0, method="search")
     assert _FakeTqdm.made, "no progress bar was created"
     assert all(bar.closed for bar in _FakeTqdm.made)
     assert all(bar.total > 0 and 0 <= bar.n <= bar.total for bar in _FakeTqdm.made)
@@ -319,7 +319,7 @@ def test_progress_feeds_and_closes_a_tqdm_bar(monkeypatch):
 def test_progress_without_tqdm_writes_text_to_stderr(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm fails
     with pytest.raises(TimeoutError):
-        count_tours(6, 7, progress=True, timeout=1.0)
+        count_tours(6, 7, progress=True, timeout=1.0, method="search")
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "subproblems" in captured.err

@@ -79,6 +79,9 @@ def test_version(capsys):
         (["tours", "5", "5", "--start", "all"], 1728),
         (["tours", "5", "5", "--start", "all", "--threads", "1"], 1728),
         (["tours", "6", "6", "--start", "0,0", "--closed"], 19724),
+        (["tours", "6", "6", "--start", "0,0", "--closed", "--method", "frontier"], 19724),
+        (["tours", "3", "16", "--start", "all"], 17273760),  # A118067, by the frontier
+        (["tours", "3", "16", "--start", "all", "--method", "search"], 17273760),
         (["tours", "4", "4"], 0),
         (["tours", "4", "7", "--timeout", "60", "--threads", "2"], 1682),
     ],
@@ -232,6 +235,9 @@ def test_board_file_errors(capsys, tmp_path):
         (["tours", "3", "4", "--timeout", "-1"], "timeout must be a finite, non-negative"),
         (["tours", "5", "5", "--find", "--start", "all"], "start must be a (row, col) pair"),
         (["tours", "5", "5", "--svg", "t.svg"], "--svg does not apply to counting"),
+        (["tours", "5", "5", "--find", "--method", "frontier"], "--method does not apply"),
+        (["tours", "3", "4", "--list", "1", "--method", "search"], "--method does not apply"),
+        (["tours", "8", "8", "--method", "frontier"], "shorter side of at most 7"),
         (["tours", "3", "4", "--list", "1", "--svg", "t.svg"], "--svg does not apply to --list"),
     ],
 )

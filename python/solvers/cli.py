@@ -7,6 +7,8 @@ Examples::
     solvers tours 8 8 --find          # one tour, printed as a numbered board
     solvers tours 3 4 --list 2        # the first tours in the search order
     solvers tours --board holes.txt --start 0,0
+    solvers tours 3 100 --start all   # a 53-digit count, by the frontier DP, at once
+    solvers tours 7 7 --start all     # 165575218320 (3.5 minutes, 11 GB)
     solvers tours 3 4 --animate       # watch the knight step forward and back up
     solvers tours 4 4 --animate --delay 0.01   # no tour: the search runs dry
     solvers queens 8                  # 92 ways to place 8 non-attacking queens
@@ -101,6 +103,13 @@ def _parser() -> argparse.ArgumentParser:
         "--start", type=_square, default=None, help="ROW,COL, or 'all' to sum over every square"
     )
     tours.add_argument("--closed", action="store_true", help="only closed (re-entrant) tours")
+    tours.add_argument(
+        "--method",
+        choices=("auto", "search", "frontier"),
+        default=None,
+        help="counting: backtracking search, the frontier DP (long boards, 7x7), or the "
+        "faster for the board (auto, the default); the count is the same",
+    )
     tours.add_argument("--threads", type=int, default=None, help="worker threads (default: all)")
     mode = tours.add_mutually_exclusive_group()
     mode.add_argument("--find", action="store_true", help="find one tour fast and print it")
@@ -250,6 +259,7 @@ def _run_tours(args: argparse.Namespace) -> int:
     board = _board_args(args)
     start = {} if args.start is None else {"start": args.start}
     if args.find:
+        _refuse("--find", {"--method": args.method is not None})
         tour = knights.find_tour(
             **board, **start, closed=args.closed, threads=args.threads, timeout=args.timeout
         )
@@ -262,6 +272,8 @@ def _run_tours(args: argparse.Namespace) -> int:
             print("no tour" if tour is None else tour)
         return 0
     _refuse("--list" if args.list is not None else "counting", {"--svg": args.svg is not None})
+    if args.list is not None:
+        _refuse("--list", {"--method": args.method is not None})
     if args.list is not None:
         if args.list < 0:
             raise _UsageError("--list needs a number of tours of at least 0")
@@ -280,6 +292,7 @@ def _run_tours(args: argparse.Namespace) -> int:
             threads=args.threads,
             progress=args.progress,
             timeout=args.timeout,
+            method=args.method or "auto",
             **where,
         )
     if args.json:
@@ -648,10 +661,10 @@ def _animating(args: argparse.Namespace) -> bool:
         "--threads": args.threads is not None,
         "--progress": args.progress,
         "--timeout": args.timeout is not None,
+        "--method": args.method is not None,
     }
     if args.command == "queens":
         options["--unique"] = args.unique
-        options["--method"] = args.method is not None
         options["--deterministic"] = args.deterministic
     _refuse("--animate", options)
     return True

@@ -257,12 +257,12 @@ def count_tours(
         raise ValueError(
             f"method must be one of {', '.join(map(repr, COUNT_METHODS))}, got {method!r}"
         )
-    distributed = executor is not None or checkpoint is not None
+    split = executor is not None or checkpoint is not None
     if method == "auto":
-        method = "search" if distributed else _auto_method(kb)
+        method = "search" if split else _auto_method(kb)
     what = f"knight's tours {kb.rows}x{kb.cols}"
     if method == "frontier":
-        if distributed:
+        if split:
             raise ValueError(
                 "executor= and checkpoint= split the search into subproblems: "
                 "use method='search' (or 'auto') with them"
@@ -284,7 +284,7 @@ def count_tours(
             if bar is not None:
                 bar.close()
     _search_limit(kb, "count_tours")
-    if executor is not None or checkpoint is not None:
+    if split:
         work = _planned(kb, first, closed, distributed.DEFAULT_SUBPROBLEMS, what)
         return work.count(
             executor=executor,
@@ -332,10 +332,9 @@ def _auto_method(board: KnightBoard) -> str:
 #: The longer side from which the frontier beats the search, by shorter side
 #: (all starts, 2 cores: 3x10 0.004 s search / 0.002 s frontier, 4x8 0.011 /
 #: 0.009, 4x9 0.11 / 0.035, 5x7 0.045 / 0.077, 5x8 3.1 / 0.7, 6x6 0.11 / 1.4;
-#: 6x7 over 20 / 6.8, from a corner 4.7-11.5 / 3.4, closed 0.30 / 0.26: close
-#: enough that 6x7 stays with the search, whose progress reports subproblems;
-#: a 7x7 search would visit 1.6e11 tours).
-_FRONTIER_FROM: dict[int, int] = {1: 1, 2: 1, 3: 10, 4: 9, 5: 8, 6: 8, 7: 7}
+#: 6x7 over 20 / 6.6, from a corner 4.7-11.5 / 3.4, closed 0.30 / 0.26; a 7x7
+#: search would visit 1.6e11 tours).
+_FRONTIER_FROM: dict[int, int] = {1: 1, 2: 1, 3: 10, 4: 9, 5: 8, 6: 7, 7: 7}
 
 
 def _planned(
