@@ -186,6 +186,8 @@ def _batches(todo: list[int], jobs: int) -> list[list[int]]:
     share most of their tails, which a worker's memo then reuses (dealing them
     round-robin cost the 4x12 tour count 5% more time), and many small runs
     keep the workers evenly loaded to the end."""
+    if not todo:
+        return []
     jobs = max(1, min(jobs, len(todo)))
     size = -(-len(todo) // jobs)
     return [todo[k : k + size] for k in range(0, len(todo), size)]
