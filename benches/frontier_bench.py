@@ -9,16 +9,15 @@ step, peak memory and wall time of each case, each in a fresh Python process
 
 A case is ``RxC`` (all starts, open tours), optionally ``RxC@r,c`` (from one
 square) and a trailing ``c`` for closed tours (``6x6@0,0c``).  A count past
-128 bits is reported as an overflow (3x100: the count needs more bits).
+256 bits is reported as an overflow (3x150 and longer).
 
-Measured on the 2-core development machine (shared, so times vary by ~1.5x):
-3x16 0.004 s (search 1.6 s), 3x73 (the longest 3xn whose count fits 128 bits)
-0.02 s, 4x53 (the longest 4xn) 0.15 s, 5x8 0.28 s (search 1.2 s), 5x12 1.1 s,
-6x6 1.35 s / 4.0 M states / 254 MB (search 0.11 s), 6x7 7.0 s / 11.7 M
-states / 649 MB.  7x7 was not run to the end (its widest layers need about
-10-15 GB): with the count stopped at 3.8 GB resident it had reached step
-32 of 49 in 18 s, the layers growing 9.5 M, 23.6 M, 34.7 M, 56.3 M, 90.3 M
-states over steps 28-32 (peak 3.2 GB while building the 90 M layer).
+Measured on the 2-core development machine (see the README's table): 3x16
+0.004 s (search 1.66 s), 3x100 0.03 s and 4x60 0.20 s (counts past 128 bits),
+5x8 0.28 s (search 1.22 s), 6x6 1.32 s / 4.0 M states / 253 MB (search
+0.11 s), 6x7 6.6 s / 11.7 M states / 649 MB, and 7x7 all starts
+165,575,218,320 in 208 s with 229 M states at the widest step and a peak of
+10.6 GB (run alone: ``cargo run --release --example frontier_count -- 7 7
+all x 2``, which prints each step's states and memory).
 """
 
 from __future__ import annotations
