@@ -261,7 +261,8 @@ def test_workers_spread_the_peg_dp(capsys):
 @pytest.mark.parametrize(
     ("argv", "phrase"),
     [
-        (["english", "--checkpoint", "x.sqlite"], "--checkpoint is for tours and queens"),
+        (["english", "--checkpoint", "x.sqlite", "--workers", "2"], "--checkpoint saves"),
+        (["english", "--checkpoint", "x.sqlite", "--finish-table"], "--checkpoint saves"),
         (["english", "--find", "--workers", "2"], "--workers does not apply to --find"),
         (["english", "--workers", "0"], "--workers must be at least 1"),
         (["english", "--executor", "tcp://x:1"], "dask://HOST:PORT"),

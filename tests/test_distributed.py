@@ -364,3 +364,71 @@ def test_cli_workers_and_checkpoint(tmp_path):
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert (done.returncode, done.stdout) == (0, "1728\n"), done.stderr
+
+
+# ---------------------------------------------------------------- peg checkpoints
+
+
+def _layer_log(path):
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT run, side, pegs FROM layer_log").fetchall()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_killed_peg_count_goes_on_from_its_saved_layers(tmp_path):
+    path = str(tmp_path / "english.sqlite")
+    program = (
+        "import solvers\n"
+        "board = solvers.PegBoard.english()\n"
+        f"solvers.count_peg_solutions(board, start=(2, 4), checkpoint={path!r})\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", program])
+    try:
+        deadline = time.monotonic() + 60
+        saved = 0
+        while saved < 14 and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.02)
+            try:
+                saved = len(_layer_log(path))
+            except sqlite3.Error:
+                saved = 0
+        assert child.poll() is None, "the count ended before it could be killed"
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    first = _layer_log(path)
+    assert first and {run for run, _, _ in first} == {1}
+    board = solvers.PegBoard.english()
+    total = solvers.count_peg_solutions(board, start=(2, 4), checkpoint=path)
+    assert total == 138_409_681_956_904_365_268  # DESIGN.md section 8
+    # the second run went on below the layers the first had saved, side by side
+    log = _layer_log(path)
+    for side in {side for _, side, _ in first}:
+        done = min(pegs for run, s, pegs in first if s == side)
+        assert all(pegs < done for run, s, pegs in log if run == 2 and s == side)
+    # and a third call answers from the file at once
+    began = time.monotonic()
+    assert solvers.count_peg_solutions(board, start=(2, 4), checkpoint=path) == total
+    assert time.monotonic() - began < 5
+    with pytest.raises(ValueError, match="another problem"):
+        solvers.count_peg_solutions(board, start=(3, 3), checkpoint=path)
+
+
+def test_a_damaged_peg_layer_is_refused(tmp_path):
+    path = tmp_path / "tri.sqlite"
+    board = solvers.PegBoard.triangle(5)
+    with pytest.raises(TimeoutError):  # stop it after some layers: keep them
+        solvers.count_peg_solutions(
+            solvers.PegBoard.english(), start=(2, 4), checkpoint=path, timeout=1.0
+        )
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*) FROM layers").fetchone()[0] >= 1
+        db.execute("UPDATE layers SET data = x'00010203'")
+    with pytest.raises(ValueError, match="corrupt"):
+        solvers.count_peg_solutions(solvers.PegBoard.english(), start=(2, 4), checkpoint=path)
+    with pytest.raises(ValueError, match="no executor"):
+        with ThreadPoolExecutor(1) as pool:
+            solvers.count_peg_solutions(board, start=(0, 0), checkpoint=path, executor=pool)

@@ -118,6 +118,34 @@ class Checkpoint:
             self._db.executemany("INSERT INTO results(idx, count, run) VALUES (?, ?, ?)", rows)
         self.done.update((idx, int(count)) for idx, count, _ in rows)
 
+    # Whole layers, for counts that are not split into subproblems (the peg
+    # DP): the newest layer of each side of the search, and a log of every
+    # layer saved, by which run.
+
+    def _layer_tables(self) -> None:
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS layers(side TEXT PRIMARY KEY, pegs INT, data BLOB)"
+        )
+        self._db.execute("CREATE TABLE IF NOT EXISTS layer_log(run INT, side TEXT, pegs INT)")
+
+    def save_layer(self, side: str, pegs: int, data: bytes) -> None:
+        """Keep ``data`` as the newest layer of ``side`` (one transaction)."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._layer_tables()
+            self._db.execute(
+                "INSERT OR REPLACE INTO layers VALUES (?, ?, ?)", (side, pegs, sqlite3.Binary(data))
+            )
+            self._db.execute("INSERT INTO layer_log VALUES (?, ?, ?)", (self.run, side, pegs))
+
+    def layer(self, side: str) -> bytes | None:
+        """The newest layer saved for ``side``, or None."""
+        tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master")}
+        if "layers" not in tables:
+            return None
+        row = self._db.execute("SELECT data FROM layers WHERE side = ?", (side,)).fetchone()
+        return None if row is None else bytes(row[0])
+
     def _close_quietly(self) -> None:
         try:
             self._db.close()

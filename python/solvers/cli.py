@@ -452,10 +452,10 @@ def _peg_start(board: PegBoard, args: argparse.Namespace, drawn: tuple[int, int]
 
 def _run_peg(args: argparse.Namespace) -> int:
     _counting_only(args)
-    if args.checkpoint is not None:
+    if args.checkpoint is not None and (args.finish_table or args.workers or args.executor):
         raise _UsageError(
-            "--checkpoint is for tours and queens counts; the peg DP keeps whole layers, "
-            "not subproblem counts (use --workers or --executor to spread it)"
+            "--checkpoint saves the layers of a count in this process: not with "
+            "--finish-table, --workers or --executor"
         )
     board, drawn = _peg_board(args)
     start = _peg_start(board, args, drawn)

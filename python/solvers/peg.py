@@ -24,12 +24,15 @@ hash of the positions and expanded part by part in the executor's tasks
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any, NamedTuple, overload
 
 from . import _core, _peg_dist, _progress, _validate, render
+from .checkpoint import Checkpoint
 from .pegboard import PegBoard, Square
 
 __all__ = [
@@ -299,6 +302,24 @@ class _Run:
         self.steps = max(steps, 1)
         self.done = 0
         self.kernel = _core.PegKernel(len(board), list(board.jumps), [list(p) for p in group])
+        self.ledger: Checkpoint | None = None
+
+    def keep(self, ledger: Checkpoint) -> None:
+        """Save every layer in ``ledger`` and resume from the layers it holds."""
+        self.ledger = ledger
+
+    def first(self, side: str, hole: int) -> Any:
+        """The layer ``side`` starts from: the newest saved, or the start."""
+        saved = None if self.ledger is None else self.ledger.layer(side)
+        if saved is None:
+            return self.kernel.start([hole])
+        try:
+            layer = _core.PegLayer.from_bytes(saved)
+        except ValueError as error:
+            raise ValueError(
+                f"checkpoint {self.ledger.path!r} is corrupt: layer {side!r}: {error}"
+            ) from None
+        return layer
 
     def _left(self) -> float | None:
         if self.deadline is None:
@@ -308,8 +329,10 @@ class _Run:
             raise TimeoutError(f"no answer within the timeout of {self.timeout} s")
         return left
 
-    def expand(self, layer: Any) -> Any:
+    def expand(self, layer: Any, side: str = "a") -> Any:
         layer = self.kernel.expand(layer, self.workers, self._left())
+        if self.ledger is not None:
+            self.ledger.save_layer(side, layer.pegs, layer.to_bytes())
         self.done += 1
         if self.bar is not None:
             self.bar.note(f"{len(layer):,} positions with {layer.pegs} pegs")
@@ -333,24 +356,26 @@ def _to_one_peg(run: _Run, layer: Any) -> Any:
     return layer
 
 
-def _meet(run: _Run, s: int, f: int, steps: int) -> int:
-    """Sequences from the start to the finish, by two searches that meet."""
-    a = run.kernel.start([s])
+def _meet(run: _Run, s: int, f: int, steps: int, holes: int) -> int:
+    """Sequences from the start to the finish, by two searches that meet.
+    The loops go by the layers' peg counts, so a run resumed from saved
+    layers (``checkpoint=``) takes the same steps as one that never stopped."""
+    a = run.first("a", s)
     if s == f:
         # The search backwards from the finish is the search from the start
         # (on complemented boards): grow one side and meet it with itself.
-        for _ in range(steps // 2):
-            a = run.expand(a)
+        while a.pegs > holes - 1 - steps // 2:
+            a = run.expand(a, "a")
         if steps % 2:
             return run.meet_across(a, a)
         return run.meet(a, a)
-    b = run.kernel.start([f])
-    for _ in range(max(steps - 1, 0)):
+    b = run.first("b", f)
+    while (holes - 1 - a.pegs) + (holes - 1 - b.pegs) < max(steps - 1, 0):
         # Grow the smaller side until the two are one jump apart.
         if len(a) <= len(b):
-            a = run.expand(a)
+            a = run.expand(a, "a")
         else:
-            b = run.expand(b)
+            b = run.expand(b, "b")
         if not len(a) or not len(b):
             return 0
     if steps == 0:
@@ -370,6 +395,7 @@ def count_peg_solutions(
     method: str = "meet",
     executor: Executor | None = None,
     parts: int | None = None,
+    checkpoint: str | os.PathLike | None = None,
 ) -> int:
     """The number of jump sequences from ``board`` full but ``start`` to a single
     peg on ``finish``: a hole, ``"start"`` (the default: the classic
@@ -388,6 +414,10 @@ def count_peg_solutions(
     pieces pass through this process.  The answer is the same for every
     ``parts``; see ``solvers._peg_dist`` for the scheme.
 
+    ``checkpoint`` (a file, without an executor) saves the newest layer of
+    each search as it is built, and the total at the end: a count that was
+    killed goes on from its last layers when called again the same way.
+
     >>> count_peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3))
     432
     >>> count_peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3), method="forward")
@@ -404,6 +434,8 @@ def count_peg_solutions(
         planned = steps
     else:
         planned = steps // 2 if s == f else steps - 1
+    if checkpoint is not None and (executor is not None or parts is not None):
+        raise ValueError("checkpoint= saves the layers of a count in this process: no executor")
     if executor is not None or parts is not None:
         try:
             return _peg_dist.count_peg_solutions(
@@ -422,21 +454,53 @@ def count_peg_solutions(
             raise _overflow(board, start) from error
     group = board.symmetries_fixing(*fixed)
     run = _Run(board, group, threads, progress, timeout, planned, "peg solitaire")
+    ledger = None
     try:
-        if steps < 0 or not _reachable_class(board, s, f):
-            return 0  # no peg ever, or a finish in another position class
-        if f is None:
-            return _to_one_peg(run, run.kernel.start([s])).total()
-        if method == "forward":
-            last = _to_one_peg(run, run.kernel.start([s]))
-            if not len(last) or last.pegs != 1:
-                return 0
-            return dict(run.kernel.finish_counts(last)).get(f, 0)
-        return _meet(run, s, f, steps)
+        if checkpoint is not None:
+            ledger = _ledger(checkpoint, board, s, f, method)
+            if 0 in ledger.done:
+                return ledger.done[0]  # counted to the end before
+            run.keep(ledger)
+        count = _count_here(run, board, s, f, steps, method)
+        if ledger is not None:
+            ledger.record([(0, count)])
+        return count
     except OverflowError as error:
         raise _overflow(board, start) from error
     finally:
         run.close()
+        if ledger is not None:
+            ledger.close()
+
+
+def _count_here(run: _Run, board: PegBoard, s: int, f: int | None, steps: int, method: str) -> int:
+    if steps < 0 or not _reachable_class(board, s, f):
+        return 0  # no peg ever, or a finish in another position class
+    if f is None:
+        return _to_one_peg(run, run.first("a", s)).total()
+    if method == "forward":
+        last = _to_one_peg(run, run.first("a", s))
+        if not len(last) or last.pegs != 1:
+            return 0
+        return dict(run.kernel.finish_counts(last)).get(f, 0)
+    return _meet(run, s, f, steps, len(board))
+
+
+def _ledger(path: Any, board: PegBoard, s: int, f: int | None, method: str) -> Checkpoint:
+    """A checkpoint of one peg count: its newest layers, then its total."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"checkpoint must be a file path, got {type(path).__name__}")
+    problem = json.dumps(
+        {
+            "family": "peg",
+            "geometry": board.geometry,
+            "holes": board.holes,
+            "start": s,
+            "finish": f,
+            "method": method,
+        }
+    )
+    return Checkpoint(path, problem, 1)
 
 
 def finish_counts(
