@@ -938,7 +938,10 @@ mod tests {
 
     fn both(board: &Board, start: Option<usize>, closed: bool) -> (u128, u128) {
         let ctl = Control::new();
-        let f = count_paths(board, start, closed, 1, &ctl).unwrap().to_u128().unwrap();
+        let f = count_paths(board, start, closed, 1, &ctl)
+            .unwrap()
+            .to_u128()
+            .unwrap();
         let s = knights::count_tours(board.clone(), start, closed, 1, &ctl).unwrap();
         (f, s)
     }
@@ -978,9 +981,15 @@ mod tests {
         let max = U256::from(u128::MAX);
         let two128 = max.checked_add(U256::from(1)).unwrap();
         assert_eq!((two128.hi, two128.lo), (1, 0));
-        assert_eq!(two128.to_string(), "340282366920938463463374607431768211456");
+        assert_eq!(
+            two128.to_string(),
+            "340282366920938463463374607431768211456"
+        );
         let big = two128.checked_mul_small(1_000_000_007).unwrap();
-        assert_eq!(big.to_string(), "340282369302915031909943851675390463478377480192");
+        assert_eq!(
+            big.to_string(),
+            "340282369302915031909943851675390463478377480192"
+        );
         let top = U256 {
             hi: u128::MAX,
             lo: u128::MAX,
@@ -988,7 +997,10 @@ mod tests {
         assert_eq!(top.checked_add(U256::from(1)), None);
         assert_eq!(top.checked_mul_small(2), None);
         assert_eq!(U256::from(12).checked_mul_small(3), Some(U256::from(36)));
-        assert_eq!(U256::from(10u128.pow(19)).to_string(), "10000000000000000000");
+        assert_eq!(
+            U256::from(10u128.pow(19)).to_string(),
+            "10000000000000000000"
+        );
         let two200 = U256 { hi: 1 << 72, lo: 0 };
         assert_eq!(
             two200.to_string(),
