@@ -56,6 +56,7 @@
 
 use crate::engine::{with_pool, Control, SearchError};
 use crate::knights::{Board, CountError, InputError, Window};
+use crate::memory::{advise_huge, prefetch};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -811,37 +812,9 @@ impl Layer {
 /// 4 KB pages cost a fifth of a step's time on 6x6).
 fn zeroed<C: Count>(n: usize) -> Vec<(u64, C)> {
     let mut slots: Vec<(u64, C)> = Vec::with_capacity(n);
-    #[cfg(target_os = "linux")]
-    {
-        let bytes = n * std::mem::size_of::<(u64, C)>();
-        if bytes >= 4 << 20 {
-            // SAFETY: the range is this allocation; the advice changes only
-            // how the kernel backs it, not its contents.
-            unsafe {
-                libc::madvise(
-                    slots.as_mut_ptr() as *mut libc::c_void,
-                    bytes,
-                    libc::MADV_HUGEPAGE,
-                );
-            }
-        }
-    }
+    advise_huge(&slots);
     slots.resize(n, (0, C::default()));
     slots
-}
-
-/// Ask for the cache line of `item` ahead of a probe (tables are far bigger
-/// than the caches; prefetching a batch overlaps the misses).
-#[inline(always)]
-fn prefetch<T>(item: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; it never faults.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(item as *const T as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = item;
 }
 
 /// An open-addressing table summing counts per key (key 0: a free slot).

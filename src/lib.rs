@@ -7,6 +7,7 @@
 pub mod engine;
 pub mod frontier;
 pub mod knights;
+pub mod memory;
 pub mod peg;
 pub mod queens;
 

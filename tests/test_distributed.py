@@ -214,6 +214,28 @@ def test_a_real_dask_cluster_counts_every_family():
 # ---------------------------------------------------------------- checkpoints
 
 
+def _kill_once(program: str, ready) -> None:
+    """Run ``python -c program`` and SIGKILL it as soon as ``ready()`` (which
+    may raise ``sqlite3.Error`` while the file is being made) says so."""
+    child = subprocess.Popen([sys.executable, "-c", program])
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.02)
+            try:
+                if ready():
+                    break
+            except sqlite3.Error:
+                pass
+        assert child.poll() is None, "the count ended before it could be killed"
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+
+
 def _ledger(path):
     with sqlite3.connect(path) as db:
         rows = db.execute("SELECT idx, run FROM results").fetchall()
@@ -251,28 +273,8 @@ def test_a_partial_checkpoint_is_completed_without_recounting(tmp_path):
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_sigkill_mid_count_then_resume(tmp_path):
     path = str(tmp_path / "q17.sqlite")
-    child = subprocess.Popen(
-        [sys.executable, "-c",
-         f"import solvers; solvers.count_queens(17, threads=2, checkpoint={path!r})"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )  # fmt: skip
-    try:
-        # kill it once a few batches are recorded (the count takes seconds)
-        deadline = time.monotonic() + 60
-        recorded = 0
-        while recorded < 5 and time.monotonic() < deadline and child.poll() is None:
-            time.sleep(0.05)
-            try:
-                recorded = len(_ledger(path)[0])
-            except sqlite3.Error:
-                recorded = 0
-        assert child.poll() is None, "the count ended before it could be killed"
-        child.send_signal(signal.SIGKILL)
-        child.wait(timeout=30)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+    program = f"import solvers; solvers.count_queens(17, threads=2, checkpoint={path!r})"
+    _kill_once(program, lambda: len(_ledger(path)[0]) >= 5)  # a few batches recorded
     before, runs = _ledger(path)
     size = len(distributed.plan(count_queens, 17))
     assert runs == [1] and 0 < len(before) < size
@@ -382,23 +384,7 @@ def test_a_killed_peg_count_goes_on_from_its_saved_layers(tmp_path):
         "board = solvers.PegBoard.english()\n"
         f"solvers.count_peg_solutions(board, start=(2, 4), checkpoint={path!r})\n"
     )
-    child = subprocess.Popen([sys.executable, "-c", program])
-    try:
-        deadline = time.monotonic() + 60
-        saved = 0
-        while saved < 14 and time.monotonic() < deadline and child.poll() is None:
-            time.sleep(0.02)
-            try:
-                saved = len(_layer_log(path))
-            except sqlite3.Error:
-                saved = 0
-        assert child.poll() is None, "the count ended before it could be killed"
-        child.send_signal(signal.SIGKILL)
-        child.wait(timeout=30)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+    _kill_once(program, lambda: len(_layer_log(path)) >= 14)  # into the wide layers
     first = _layer_log(path)
     assert first and {run for run, _, _ in first} == {1}
     board = solvers.PegBoard.english()
