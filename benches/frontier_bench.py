@@ -9,7 +9,7 @@ step, peak memory and wall time of each case, each in a fresh Python process
 
 A case is ``RxC`` (all starts, open tours), optionally ``RxC@r,c`` (from one
 square) and a trailing ``c`` for closed tours (``6x6@0,0c``).  A count past
-256 bits is reported as an overflow (3x150 and longer).
+256 bits is reported as an overflow (3x146 and longer).
 
 Measured on the 2-core development machine (see the README's table): 3x16
 0.004 s (search 1.66 s), 3x100 0.03 s and 4x60 0.20 s (counts past 128 bits),
