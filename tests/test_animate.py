@@ -434,7 +434,7 @@ def test_cli_delay_must_be_a_number(capsys):
 def test_ctrl_c_during_an_animation_exits_130():
     # queens 12 takes 3315 steps: 166 s at this delay; the first frame line starts with a queen
     code, out, err, _ = interrupt(
-        ["queens", "12", "--animate", "--delay", "0.05"], after=1.0, started=""
+        ["queens", "12", "--animate", "--delay", "0.05"], after=1.0, started=False
     )
     assert code == 130
     assert err == "solvers: interrupted\n"

@@ -102,10 +102,10 @@ def test_find_tour_timeout_is_respected():
 READY = "import sys; print('ready', flush=True); "
 
 
-def _interrupt(code: str, after: float = 1.0, bound: float = 5.0):
-    """Run ``python -c code``; once it has printed 'ready' (after its imports),
-    wait ``after`` seconds and send SIGINT.  Returns (status, stdout, stderr,
-    seconds from the signal to the exit)."""
+def _interrupt(code: str, after: float = 1.0, bound: float = 5.0, ready: bool = True):
+    """Run ``python -c code``; once it has printed 'ready' (after its imports;
+    at once with ``ready=False``), wait ``after`` seconds and send SIGINT.
+    Returns (status, stdout, stderr, seconds from the signal to the exit)."""
     child = subprocess.Popen(
         [sys.executable, "-c", code],
         stdout=subprocess.PIPE,
@@ -113,7 +113,8 @@ def _interrupt(code: str, after: float = 1.0, bound: float = 5.0):
         text=True,
     )
     try:
-        assert child.stdout.readline() == "ready\n", "the child did not start"
+        if ready:
+            assert child.stdout.readline() == "ready\n", "the child did not start"
         time.sleep(after)
         assert child.poll() is None, "the child finished before the signal"
         child.send_signal(signal.SIGINT)

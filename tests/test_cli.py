@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
-import time
 import xml.etree.ElementTree as ET
 
 import pytest
 import solvers
 from solvers import cli
+from test_cancel import _interrupt
 from test_queens import A000170, A002562, brute_force, images
 
 FIRST_3X4 = "(2,0) (1,2) (0,0) (2,1) (1,3) (0,1) (2,2) (0,3) (1,1) (2,3) (0,2) (1,0)"
@@ -572,37 +571,18 @@ def test_queens_timeout_exits_with_status_1(capsys):
     assert err.startswith("solvers: ") and "timeout" in err
 
 
-def interrupt(argv, *, after: float, started: str = "ready\n"):
-    """Run ``python -m solvers argv`` as a user would, send SIGINT ``after``
-    seconds past the first line it prints (``started``: that line; "" to
-    wait for nothing), and return (exit status, stdout, stderr, seconds
+def interrupt(argv, *, after: float, started: bool = True):
+    """Run ``python -m solvers argv`` as a user would and send SIGINT
+    ``after`` seconds past its start (once its imports are done, or at
+    once with ``started=False``): (exit status, stdout, stderr, seconds
     from the signal to the exit)."""
-    # 'ready' once the imports are done, then exactly what `python -m solvers` runs
     program = (
         "import runpy, sys, solvers.cli\n"
         f"sys.argv = ['solvers', *{list(argv)!r}]\n"
-        f"print('ready', flush=True) if {bool(started)} else None\n"
+        f"print('ready', flush=True) if {started} else None\n"
         "runpy.run_module('solvers', run_name='__main__')\n"
     )
-    child = subprocess.Popen(
-        [sys.executable, "-c", program],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        if started:
-            assert child.stdout.readline() == started
-        time.sleep(after)
-        assert child.poll() is None, "the command finished before the signal"
-        child.send_signal(signal.SIGINT)
-        sent = time.monotonic()
-        out, err = child.communicate(timeout=30)
-        return child.returncode, out, err, time.monotonic() - sent
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+    return _interrupt(program, after, ready=started)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
