@@ -8,7 +8,9 @@ use crate::frontier;
 use crate::knights::{self, Board, CountError, FindError, InputError};
 use crate::peg;
 use crate::queens;
-use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTimeoutError, PyValueError};
+use pyo3::exceptions::{
+    PyMemoryError, PyOverflowError, PyRuntimeError, PyTimeoutError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -29,6 +31,7 @@ fn search_error(e: SearchError) -> PyErr {
             "the count does not fit the 128-bit counter (no answer is better than a wrong one)",
         ),
         SearchError::Pool(msg) => PyRuntimeError::new_err(msg),
+        e @ SearchError::Memory { .. } => PyMemoryError::new_err(e.to_string()),
     }
 }
 

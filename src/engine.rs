@@ -24,33 +24,11 @@
 //! search within a few thousand nodes, and its counters report progress.
 
 use rayon::prelude::*;
-use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
 
-/// Why a search ended without an answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SearchError {
-    /// The cancel flag was set (Ctrl-C, a timeout, or the consumer went away).
-    Cancelled,
-    /// A count does not fit the counter type.
-    Overflow,
-    /// The thread pool could not be built.
-    Pool(String),
-}
-
-impl fmt::Display for SearchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SearchError::Cancelled => write!(f, "the search was cancelled"),
-            SearchError::Overflow => write!(f, "the count overflowed its 128-bit counter"),
-            SearchError::Pool(msg) => write!(f, "could not start the thread pool: {msg}"),
-        }
-    }
-}
-
-impl std::error::Error for SearchError {}
+pub use crate::error::SearchError;
 
 /// Shared state between a running search and whoever started it: a cancel
 /// flag, and counters of finished and planned tasks for progress reports.

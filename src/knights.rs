@@ -6,8 +6,8 @@
 //! The exact search keeps a board in one `u64`, so it takes boards of at most
 //! [`MAX_SEARCH_SQUARES`] cells (rows x cols, missing cells included).
 
-use crate::engine::{self, Control, SearchError, Stop, SubtreeSearch, Ticker};
-use std::fmt;
+use crate::engine::{self, Control, Stop, SubtreeSearch, Ticker};
+pub use crate::error::{CountError, FindError, InputError, SearchError};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -30,18 +30,6 @@ pub const MAX_SEARCH_SQUARES: usize = 64;
 
 /// Boards larger than this are refused by the heuristic finder (memory).
 pub const MAX_FIND_SQUARES: usize = 100_000_000;
-
-/// A wrong argument, described for the user.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InputError(pub String);
-
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for InputError {}
 
 /// A rectangular grid of `rows x cols` cells, some of which may be missing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1011,36 +999,6 @@ pub fn stream_tours(
 /// Tours buffered ahead of the consumer.
 const STREAM_BUFFER: usize = 64;
 
-/// Either kind of failure of a count.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CountError {
-    Input(InputError),
-    Search(SearchError),
-}
-
-impl From<InputError> for CountError {
-    fn from(e: InputError) -> Self {
-        CountError::Input(e)
-    }
-}
-
-impl From<SearchError> for CountError {
-    fn from(e: SearchError) -> Self {
-        CountError::Search(e)
-    }
-}
-
-impl fmt::Display for CountError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CountError::Input(e) => e.fmt(f),
-            CountError::Search(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for CountError {}
-
 // ---------------------------------------------------------------------------
 // Finding one tour on a board of any size: Warnsdorff's rule.
 
@@ -1557,31 +1515,6 @@ pub fn find_tour(
         engine::find_first(&search, &tasks, threads, ctl, true).map_err(FindError::Search)?;
     Ok(found.map(|p| p.into_iter().map(|i| window.outward(i as usize)).collect()))
 }
-
-/// Why [`find_tour`] gave no answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FindError {
-    Input(InputError),
-    Search(SearchError),
-    /// The heuristic failed on a board too large for the exact search.
-    Unresolved,
-}
-
-impl fmt::Display for FindError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FindError::Input(e) => e.fmt(f),
-            FindError::Search(e) => e.fmt(f),
-            FindError::Unresolved => write!(
-                f,
-                "the heuristic found no tour and the board is larger than the \
-                 {MAX_SEARCH_SQUARES} cells the exact search can decide"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for FindError {}
 
 #[cfg(test)]
 mod tests {

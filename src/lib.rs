@@ -5,6 +5,7 @@
 //! [`bindings`], built by maturin as the extension module `solvers._core`.
 
 pub mod engine;
+pub mod error;
 pub mod frontier;
 pub mod knights;
 pub mod memory;

@@ -1,5 +1,129 @@
-//! Memory helpers of the hash-table kernels (`peg`, `frontier`): their
-//! tables are far bigger than the caches and are filled in random order.
+//! Memory of the big tables: fallible allocation, the check against the
+//! memory the machine has, huge-page advice and prefetching.
+//!
+//! **No allocation abort.**  A failed allocation in Rust's `Vec` aborts the
+//! whole process (the interpreter with it).  Every table whose size grows
+//! with the input (layer tables, frontier tables, memo tables, huge found
+//! paths) is allocated here instead: [`try_zeroed`] and [`try_with_capacity`]
+//! return [`SearchError::Memory`] naming the table and its size, which the
+//! bindings raise as `MemoryError`.
+//!
+//! **No OOM killer.**  Linux overcommits: a zeroed allocation far bigger than
+//! the machine usually succeeds and the process is killed later, when the
+//! pages are touched.  So a request of [`CHECKED_BYTES`] or more is refused
+//! up front when it is larger than the memory the kernel says is available
+//! (`MemAvailable + SwapFree` in `/proc/meminfo`).  Under an address-space
+//! limit (`prlimit --as`, `ulimit -v`) the allocation itself fails, and that
+//! is caught too.
+
+use crate::error::SearchError;
+use std::alloc::Layout;
+
+/// Types for which the all-zero bit pattern is a valid value, so a table of
+/// them can come zeroed from the allocator (lazily mapped by the kernel).
+///
+/// # Safety
+/// Implement only for types whose every field is an integer (or an array of
+/// them): all-zero bytes must be a valid value.
+pub unsafe trait Zeroable: Copy {}
+
+// SAFETY: plain integers and arrays of them are valid when all bytes are zero.
+unsafe impl Zeroable for u8 {}
+unsafe impl Zeroable for u16 {}
+unsafe impl Zeroable for u32 {}
+unsafe impl Zeroable for u64 {}
+unsafe impl Zeroable for u128 {}
+unsafe impl Zeroable for usize {}
+unsafe impl<T: Zeroable, const N: usize> Zeroable for [T; N] {}
+
+/// Requests of this many bytes or more are checked against the memory the
+/// machine has before they are made (smaller ones cannot exhaust it alone).
+pub const CHECKED_BYTES: u64 = 64 << 20;
+
+/// The bytes `n` values of `T` take, or `u64::MAX` when that overflows.
+pub fn bytes_of<T>(n: usize) -> u64 {
+    (n as u64)
+        .checked_mul(std::mem::size_of::<T>() as u64)
+        .unwrap_or(u64::MAX)
+}
+
+/// The memory a new allocation can use without swapping to death: the
+/// kernel's `MemAvailable` plus free swap, or `None` where unknown.
+pub fn available_bytes() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+        let field = |name: &str| -> Option<u64> {
+            let line = info.lines().find(|line| line.starts_with(name))?;
+            let kib: u64 = line[name.len()..]
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse()
+                .ok()?;
+            Some(kib * 1024)
+        };
+        Some(field("MemAvailable:")? + field("SwapFree:").unwrap_or(0))
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
+}
+
+/// `Err(Memory)` when `bytes` for `what` is more than the machine has now.
+pub fn check_available(bytes: u64, what: &str) -> Result<(), SearchError> {
+    if bytes < CHECKED_BYTES {
+        return Ok(());
+    }
+    match available_bytes() {
+        Some(free) if bytes > free => Err(SearchError::Memory {
+            what: format!(
+                "{what} (the machine has {} available)",
+                crate::error::human_bytes(free)
+            ),
+            bytes,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// A vector of `n` zero values for `what`, or `Err(Memory)`: never an abort.
+/// The pages come from the allocator zeroed and are mapped when first
+/// touched, as with `vec![0; n]`.
+pub fn try_zeroed<T: Zeroable>(n: usize, what: &str) -> Result<Vec<T>, SearchError> {
+    let bytes = bytes_of::<T>(n);
+    if n == 0 || std::mem::size_of::<T>() == 0 {
+        return Ok(Vec::new());
+    }
+    check_available(bytes, what)?;
+    let layout = Layout::array::<T>(n).map_err(|_| SearchError::memory(what, bytes))?;
+    // SAFETY: the layout has a non-zero size (n > 0 and T is not zero-sized).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut T;
+    if ptr.is_null() {
+        return Err(SearchError::memory(what, bytes));
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of
+    // `[T; n]` (what `Vec<T>` uses for capacity `n`), and all-zero bytes are
+    // `n` valid values of `T` (`Zeroable`).
+    Ok(unsafe { Vec::from_raw_parts(ptr, n, n) })
+}
+
+/// An empty vector with room for `n` values, for `what`, or `Err(Memory)`.
+pub fn try_with_capacity<T>(n: usize, what: &str) -> Result<Vec<T>, SearchError> {
+    let mut v = Vec::new();
+    try_reserve(&mut v, n, what)?;
+    Ok(v)
+}
+
+/// Room for `additional` more values in `v`, for `what`, or `Err(Memory)`.
+pub fn try_reserve<T>(v: &mut Vec<T>, additional: usize, what: &str) -> Result<(), SearchError> {
+    let bytes = bytes_of::<T>(v.len().saturating_add(additional));
+    if v.capacity() - v.len() >= additional {
+        return Ok(());
+    }
+    check_available(bytes, what)?;
+    v.try_reserve_exact(additional)
+        .map_err(|_| SearchError::memory(what, bytes))
+}
 
 /// Ask for the cache line holding `item`: hash tables here are far bigger
 /// than the caches, and probing a batch after prefetching it overlaps the
@@ -16,25 +140,82 @@ pub fn prefetch<T>(item: &T) {
     let _ = item;
 }
 
-/// Ask the kernel to back a big buffer (hundreds of MB for the widest
-/// layers) with 2 MB pages before it is first touched: with 4 KB pages the
-/// page faults alone took a third of a layer's time on this machine.
-pub fn advise_huge<T>(buffer: &Vec<T>) {
+/// The size of a transparent huge page on x86_64 and most aarch64 kernels.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// Ask the kernel to back a big buffer with 2 MiB pages before it is first
+/// touched (fewer page faults and TLB misses on tables filled in random
+/// order).  `madvise` needs a page-aligned start, and only whole huge pages
+/// can be huge, so the advice covers the 2 MiB-aligned interior of the
+/// buffer.  Returns whether the kernel took the advice: `false` for small
+/// buffers, on systems without transparent huge pages (or with them set to
+/// `never`), and off Linux.  It is only advice: the contents never change.
+pub fn advise_huge<T>(buffer: &Vec<T>) -> bool {
     #[cfg(target_os = "linux")]
     {
-        let bytes = buffer.capacity() * std::mem::size_of::<T>();
-        if bytes >= 4 << 20 {
-            // SAFETY: the range lies inside the buffer's allocation; the advice
-            // changes only how the kernel backs it, not its contents.
-            unsafe {
-                libc::madvise(
-                    buffer.as_ptr() as *mut libc::c_void,
-                    bytes,
-                    libc::MADV_HUGEPAGE,
-                );
-            }
+        let start = buffer.as_ptr() as usize;
+        let end = start + buffer.capacity() * std::mem::size_of::<T>();
+        let first = start.next_multiple_of(HUGE_PAGE);
+        let last = end / HUGE_PAGE * HUGE_PAGE;
+        if last <= first {
+            return false;
         }
+        // SAFETY: [first, last) lies inside the buffer's allocation and is
+        // page aligned; the advice changes only how the kernel backs it.
+        let rc = unsafe {
+            libc::madvise(
+                first as *mut libc::c_void,
+                last - first,
+                libc::MADV_HUGEPAGE,
+            )
+        };
+        rc == 0
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = buffer;
+    {
+        let _ = (buffer, HUGE_PAGE);
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zeroed_tables_are_zero_and_sized() {
+        let v: Vec<[u64; 2]> = try_zeroed(1000, "a test table").unwrap();
+        assert_eq!(v.len(), 1000);
+        assert!(v.iter().all(|&x| x == [0, 0]));
+        let empty: Vec<u128> = try_zeroed(0, "nothing").unwrap();
+        assert!(empty.is_empty());
+    }
+
+    #[test]
+    fn an_impossible_request_is_an_error_not_an_abort() {
+        let huge = usize::MAX / 16;
+        let e = try_zeroed::<u128>(huge, "an impossible table").unwrap_err();
+        assert!(
+            matches!(e, SearchError::Memory { ref what, .. } if what.contains("an impossible table"))
+        );
+        let e = try_with_capacity::<u64>(huge, "an impossible list").unwrap_err();
+        assert!(matches!(e, SearchError::Memory { .. }));
+        // Larger than the machine, but a valid layout: refused by the check.
+        if let Some(free) = available_bytes() {
+            let n = (free / 8 + (1 << 30)) as usize;
+            assert!(try_zeroed::<u64>(n, "more than the machine").is_err());
+        }
+    }
+
+    #[test]
+    fn huge_page_advice_is_taken_where_the_kernel_offers_it() {
+        let v: Vec<u64> = try_zeroed(8 << 20, "a 64 MiB table").unwrap();
+        let mode = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled");
+        if let Ok(mode) = mode {
+            // "[never]" is the only setting under which the advice is refused.
+            assert_eq!(advise_huge(&v), !mode.contains("[never]"));
+        }
+        let small: Vec<u64> = vec![0; 16];
+        assert!(!advise_huge(&small));
+    }
 }

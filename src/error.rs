@@ -1,0 +1,165 @@
+//! The errors of every family, in one place: a wrong argument
+//! ([`InputError`]), a search that ended without an answer ([`SearchError`]:
+//! cancelled, overflowed, out of memory, no thread), and the unions a count
+//! or a find returns.  The Python bindings map each to one exception class
+//! (`ValueError`, `KeyboardInterrupt`/`TimeoutError`, `OverflowError`,
+//! `MemoryError`, `RuntimeError`), so a Rust failure is never a panic.
+
+use std::fmt;
+
+/// A wrong argument, described for the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError(pub String);
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Why a search ended without an answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SearchError {
+    /// The cancel flag was set (Ctrl-C, a timeout, or the consumer went away).
+    Cancelled,
+    /// A count does not fit the counter type.
+    Overflow,
+    /// The thread pool could not be built.
+    Pool(String),
+    /// A table could not be allocated: `what` it was, and the `bytes` it needed.
+    Memory { what: String, bytes: u64 },
+}
+
+impl SearchError {
+    /// The error of a failed allocation of `bytes` for `what`.
+    pub fn memory(what: impl Into<String>, bytes: u64) -> SearchError {
+        SearchError::Memory {
+            what: what.into(),
+            bytes,
+        }
+    }
+}
+
+/// `bytes` for a person: "1.8 GiB", "640 KiB", "12 bytes".
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::Cancelled => write!(f, "the search was cancelled"),
+            SearchError::Overflow => write!(f, "the count overflowed its counter"),
+            SearchError::Pool(msg) => write!(f, "could not start the thread pool: {msg}"),
+            SearchError::Memory { what, bytes } => write!(
+                f,
+                "not enough memory for {what}: it needs {} more",
+                human_bytes(*bytes)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+/// Either kind of failure of a count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CountError {
+    Input(InputError),
+    Search(SearchError),
+}
+
+impl From<InputError> for CountError {
+    fn from(e: InputError) -> Self {
+        CountError::Input(e)
+    }
+}
+
+impl From<SearchError> for CountError {
+    fn from(e: SearchError) -> Self {
+        CountError::Search(e)
+    }
+}
+
+impl fmt::Display for CountError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CountError::Input(e) => e.fmt(f),
+            CountError::Search(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for CountError {}
+
+/// Why a knight's-tour find gave no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FindError {
+    Input(InputError),
+    Search(SearchError),
+    /// The heuristic failed on a board too large for the exact search.
+    Unresolved,
+}
+
+impl From<InputError> for FindError {
+    fn from(e: InputError) -> Self {
+        FindError::Input(e)
+    }
+}
+
+impl From<SearchError> for FindError {
+    fn from(e: SearchError) -> Self {
+        FindError::Search(e)
+    }
+}
+
+impl fmt::Display for FindError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FindError::Input(e) => e.fmt(f),
+            FindError::Search(e) => e.fmt(f),
+            FindError::Unresolved => write!(
+                f,
+                "the heuristic found no tour and the board is larger than the \
+                 {} cells the exact search can decide",
+                crate::knights::MAX_SEARCH_SQUARES
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FindError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_as_a_person_would() {
+        assert_eq!(human_bytes(12), "12 bytes");
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_bytes(1962577080), "1.8 GiB");
+    }
+
+    #[test]
+    fn a_memory_error_names_what_and_how_much() {
+        let e = SearchError::memory("the peg layer table", 3 << 30);
+        assert_eq!(
+            e.to_string(),
+            "not enough memory for the peg layer table: it needs 3.0 GiB more"
+        );
+    }
+}
