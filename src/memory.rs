@@ -42,9 +42,7 @@ pub const CHECKED_BYTES: u64 = 64 << 20;
 
 /// The bytes `n` values of `T` take, or `u64::MAX` when that overflows.
 pub fn bytes_of<T>(n: usize) -> u64 {
-    (n as u64)
-        .checked_mul(std::mem::size_of::<T>() as u64)
-        .unwrap_or(u64::MAX)
+    (n as u64).saturating_mul(std::mem::size_of::<T>() as u64)
 }
 
 /// The memory a new allocation can use without swapping to death: the
