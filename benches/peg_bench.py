@@ -36,7 +36,9 @@ CASES: dict[str, str] = {
     """,
     "triangle-15-all-starts": """
         board = PegBoard.triangle(5)
-        result = sum(sum(finish_counts(board, s, threads=THREADS).values()) for s in board.holes)
+        result = sum(
+            sum(finish_counts(board, start=s, threads=THREADS).values()) for s in board.holes
+        )
     """,
     "seed-method-triangle-21": """
         board = PegBoard.triangle(6)

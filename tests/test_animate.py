@@ -334,7 +334,7 @@ def test_the_largest_boards_are_accepted():
 
 
 def test_peg_replay_shows_every_position():
-    game = solvers.solve_peg(PegBoard.english(), (3, 3))
+    game = solvers.solve_peg(PegBoard.english(), start=(3, 3))
     out = io.StringIO()
     assert animate.peg_replay(game, delay=0, out=out) == len(game) + 1
     frames, ending = frames_of(out.getvalue())
@@ -353,7 +353,7 @@ def test_peg_replay_shows_every_position():
 
 
 def test_peg_replay_on_a_triangle():
-    game = solvers.solve_peg(PegBoard.triangle(5), (0, 0), None)
+    game = solvers.solve_peg(PegBoard.triangle(5), start=(0, 0), finish=None)
     frames = list(animate.peg_frames(game))
     assert len(frames) == 14
     picture, status = frames[-1].rsplit("\n", 1)

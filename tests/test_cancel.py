@@ -187,8 +187,8 @@ LONG_CALLS = {
     "queens": (0.5, "[p for p in solvers.queens(40)]"),
     "find_queens": (0.5, "solvers.find_queens(64, method='search', deterministic=True)"),
     "peg_dp": (1.5, "solvers.count_peg_solutions(PegBoard.english(), start=(2, 4))"),
-    "peg_finish_counts": (1.5, "solvers.finish_counts(PegBoard.english(), (2, 4))"),
-    "solve_peg": (0.5, "solvers.solve_peg(PegBoard.french(), (2, 3), None)"),
+    "peg_finish_counts": (1.5, "solvers.finish_counts(PegBoard.english(), start=(2, 4))"),
+    "solve_peg": (0.5, "solvers.solve_peg(PegBoard.french(), start=(2, 3), finish=None)"),
 }
 
 
@@ -356,7 +356,7 @@ def test_peg_progress_without_tqdm(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "tqdm", None)
     monkeypatch.setattr(solvers._progress, "SILENT_SECONDS", 0.0)
     board = solvers.PegBoard.rectangle(3, 4)
-    assert solvers.finish_counts(board, (0, 0), progress=True)[(0, 3)] == 432
+    assert solvers.finish_counts(board, start=(0, 0), progress=True)[(0, 3)] == 432
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "10/10 layers" in captured.err and "left" not in captured.err

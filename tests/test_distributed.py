@@ -197,9 +197,9 @@ def test_a_real_dask_cluster_counts_every_family():
                                            executor=executor) == 29760  # fmt: skip
         assert solvers.count_peg_solutions(triangle, start=(0, 0), executor=executor,
                                            parts=3) == 6816  # fmt: skip
-        assert solvers.finish_counts(triangle, (0, 0), executor=executor) == solvers.finish_counts(
-            triangle, (0, 0)
-        )
+        assert solvers.finish_counts(
+            triangle, start=(0, 0), executor=executor
+        ) == solvers.finish_counts(triangle, start=(0, 0))
         # the command line reaches the same scheduler by its address
         address = cluster.scheduler_address.removeprefix("tcp://")
         done = subprocess.run(
@@ -310,10 +310,10 @@ def test_foreign_and_damaged_files_are_refused(tmp_path):
         count_queens(9, unique=True, checkpoint=good)
     with pytest.raises(ValueError, match="another problem"):
         count_tours(5, 5, checkpoint=good)
-    # another version of the package
+    # another checkpoint format (a future release's)
     with sqlite3.connect(good) as db:
-        db.execute("UPDATE meta SET value = '0.0.0-other' WHERE key = 'version'")
-    with pytest.raises(ValueError, match="another version"):
+        db.execute("UPDATE meta SET value = 'solvers-checkpoint/999' WHERE key = 'format'")
+    with pytest.raises(ValueError, match="another format"):
         count_queens(9, checkpoint=good)
     # not SQLite at all
     junk = tmp_path / "junk.sqlite"
@@ -326,6 +326,29 @@ def test_foreign_and_damaged_files_are_refused(tmp_path):
         db.execute("CREATE TABLE notes(x)")
     with pytest.raises(ValueError, match="not a solvers checkpoint"):
         count_queens(9, checkpoint=other)
+
+
+def test_a_checkpoint_from_another_release_resumes(tmp_path):
+    # Pinned to its format and its problem, not to the release that wrote it:
+    # here a file as the release before run_versions left it, half done.
+    path = tmp_path / "q10.sqlite"
+    assert count_queens(10, checkpoint=path) == SOLUTIONS[10]
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE meta SET value = '0.0.1-older' WHERE key = 'version'")
+        db.execute("DROP TABLE run_versions")
+        db.execute("DELETE FROM results WHERE idx % 2 = 1")
+        kept = {i for (i,) in db.execute("SELECT idx FROM results")}
+    size = len(distributed.plan(count_queens, 10))
+    assert 0 < len(kept) < size
+    pool = RecordingExecutor()
+    with pool:
+        assert count_queens(10, checkpoint=path, executor=pool) == SOLUTIONS[10]
+    assert sorted(pool.asked) == sorted(set(range(size)) - kept)
+    with sqlite3.connect(path) as db:
+        meta = dict(db.execute("SELECT key, value FROM meta"))
+        versions = db.execute("SELECT run, version FROM run_versions").fetchall()
+    assert meta["version"] == "0.0.1-older"  # who made the file: kept, for information
+    assert versions == [(2, solvers.__version__)]
 
 
 def test_a_truncated_checkpoint_is_refused(tmp_path):

@@ -11,7 +11,7 @@ import pytest
 MODULES = [
     "solvers",
     "solvers.knights",
-    "solvers.queens",
+    "solvers.nqueens",
     "solvers.distributed",
     "solvers.checkpoint",
     "solvers.peg",

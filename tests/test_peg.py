@@ -39,7 +39,7 @@ def test_every_start_and_finish_matches_the_oracle(board, oracle_board):
     assert list(board.holes) == holes
     for start in holes:
         want = oracle.finish_counts_bruteforce(holes, jumps, start)
-        assert finish_counts(board, start) == want
+        assert finish_counts(board, start=start) == want
         assert count_peg_solutions(board, start=start, finish=None) == sum(want.values())
         for finish in holes:
             got = count_peg_solutions(board, start=start, finish=finish)
@@ -59,7 +59,7 @@ def test_meeting_in_the_middle_agrees_with_the_forward_pass(board, oracle_board)
 def test_some_small_problems_are_solvable():
     # guards the oracle comparisons above against an all-zero world
     board = PegBoard.triangle(5)
-    assert sum(finish_counts(board, (0, 0)).values()) == 29_760
+    assert sum(finish_counts(board, start=(0, 0)).values()) == 29_760
     assert count_peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3)) > 0
 
 
@@ -73,7 +73,7 @@ def test_the_seeds_start_on_the_english_board():
 def test_counts_do_not_depend_on_threads(threads):
     board = PegBoard.rectangle(4, 4)
     want = oracle.finish_counts_bruteforce(*oracle.rectangle(4, 4), (1, 1))
-    assert finish_counts(board, (1, 1), threads=threads) == want
+    assert finish_counts(board, start=(1, 1), threads=threads) == want
     assert count_peg_solutions(board, start=(1, 1), threads=threads) == want[(1, 1)]
     assert (
         count_peg_solutions(board, start=(1, 1), finish=(2, 2), threads=threads) == (want[(2, 2)])
@@ -119,7 +119,7 @@ def test_tiny_boards():
     two = PegBoard.rectangle(1, 2)
     assert count_peg_solutions(two, start=(0, 0), finish=(0, 1)) == 1
     assert count_peg_solutions(two, start=(0, 0)) == 0
-    assert finish_counts(two, (0, 0)) == {(0, 0): 0, (0, 1): 1}
+    assert finish_counts(two, start=(0, 0)) == {(0, 0): 0, (0, 1): 1}
     three = PegBoard.rectangle(1, 3)
     assert count_peg_solutions(three, start=(0, 0), finish=(0, 0)) == 1
 
@@ -145,7 +145,7 @@ def test_tiny_boards():
             ValueError,
             "threads",
         ),
-        (lambda: finish_counts(PegBoard.triangle(4), (5, 5)), ValueError, "not a hole"),
+        (lambda: finish_counts(PegBoard.triangle(4), start=(5, 5)), ValueError, "not a hole"),
     ],
 )
 def test_bad_input(call, error, words):
@@ -169,11 +169,11 @@ def test_solve_agrees_with_the_counts_and_replays(board, oracle_board):
     for start in holes:
         want = oracle.finish_counts_bruteforce(holes, jumps, start)
         for finish in holes:
-            moves = solve_peg(board, start, finish)
+            moves = solve_peg(board, start=start, finish=finish)
             assert (moves is not None) == (want[finish] > 0), (start, finish)
             if moves is not None:
                 assert oracle.is_solution(holes, jumps, start, moves, finish)
-        anywhere = solve_peg(board, start, None)
+        anywhere = solve_peg(board, start=start, finish=None)
         assert (anywhere is not None) == (sum(want.values()) > 0)
         if anywhere is not None:
             assert oracle.is_solution(holes, jumps, start, anywhere)
@@ -181,13 +181,13 @@ def test_solve_agrees_with_the_counts_and_replays(board, oracle_board):
 
 def test_solve_the_english_board():
     board = PegBoard.english()
-    moves = solve_peg(board, (3, 3))
+    moves = solve_peg(board, start=(3, 3))
     holes, jumps = oracle.english()
     assert len(moves) == 31
     assert oracle.is_solution(holes, jumps, (3, 3), moves, (3, 3))
     assert all(isinstance(move, Jump) for move in moves)
     # a finish in another position class: certain None, at once
-    assert solve_peg(board, (3, 3), (0, 2)) is None
+    assert solve_peg(board, start=(3, 3), finish=(0, 2)) is None
     assert count_peg_solutions(board, start=(3, 3), finish=(0, 2)) == 0
 
 

@@ -59,12 +59,12 @@ def test_counts_match_the_oracle_for_every_parts(
     board, oracle_board, start, finishes, processes, threads
 ):
     ends = oracle.finish_counts_bruteforce(*oracle_board, start)
-    assert finish_counts(board, start) == ends
+    assert finish_counts(board, start=start) == ends
     wants = [_want(oracle_board, start, finish) for finish in finishes]
     assert any(wants) and not all(wants)  # solvable and unsolvable ones
     for parts in PARTS:
         executor = processes if parts in (2, 7) else threads
-        assert finish_counts(board, start, executor=executor, parts=parts) == ends, parts
+        assert finish_counts(board, start=start, executor=executor, parts=parts) == ends, parts
         for finish, want in zip(finishes, wants, strict=True):
             got = count_peg_solutions(
                 board, start=start, finish=finish, executor=executor, parts=parts, threads=1
@@ -80,8 +80,8 @@ def test_a_bigger_board_matches_the_local_count(processes):
         assert want > 10**9
         got = count_peg_solutions(board, start=start, finish=finish, executor=processes, parts=3)
         assert got == want, (start, finish)
-    ends = finish_counts(board, (4, 2), executor=processes, parts=7)
-    assert ends == finish_counts(board, (4, 2))
+    ends = finish_counts(board, start=(4, 2), executor=processes, parts=7)
+    assert ends == finish_counts(board, start=(4, 2))
 
 
 def test_forward_method_on_an_executor(threads):
@@ -98,8 +98,8 @@ def test_tiny_boards(threads):
     for rows, cols in [(1, 1), (1, 2), (1, 3)]:
         board = PegBoard.rectangle(rows, cols)
         for start in board.holes:
-            assert finish_counts(board, start, executor=threads, parts=2) == finish_counts(
-                board, start
+            assert finish_counts(board, start=start, executor=threads, parts=2) == finish_counts(
+                board, start=start
             )
             for finish in [None, "start", *board.holes]:
                 local = count_peg_solutions(board, start=start, finish=finish)
@@ -269,7 +269,7 @@ def test_an_overflow_in_a_task_reaches_the_caller(monkeypatch, threads):
         with pytest.raises(OverflowError, match="does not fit the 128-bit counter"):
             count_peg_solutions(board, start=(0, 0), finish=finish, executor=threads, parts=3)
     with pytest.raises(OverflowError):
-        finish_counts(board, (0, 0), executor=threads, parts=2)
+        finish_counts(board, start=(0, 0), executor=threads, parts=2)
 
 
 def test_counts_past_64_bits_travel_exactly(monkeypatch, threads):
@@ -286,8 +286,8 @@ def test_counts_past_64_bits_travel_exactly(monkeypatch, threads):
         return _core.PegLayer.from_bytes(_layer_bytes(layer.pegs, items))
 
     monkeypatch.setattr(_peg_dist, "_merged", scaled)
-    ends = finish_counts(board, (0, 0), executor=threads, parts=3)
-    assert ends == {hole: count << 70 for hole, count in finish_counts(board, (0, 0)).items()}
+    ends = finish_counts(board, start=(0, 0), executor=threads, parts=3)
+    assert ends == {hole: count << 70 for hole, count in finish_counts(board, start=(0, 0)).items()}
     total = count_peg_solutions(board, start=(0, 0), finish=None, executor=threads, parts=2)
     assert total == 29760 << 70
 
@@ -302,14 +302,14 @@ def test_bad_arguments(threads):
     with pytest.raises(ValueError, match="give an executor"):
         count_peg_solutions(board, start=(0, 0), parts=2)
     with pytest.raises(ValueError, match="give an executor"):
-        finish_counts(board, (0, 0), parts=2)
+        finish_counts(board, start=(0, 0), parts=2)
     for parts, error in [(0, ValueError), (_peg_dist.MAX_PARTS + 1, ValueError), (True, TypeError)]:
         with pytest.raises(error, match="parts"):
             count_peg_solutions(board, start=(0, 0), executor=threads, parts=parts)
     with pytest.raises(ValueError, match="threads"):
         count_peg_solutions(board, start=(0, 0), executor=threads, threads=0)
     with pytest.raises(ValueError, match="timeout"):
-        finish_counts(board, (0, 0), executor=threads, timeout=-1)
+        finish_counts(board, start=(0, 0), executor=threads, timeout=-1)
     # arguments are checked even where the answer is known at once
     with pytest.raises(ValueError, match="parts"):
         count_peg_solutions(board, start=(0, 0), finish=(1, 0), executor=threads, parts=0)

@@ -49,11 +49,11 @@ PEG_COLOURS = {
 
 
 def english_game() -> PegSolution:
-    return solvers.solve_peg(PegBoard.english(), (3, 3))
+    return solvers.solve_peg(PegBoard.english(), start=(3, 3))
 
 
 def triangle_game() -> PegSolution:
-    return solvers.solve_peg(PegBoard.triangle(5), (0, 0), None)
+    return solvers.solve_peg(PegBoard.triangle(5), start=(0, 0), finish=None)
 
 
 def size_of(svg: str) -> tuple[float, float]:
@@ -197,7 +197,7 @@ def test_strip_arguments():
 
 
 def test_a_game_without_jumps():
-    game = PegSolution(PegBoard.rectangle(1, 2), (0, 0), [])
+    game = PegSolution(PegBoard.rectangle(1, 2), [], start=(0, 0))
     root = ET.fromstring(game.to_svg())
     assert [t.text for t in root.iter(SVG + "text")] == ["start"]
     page = game.to_html()
@@ -241,7 +241,7 @@ class _OddName(PegBoard):
 
 def test_text_is_escaped():
     board = _OddName([(0, 0), (0, 1), (0, 2)])
-    game = PegSolution(board, (0, 0), [((0, 2), (0, 1), (0, 0))])
+    game = PegSolution(board, [((0, 2), (0, 1), (0, 0))], start=(0, 0))
     for svg in (board.to_svg(), game.to_svg()):
         assert '<b class="x">Tom & "Jerry"</b>' in ET.fromstring(svg).find(SVG + "title").text
     page = game.to_html()

@@ -1,6 +1,11 @@
 """solvers: exact, parallel counting and fast finding of knight's tours,
 N-Queens placements and peg-solitaire solutions, with Rust search cores.
 
+The families live in the modules :mod:`solvers.knights`,
+:mod:`solvers.nqueens`, :mod:`solvers.peg` and :mod:`solvers.pegboard`; no
+function here shares its name with a module (``solvers.queens`` is the
+listing function, the module is ``solvers.nqueens``).
+
 >>> import solvers
 >>> solvers.count_tours(4, 7, threads=8)
 1682
@@ -18,13 +23,22 @@ from .knights import (
     is_tour,
     tours,
 )
-from .peg import Jump, PegBoard, PegSolution, count_peg_solutions, finish_counts, solve_peg
-from .queens import (
+from .nqueens import (
     Placement,
     count_queens,
     find_queens,
     is_queens_solution,
     queens,
+)
+from .peg import (
+    Jump,
+    PegBoard,
+    PegSolution,
+    count_peg_solutions,
+    find_peg_solution,
+    finish_counts,
+    is_peg_solution,
+    solve_peg,
 )
 
 try:
@@ -45,9 +59,11 @@ __all__ = [
     "count_peg_solutions",
     "count_queens",
     "count_tours",
+    "find_peg_solution",
     "find_queens",
     "find_tour",
     "finish_counts",
+    "is_peg_solution",
     "is_queens_solution",
     "is_tour",
     "queens",

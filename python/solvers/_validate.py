@@ -2,14 +2,31 @@
 
 Each check either returns the normalised value or raises a ``TypeError`` /
 ``ValueError`` whose message names the argument, what was given and what is
-allowed, so that no bad value ever reaches the Rust core.
+allowed, so that no bad value ever reaches the Rust core.  Values are shown
+shortened (:func:`shown`): a message stays one readable line whatever was
+passed.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 import operator
+import reprlib
+from collections.abc import Mapping, Set
 from typing import Any
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 60
+_REPR.maxlong = 60
+
+
+def shown(value: Any) -> str:
+    """``repr(value)``, shortened for an error message."""
+    try:
+        return _REPR.repr(value)
+    except Exception:  # noqa: BLE001 - a hostile __repr__ must not hide the real error
+        return f"<{type(value).__name__} object>"
 
 
 def integer(value: Any, name: str) -> int:
@@ -44,26 +61,59 @@ def threads(value: Any) -> int:
     return n
 
 
+def seconds(value: Any, name: str) -> float:
+    """A finite, non-negative number of seconds (any real number: ``int``,
+    ``float``, numpy scalars; not ``bool``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number of seconds, got {type(value).__name__}")
+    try:
+        as_float = float(value)
+    except OverflowError:  # an int past the float range
+        as_float = math.inf
+    if not math.isfinite(as_float) or as_float < 0:
+        raise ValueError(
+            f"{name} must be a finite, non-negative number of seconds, got {shown(value)}"
+        )
+    return as_float
+
+
 def timeout(value: Any) -> float | None:
     """``None`` or a non-negative, finite number of seconds."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"timeout must be a number of seconds or None, got {type(value).__name__}")
-    if not math.isfinite(value) or value < 0:
-        raise ValueError(f"timeout must be a finite, non-negative number of seconds, got {value}")
-    return float(value)
+    return seconds(value, "timeout")
 
 
 def square(value: Any, name: str) -> tuple[int, int]:
-    """A ``(row, col)`` pair of integers."""
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or len(value) != 2:
-        raise TypeError(f"{name} must be a (row, col) pair of integers, got {value!r}")
+    """A ``(row, col)`` pair of integers: a tuple, a list or another sequence
+    of two (a numpy array), not a string, a mapping or a set."""
+    if (
+        isinstance(value, (str, bytes, Mapping, Set))
+        or not hasattr(value, "__len__")
+        or not hasattr(value, "__getitem__")
+    ):
+        raise TypeError(f"{name} must be a (row, col) pair of integers, got {shown(value)}")
+    try:
+        pair = len(value) == 2
+    except TypeError:  # an object whose len() does not work (a 0-d array)
+        pair = False
+    if not pair:
+        raise TypeError(f"{name} must be a (row, col) pair of integers, got {shown(value)}")
     return integer(value[0], f"{name} row"), integer(value[1], f"{name} col")
 
 
 def flag(value: Any, name: str) -> bool:
     """A real ``bool`` (``0``/``1`` and truthy objects are refused)."""
     if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
+        raise TypeError(f"{name} must be True or False, got {shown(value)}")
+    return value
+
+
+def choice(value: Any, name: str, allowed: tuple[str, ...]) -> str:
+    """One of the strings ``allowed`` (``ValueError`` for anything else)."""
+    if not isinstance(value, str) or value not in allowed:
+        options = ", ".join(map(repr, allowed))
+        raise ValueError(f"{name} must be one of {options}, got {shown(value)}")
     return value

@@ -42,22 +42,42 @@ solution after 30 steps: 1 3 0 2
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from typing import Any, NamedTuple, TextIO
+from typing import Any, Literal, NamedTuple, TextIO
 
 from . import _validate, knights
 from .knights import KnightBoard, Tour
+from .nqueens import Placement
 from .peg import PegSolution
-from .queens import Placement
+
+__all__ = [
+    "DELAY",
+    "MAX_DELAY",
+    "MAX_QUEENS",
+    "MAX_TOUR_CELLS",
+    "MAX_TOUR_SIDE",
+    "MOVES",
+    "Outcome",
+    "Step",
+    "animate_queens",
+    "animate_tours",
+    "peg_frames",
+    "peg_replay",
+    "queens_frame",
+    "queens_steps",
+    "tour_frame",
+    "tour_steps",
+]
 
 Square = tuple[int, int]
 
 #: Seconds between frames unless told otherwise: slow enough to follow.
 DELAY = 0.05
+#: The longest pause between frames (a longer one is surely a typo).
+MAX_DELAY = 60.0
 #: Largest board animated: a frame (n rows and a status line) and the line
 #: under it fit a 24-line terminal.
 MAX_QUEENS = 20
@@ -251,7 +271,7 @@ def tour_steps(
     cols: int | None = None,
     *,
     board: str | KnightBoard | None = None,
-    start: Any = knights._LOWER_LEFT,
+    start: knights.Square | Literal["lower-left"] = knights.LOWER_LEFT,
     closed: bool = False,
 ) -> Iterator[Step]:
     """The plain search for a knight's tour, one :class:`Step` at a time.
@@ -355,7 +375,7 @@ def animate_tours(
     cols: int | None = None,
     *,
     board: str | KnightBoard | None = None,
-    start: Any = knights._LOWER_LEFT,
+    start: knights.Square | Literal["lower-left"] = knights.LOWER_LEFT,
     closed: bool = False,
     delay: float = DELAY,
     out: TextIO | None = None,
@@ -393,8 +413,8 @@ def peg_frames(solution: PegSolution) -> Iterator[str]:
     """The positions of a game, drawn as :meth:`PegBoard.draw` draws them
     (``o`` a peg, ``.`` an empty hole), each with the jump that led to it.
 
-    >>> from solvers import PegBoard, solve_peg
-    >>> game = solve_peg(PegBoard.rectangle(1, 4), (0, 1), None)
+    >>> from solvers import PegBoard, find_peg_solution
+    >>> game = find_peg_solution(PegBoard.rectangle(1, 4), start=(0, 1), finish=None)
     >>> for frame in peg_frames(game):
     ...     print(frame)
     o.oo
@@ -427,14 +447,14 @@ def _peg_frames(solution: PegSolution) -> Iterator[str]:
 
 
 def peg_replay(solution: PegSolution, *, delay: float = DELAY, out: TextIO | None = None) -> int:
-    """Replay a peg-solitaire game (from :func:`solvers.solve_peg`) jump by jump
+    """Replay a peg-solitaire game (from :func:`solvers.find_peg_solution`) jump by jump
     on ``out`` (default: standard output); returns the number of frames shown,
     one more than the jumps.
 
     >>> import io
-    >>> from solvers import PegBoard, solve_peg
+    >>> from solvers import PegBoard, find_peg_solution
     >>> out = io.StringIO()
-    >>> peg_replay(solve_peg(PegBoard.english(), (3, 3)), delay=0, out=out)
+    >>> peg_replay(find_peg_solution(PegBoard.english(), start=(3, 3)), delay=0, out=out)
     32
     >>> out.getvalue().splitlines()[-2:]
     ['jump 31/31: (5,3) over (4,3) to (3,3), 1 peg', 'one peg left, on (3,3)']
@@ -465,11 +485,10 @@ def _write(out: TextIO | None, text: str) -> None:
 
 
 def _check_delay(delay: Any) -> float:
-    if isinstance(delay, bool) or not isinstance(delay, (int, float)):
-        raise TypeError(f"delay must be a number of seconds, got {type(delay).__name__}")
-    if not math.isfinite(delay) or delay < 0:
-        raise ValueError(f"delay must be a finite, non-negative number of seconds, got {delay}")
-    return float(delay)
+    pause = _validate.seconds(delay, "delay")
+    if pause > MAX_DELAY:
+        raise ValueError(f"delay must be at most {MAX_DELAY:g} seconds, got {pause:g}")
+    return pause
 
 
 def _is_terminal(out: TextIO) -> bool:

@@ -23,22 +23,33 @@ from collections.abc import Iterable
 
 __all__ = ["CHECKPOINT_FORMAT", "Checkpoint"]
 
-#: The checkpoint file format written here.
+#: The checkpoint file format written here.  A file is read by any release
+#: that writes the same format, so a long count survives upgrades; the number
+#: goes up only when what a file means changes: its tables, or what a
+#: problem's subproblem ``idx`` names (how the engine splits a count), or how
+#: a peg layer is saved (whose bytes also carry their own version).
 CHECKPOINT_FORMAT = "solvers-checkpoint/1"
+_FORMAT_FAMILY = "solvers-checkpoint/"
+
+#: Counts recorded are those of one subproblem: at most 128 bits.
+_MAX_COUNT_DIGITS = len(str(2**128 - 1))
 
 
 class Checkpoint:
     """An SQLite ledger of finished subproblems (WAL mode, one transaction per
-    batch as it arrives).  It records the problem and the package version and
-    refuses to mix results from another problem or version.
+    batch as it arrives).  It is pinned to its file format and its problem
+    (and the problem's split into subproblems), and refuses a file of another
+    format or another problem; the version of solvers that made the file, and
+    that of each run, are kept for information only.
 
-    Tables: ``meta(key, value)``; ``runs(run, started, pid)``; ``results(idx,
-    count, run)``, one row per finished subproblem, its count as decimal text
-    (counts can pass 2**63).  A subproblem is inserted once: a second result
-    for it is an error, never a silent overwrite.
+    Tables: ``meta(key, value)``; ``runs(run, started, pid)``;
+    ``run_versions(run, version)``; ``results(idx, count, run)``, one row per
+    finished subproblem, its count as decimal text (counts can pass 2**63).
+    A subproblem is inserted once: a second result for it is an error, never
+    a silent overwrite.
     """
 
-    def __init__(self, path: str | os.PathLike, problem: str, size: int) -> None:
+    def __init__(self, path: str | os.PathLike[str], problem: str, size: int) -> None:
         from . import __version__
 
         self.path = os.fspath(path)
@@ -49,6 +60,7 @@ class Checkpoint:
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._setup(problem, __version__)
             self.done = self._load()
+            self.run = self._start_run(__version__)
         except sqlite3.DatabaseError as error:
             self._close_quietly()
             raise ValueError(
@@ -57,14 +69,25 @@ class Checkpoint:
         except ValueError:
             self._close_quietly()
             raise
-        self.run = self._db.execute(
-            "INSERT INTO runs(started, pid) VALUES (?, ?)", (time.time(), os.getpid())
-        ).lastrowid
+
+    def _start_run(self, version: str) -> int:
+        """Log this run, with the version of solvers making it."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            run = self._db.execute(
+                "INSERT INTO runs(started, pid) VALUES (?, ?)", (time.time(), os.getpid())
+            ).lastrowid
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS run_versions(run INTEGER PRIMARY KEY, version TEXT)"
+            )
+            self._db.execute("INSERT INTO run_versions VALUES (?, ?)", (run, version))
+        assert run is not None
+        return run
 
     def _setup(self, problem: str, version: str) -> None:
         want = {
             "format": CHECKPOINT_FORMAT,
-            "version": version,
+            "version": version,  # of the release that made the file: information only
             "problem": problem,
             "subproblems": str(self.size),
         }
@@ -86,13 +109,18 @@ class Checkpoint:
         if not {"meta", "runs", "results"} <= tables:
             raise ValueError(f"{self.path!r} is an SQLite file but not a solvers checkpoint")
         have = dict(self._db.execute("SELECT key, value FROM meta"))
-        if have.get("format") != CHECKPOINT_FORMAT:
-            raise ValueError(
-                f"{self.path!r} is not a solvers checkpoint (format {have.get('format')!r})"
-            )
+        found = have.get("format")
+        if found != CHECKPOINT_FORMAT:
+            if isinstance(found, str) and found.startswith(_FORMAT_FAMILY):
+                made = have.get("version")
+                raise ValueError(
+                    f"checkpoint {self.path!r} is in another format ({found}, made by solvers "
+                    f"{made}); this solvers reads {CHECKPOINT_FORMAT}: use another file, or "
+                    "finish the count with the release that began it"
+                )
+            raise ValueError(f"{self.path!r} is not a solvers checkpoint (format {found!r})")
         for key, what in (
             ("problem", "another problem"),
-            ("version", "another version of solvers"),
             ("subproblems", "another split of the problem"),
         ):
             if have.get(key) != want[key]:
@@ -105,9 +133,16 @@ class Checkpoint:
         done: dict[int, int] = {}
         for idx, text, _run in self._db.execute("SELECT idx, count, run FROM results"):
             if not isinstance(idx, int) or not 0 <= idx < self.size:
-                raise ValueError(f"checkpoint {self.path!r} is corrupt: subproblem {idx!r}")
-            if not isinstance(text, str) or not text.isdigit():
-                raise ValueError(f"checkpoint {self.path!r} is corrupt: count {text!r}")
+                raise ValueError(f"checkpoint {self.path!r} is corrupt: subproblem {idx!r:.60}")
+            if (
+                not isinstance(text, str)
+                or not text.isascii()
+                or not text.isdigit()
+                or len(text) > _MAX_COUNT_DIGITS
+                or int(text) >= 2**128
+            ):
+                shown = text[:60] + "..." if isinstance(text, str) and len(text) > 60 else text
+                raise ValueError(f"checkpoint {self.path!r} is corrupt: count {shown!r}")
             done[idx] = int(text)
         return done
 

@@ -43,7 +43,9 @@ from itertools import islice
 
 from . import __version__, animate, knights, peg
 from .pegboard import PegBoard
-from .queens import MAX_CONSTRUCT_N, MAX_SEARCH_N, count_queens, find_queens, queens
+
+__all__ = ["MAX_BOARD_TEXT", "PEG_BOARDS", "main"]
+from .nqueens import MAX_CONSTRUCT_N, MAX_SEARCH_N, count_queens, find_queens, queens
 
 #: ``solvers queens N --find`` draws the board up to this N, and prints the
 #: columns on one line above it (a wider board does not fit a terminal).
@@ -51,7 +53,11 @@ MAX_BOARD_TEXT = 32
 
 
 class _UsageError(Exception):
-    pass
+    """Bad options or arguments: exit status 2."""
+
+
+class _Failure(Exception):
+    """The command could not do what was asked (a file not written): exit status 1."""
 
 
 def _square(text: str) -> tuple[int, int] | str:
@@ -260,12 +266,12 @@ def _run_tours(args: argparse.Namespace) -> int:
     start = {} if args.start is None else {"start": args.start}
     if args.find:
         _refuse("--find", {"--method": args.method is not None})
+        _check_writable(("--svg", args.svg))
         tour = knights.find_tour(
             **board, **start, closed=args.closed, threads=args.threads, timeout=args.timeout
         )
         if args.svg and tour is not None:
-            with open(args.svg, "w", encoding="utf-8") as handle:
-                handle.write(tour.to_svg())
+            _save(args.svg, "--svg", tour.to_svg())
         if args.json:
             print(json.dumps({"tour": None if tour is None else [list(s) for s in tour]}))
         else:
@@ -352,6 +358,7 @@ def _run_queens(args: argparse.Namespace) -> int:
 
 
 def _find_queens(args: argparse.Namespace) -> int:
+    _check_writable(("--svg", args.svg))
     placement = find_queens(
         args.n,
         method=args.method or "construct",
@@ -360,8 +367,7 @@ def _find_queens(args: argparse.Namespace) -> int:
         timeout=args.timeout,
     )
     if args.svg and placement is not None:
-        with open(args.svg, "w", encoding="utf-8") as handle:
-            handle.write(placement.to_svg())
+        _save(args.svg, "--svg", placement.to_svg())
     if placement is None:
         print(json.dumps({"placement": None}) if args.json else "no solution")
     elif args.json:
@@ -480,7 +486,7 @@ def _run_peg(args: argparse.Namespace) -> int:
     if args.finish_table:
         _refuse("--finish-table", {"--method": args.method is not None})
         with _distributed(args) as where:
-            table = peg.finish_counts(board, start, **options, **where)
+            table = peg.finish_counts(board, start=start, **options, **where)
         total = sum(table.values())
         if args.json:
             rows = [[[r, c], n] for (r, c), n in table.items()]
@@ -505,12 +511,15 @@ def _run_peg(args: argparse.Namespace) -> int:
 
 
 def _find_peg(board: PegBoard, start, finish, args: argparse.Namespace) -> int:
-    game = peg.solve_peg(board, start, finish, timeout=args.timeout)
+    _check_writable(("--svg", args.svg), ("--html", args.html))
+    game = peg.find_peg_solution(board, start=start, finish=finish, timeout=args.timeout)
     if game is not None:
-        for path, text in ((args.svg, game.to_svg), (args.html, game.to_html)):
+        for option, path, text in (
+            ("--svg", args.svg, game.to_svg),
+            ("--html", args.html, game.to_html),
+        ):
             if path:
-                with open(path, "w", encoding="utf-8") as handle:
-                    handle.write(text())
+                _save(path, option, text())
     if args.json:
         jumps = None if game is None else [[list(square) for square in jump] for jump in game]
         print(json.dumps({"jumps": jumps}))
@@ -525,18 +534,18 @@ def _find_peg(board: PegBoard, start, finish, args: argparse.Namespace) -> int:
     return 0
 
 
+_COMMANDS = {"tours": _run_tours, "queens": _run_queens, "peg": _run_peg}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; the exit status: 0 done, 2 a usage error (bad options
+    or arguments), 1 a failure (no answer in time, too large a count, no
+    memory, a file that cannot be written), 130 Ctrl-C.  Every error is one
+    line on stderr, ``solvers: error: ...``, never a traceback."""
     parser = _parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # argparse reports its own usage errors (status 2)
     try:
-        if args.command == "tours":
-            return _run_tours(args)
-        if args.command == "queens":
-            return _run_queens(args)
-        if args.command == "peg":
-            return _run_peg(args)
-    except (_UsageError, ValueError, TypeError) as error:
-        parser.exit(2, f"solvers: error: {error}\n")
+        return _COMMANDS[args.command](args)
     except KeyboardInterrupt:
         print("solvers: interrupted", file=sys.stderr)
         return 130
@@ -544,10 +553,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (`solvers ... | head`): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except TimeoutError as error:
-        print(f"solvers: {error}", file=sys.stderr)
-        return 1
-    return 0  # pragma: no cover - argparse requires a command
+    except (_UsageError, ValueError, TypeError) as error:
+        return _fail(2, str(error))
+    except BaseException as error:  # noqa: BLE001 - the one place every error is reported
+        if isinstance(error, (SystemExit, GeneratorExit)):
+            raise
+        return _fail(1, _failure(error))
+
+
+def _fail(status: int, message: str) -> int:
+    print(f"solvers: error: {' '.join(message.split())}", file=sys.stderr)
+    return status
+
+
+def _failure(error: BaseException) -> str:
+    """The one-line message of an error that is not the user's input."""
+    if isinstance(error, MemoryError):
+        return str(error) or "out of memory"
+    if isinstance(error, OSError) and error.strerror and error.filename is not None:
+        return f"{error.filename}: {error.strerror}"
+    if isinstance(error, (OverflowError, TimeoutError, RuntimeError, OSError, _Failure)):
+        return str(error) or type(error).__name__
+    # Anything else is a bug of ours (a Rust panic arrives as PanicException):
+    # still one line, saying so.
+    return f"internal error, please report it: {type(error).__name__}: {error}"
+
+
+def _save(path: str, option: str, text: str) -> None:
+    """Write ``text`` to the file named by ``option`` (``--svg``, ``--html``)."""
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        raise _Failure(f"cannot write {option} {path}: {error.strerror or error}") from None
+
+
+def _check_writable(*options: tuple[str, str | None]) -> None:
+    """Fail before a long search, not after, when an output file's folder is missing."""
+    for option, path in options:
+        if path is None:
+            continue
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise _Failure(f"cannot write {option} {path}: no folder {folder}")
 
 
 # ---------------------------------------------------------------- distribution

@@ -49,7 +49,14 @@ from typing import Any
 from . import _core, _progress, _validate
 from .checkpoint import Checkpoint
 
-__all__ = ["Plan", "Subproblem", "count_subproblem", "count_subproblems", "plan"]
+__all__ = [
+    "DEFAULT_SUBPROBLEMS",
+    "Plan",
+    "Subproblem",
+    "count_subproblem",
+    "count_subproblems",
+    "plan",
+]
 
 #: Subproblems in a plan made for distribution (at least; fewer if the tree is smaller).
 DEFAULT_SUBPROBLEMS = 4096
@@ -132,7 +139,7 @@ class Plan:
         self,
         *,
         executor: Executor | None = None,
-        checkpoint: str | os.PathLike | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
         threads: int | None = None,
         progress: bool = False,
         timeout: float | None = None,
@@ -155,11 +162,11 @@ def plan(count: Callable[..., int], *args: Any, subproblems: int | None = None, 
     ``executor=`` to :func:`count_peg_solutions`).  ``subproblems`` is the
     least number wanted (default 4096; fewer when the tree is smaller).
     """
-    # (the package's name `queens` is the listing function, not the module)
+    # imported here: the family modules import this one
     from .knights import _plan as plan_tours
     from .knights import count_tours
-    from .queens import _plan as plan_queens
-    from .queens import count_queens
+    from .nqueens import _plan as plan_queens
+    from .nqueens import count_queens
 
     if subproblems is None:
         subproblems = DEFAULT_SUBPROBLEMS
@@ -253,7 +260,7 @@ def run(
     work: Plan,
     *,
     executor: Executor | None,
-    checkpoint: str | os.PathLike | None,
+    checkpoint: str | os.PathLike[str] | None,
     threads: int | None,
     progress: bool,
     timeout: float | None,

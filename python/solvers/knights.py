@@ -1,10 +1,11 @@
 """Knight's tours: count, list, find and check them.
 
-A square is ``(row, col)``, 0-based, row 0 at the top; the default start is
-the lower-left corner ``(rows - 1, 0)``.  A tour visits every square of the
-board exactly once by knight moves; it is *closed* if its last square is a
-knight's move from its first.  Boards may be shaped: pass ``board=`` text with
-``.`` for a square and ``#`` for a missing one, one line per row.
+A square is ``(row, col)``, 0-based, row 0 at the top; the default start,
+``start="lower-left"``, is the lower-left corner ``(rows - 1, 0)``.  A tour
+visits every square of the board exactly once by knight moves; it is
+*closed* if its last square is a knight's move from its first.  Boards may
+be shaped: pass ``board=`` text with ``.`` for a square and ``#`` for a
+missing one, one line per row.
 
 >>> count_tours(3, 4)
 2
@@ -24,11 +25,33 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any, Literal, overload
 
 from . import _core, _packing, _progress, _validate, distributed, render
 
+__all__ = [
+    "COUNT_METHODS",
+    "LOWER_LEFT",
+    "MAX_FIND_CELLS",
+    "MAX_FRONTIER_SIDE",
+    "MAX_SEARCH_CELLS",
+    "KnightBoard",
+    "Square",
+    "Start",
+    "Tour",
+    "count_tours",
+    "find_tour",
+    "is_tour",
+    "tours",
+]
+
 Square = tuple[int, int]
+#: The default start: the lower-left corner ``(rows - 1, 0)`` (shown as is by
+#: ``help(count_tours)``).
+LOWER_LEFT: Literal["lower-left"] = "lower-left"
+#: A start square: ``(row, col)``, ``"lower-left"``, or for counting and
+#: listing ``"all"`` (every square of the board in turn).
+Start = Square | Literal["lower-left", "all"]
 
 #: The exact search (counting, listing) keeps a board in one 64-bit word.
 MAX_SEARCH_CELLS: int = _core.MAX_SEARCH_SQUARES
@@ -40,12 +63,12 @@ MAX_FRONTIER_SIDE: int = _core.MAX_FRONTIER_SIDE
 #: The ways ``count_tours`` can count; the answer never depends on the choice.
 COUNT_METHODS: tuple[str, ...] = ("auto", "search", "frontier")
 
-_LOWER_LEFT: Any = object()  # the default start
-
 
 @dataclass(frozen=True)
 class KnightBoard:
-    """A ``rows x cols`` board; ``mask[r * cols + c]`` is ``False`` for a missing square."""
+    """A ``rows x cols`` board; ``mask[r * cols + c]`` is ``False`` for a missing square
+    (``None`` for a full board, also when given all ``True``).  Boards compare
+    and hash by ``(rows, cols, mask)``."""
 
     rows: int
     cols: int
@@ -70,6 +93,8 @@ class KnightBoard:
                 raise TypeError("mask entries must be True (a square) or False (missing)")
             if not any(mask):
                 raise ValueError("the board has no squares (the mask is all False)")
+            if all(mask):
+                mask = None  # a full board is one board, however it was given
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "cols", cols)
         object.__setattr__(self, "mask", mask)
@@ -157,18 +182,18 @@ def _board(rows: Any, cols: Any, board: Any) -> KnightBoard:
 
 
 def _start(board: KnightBoard, start: Any, *, allow_all: bool) -> Square | None:
-    if start is _LOWER_LEFT:
-        start = (board.rows - 1, 0)
-        if not board.is_square(*start):
+    if isinstance(start, str) and start == LOWER_LEFT:
+        corner = (board.rows - 1, 0)
+        if not board.is_square(*corner):
             raise ValueError(
-                f"the default start, the lower-left corner {start}, is a missing square "
+                f"the default start, the lower-left corner {corner}, is a missing square "
                 "of this board: pass start=(row, col)"
             )
-        return start
+        return corner
     if isinstance(start, str):
         if allow_all and start == "all":
             return None
-        allowed = "a (row, col) pair or 'all'" if allow_all else "a (row, col) pair"
+        allowed = "a (row, col) pair, 'lower-left'" + (" or 'all'" if allow_all else "")
         raise ValueError(f"start must be {allowed}, got {start!r}")
     row, col = _validate.square(start, "start")
     if not (0 <= row < board.rows and 0 <= col < board.cols):
@@ -197,13 +222,13 @@ def count_tours(
     cols: int | None = None,
     *,
     board: str | KnightBoard | None = None,
-    start: Square | str = _LOWER_LEFT,
+    start: Start = LOWER_LEFT,
     closed: bool = False,
     threads: int | None = None,
     progress: bool = False,
     timeout: float | None = None,
     executor: Executor | None = None,
-    checkpoint: str | os.PathLike | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
     method: str = "auto",
 ) -> int:
     """The number of knight's tours of the board from ``start``.
@@ -253,10 +278,7 @@ def count_tours(
     closed = _validate.flag(closed, "closed")
     workers = _validate.threads(threads)
     seconds = _validate.timeout(timeout)
-    if not isinstance(method, str) or method not in COUNT_METHODS:
-        raise ValueError(
-            f"method must be one of {', '.join(map(repr, COUNT_METHODS))}, got {method!r}"
-        )
+    method = _validate.choice(method, "method", COUNT_METHODS)
     split = executor is not None or checkpoint is not None
     if method == "auto":
         method = "search" if split else _auto_method(kb)
@@ -350,7 +372,7 @@ def _plan(
     cols: int | None = None,
     *,
     board: str | KnightBoard | None = None,
-    start: Square | str = _LOWER_LEFT,
+    start: Start = LOWER_LEFT,
     closed: bool = False,
     subproblems: int,
 ) -> distributed.Plan:
@@ -367,7 +389,7 @@ def tours(
     cols: int | None = None,
     *,
     board: str | KnightBoard | None = None,
-    start: Square | str = _LOWER_LEFT,
+    start: Start = LOWER_LEFT,
     closed: bool = False,
 ) -> Iterator[Tour]:
     """Every tour of the board, lazily, produced by a Rust thread as you iterate.
@@ -402,7 +424,7 @@ def find_tour(
     cols: int | None = None,
     *,
     board: str | KnightBoard | None = None,
-    start: Square = _LOWER_LEFT,
+    start: Square | Literal["lower-left"] = LOWER_LEFT,
     closed: bool = False,
     threads: int | None = None,
     timeout: float | None = None,
@@ -480,8 +502,9 @@ class Tour(Sequence[Square]):
     """A knight's tour: an immutable sequence of ``(row, col)`` squares.
 
     Tours keep their squares packed (4 bytes each), so a million-square tour
-    costs 4 MB, not a million tuples.  They compare by board and squares,
-    print as the board with move numbers, and draw themselves as SVG.
+    costs 4 MB, not a million tuples.  They compare (``==``, ``<``: by board,
+    then squares) and hash by board and squares, pickle, print as the board
+    with move numbers, and draw themselves as SVG.
 
     >>> tour = next(tours(3, 4))
     >>> print(tour)
@@ -524,6 +547,11 @@ class Tour(Sequence[Square]):
         tour._hash = None
         return tour
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The squares travel packed (the core's little-endian wire format), and
+        # are trusted on the way back, as every pickle is (it can run any code).
+        return (_tour, (self._board, _packing.pack(self._order)))
+
     @property
     def board(self) -> KnightBoard:
         return self._board
@@ -538,7 +566,8 @@ class Tour(Sequence[Square]):
 
     @property
     def squares(self) -> tuple[Square, ...]:
-        """All squares as a tuple (builds one tuple per square)."""
+        """The squares in order, as a tuple of ``(row, col)`` (builds one tuple
+        per square), as :attr:`Placement.squares <solvers.Placement.squares>`."""
         return tuple(self)
 
     @property
@@ -626,3 +655,8 @@ class Tour(Sequence[Square]):
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
+
+
+def _tour(board: KnightBoard, packed: bytes) -> Tour:
+    """A pickled :class:`Tour` back."""
+    return Tour._from_order(board, _packing.unpack(packed))

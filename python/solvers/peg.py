@@ -29,20 +29,28 @@ import os
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Executor
-from typing import Any, NamedTuple, overload
+from typing import Any, Literal, NamedTuple, overload
 
 from . import _core, _peg_dist, _progress, _validate, render
 from .checkpoint import Checkpoint
-from .pegboard import PegBoard, Square
+from .pegboard import Hole, PegBoard, Permutation, Square
 
 __all__ = [
+    "MAX_HOLES",
+    "Finish",
     "Jump",
     "PegBoard",
     "PegSolution",
     "count_peg_solutions",
+    "find_peg_solution",
     "finish_counts",
+    "is_peg_solution",
     "solve_peg",
 ]
+
+#: Where the last peg must end: a hole, ``"start"`` (the start hole) or
+#: ``None`` (anywhere).
+Finish = Hole | Literal["start"] | None
 
 #: Boards are stored in 64 bits: at most this many holes.
 MAX_HOLES: int = _core.MAX_PEG_HOLES
@@ -67,7 +75,10 @@ class PegSolution(Sequence[Jump]):
     as a strip of boards (:meth:`to_svg`, shown by Jupyter) or as one HTML page
     that steps through the jumps (:meth:`to_html`).
 
-    >>> game = PegSolution(PegBoard.rectangle(1, 3), (0, 0), [((0, 2), (0, 1), (0, 0))])
+    Solutions compare equal, and hash alike, when board, start and jumps
+    are the same; they pickle (to move between processes).
+
+    >>> game = PegSolution(PegBoard.rectangle(1, 3), [((0, 2), (0, 1), (0, 0))], start=(0, 0))
     >>> game
     PegSolution(PegBoard.rectangle(1, 3), start=(0, 0), 1 jump, last peg on (0, 0))
     >>> print(game)
@@ -78,13 +89,18 @@ class PegSolution(Sequence[Jump]):
 
     __slots__ = ("_board", "_start", "_jumps")
 
-    def __init__(self, board: PegBoard, start: Any, jumps: Iterable[Any]) -> None:
-        self._board = _board(board)
-        self._start = board.holes[board.normalize_square(start, "start")]
-        self._jumps = tuple(Jump(*(_square(part) for part in jump)) for jump in jumps)
-        problem = _replay_defect(self._board, self._start, self._jumps)
+    def __init__(self, board: PegBoard, jumps: Iterable[Any], *, start: Hole) -> None:
+        board = _board(board)
+        first = board.holes[board.normalize_square(start, "start")]
+        moves = _jumps(jumps)
+        problem = _replay_defect(board, first, moves)
         if problem is not None:
             raise ValueError(f"not a peg solitaire solution: {problem}")
+        self._board, self._start, self._jumps = board, first, moves
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Trusted on the way back, as every pickle is: it can run any code anyway.
+        return (_solution, (self._board, self._start, self._jumps))
 
     @classmethod
     def _trusted(cls, board: PegBoard, start: Square, jumps: tuple[Jump, ...]) -> PegSolution:
@@ -178,18 +194,35 @@ class PegSolution(Sequence[Jump]):
         return self.to_svg()
 
 
-def _square(value: Any) -> Square:
-    if (
-        not isinstance(value, tuple | list)
-        or len(value) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
-        raise TypeError(f"a jump is three (row, col) squares, got a part {value!r}")
-    return (value[0], value[1])
+def _solution(board: PegBoard, start: Square, jumps: tuple[Jump, ...]) -> PegSolution:
+    """A pickled :class:`PegSolution` back."""
+    return PegSolution._trusted(board, start, tuple(Jump(*jump) for jump in jumps))
 
 
-def _replay_defect(board: PegBoard, start: Square, jumps: tuple[Jump, ...]) -> str | None:
-    """Why ``jumps`` is not a game from ``start`` to one peg, or ``None``."""
+def _jumps(jumps: Any) -> tuple[Jump, ...]:
+    """``jumps`` as :class:`Jump` s of ``(row, col)`` squares (``TypeError`` if
+    they are not three squares each)."""
+    if isinstance(jumps, (str, bytes)) or not isinstance(jumps, Iterable):
+        raise TypeError(
+            "jumps must be an iterable of (source, over, landing) triples of (row, col) "
+            f"squares, got {type(jumps).__name__}"
+        )
+    out = []
+    for number, jump in enumerate(jumps, start=1):
+        if isinstance(jump, (str, bytes)) or not isinstance(jump, Sequence) or len(jump) != 3:
+            raise TypeError(
+                f"jump {number} must be three (row, col) squares (source, over, landing), "
+                f"got {jump!r}"
+            )
+        out.append(Jump(*(_validate.square(part, f"jump {number} square") for part in jump)))
+    return tuple(out)
+
+
+def _replay_defect(
+    board: PegBoard, start: Square, jumps: tuple[Jump, ...], finish: Square | None = None
+) -> str | None:
+    """Why ``jumps`` is not a game from ``start`` to one peg (on ``finish`` if
+    given), or ``None``."""
     legal = {tuple(board.holes[h] for h in jump) for jump in board.jumps}
     pegs = set(board.holes) - {start}
     for number, jump in enumerate(jumps, start=1):
@@ -202,7 +235,34 @@ def _replay_defect(board: PegBoard, start: Square, jumps: tuple[Jump, ...]) -> s
         pegs.add(landing)
     if len(pegs) != 1:
         return f"{len(pegs)} pegs are left after {len(jumps)} jumps, not 1"
+    if finish is not None and finish not in pegs:
+        return f"the last peg is on {next(iter(pegs))}, not on {finish}"
     return None
+
+
+def is_peg_solution(
+    board: PegBoard, jumps: Iterable[Any], *, start: Hole, finish: Finish = "start"
+) -> bool:
+    """Whether ``jumps`` (``(source, over, landing)`` triples of ``(row, col)``
+    squares, or a :class:`PegSolution`) plays ``board``, full but ``start``,
+    down to one peg on ``finish``: a hole, ``"start"`` (the default, as for
+    :func:`count_peg_solutions`) or ``None`` (anywhere).  Every jump must be a
+    jump of the board, over a peg, from a peg, into an empty hole.
+
+    >>> board = PegBoard.rectangle(1, 3)
+    >>> is_peg_solution(board, [((0, 2), (0, 1), (0, 0))], start=(0, 0))
+    True
+    >>> is_peg_solution(board, [((0, 2), (0, 1), (0, 0))], start=(0, 0), finish=(0, 2))
+    False
+    >>> is_peg_solution(board, [], start=(0, 0), finish=None)  # two pegs left
+    False
+    """
+    board = _board(board)
+    s = board.normalize_square(start, "start")
+    f = _finish(board, finish, s)
+    moves = _jumps(jumps)
+    last = None if f is None else board.holes[f]
+    return _replay_defect(board, board.holes[s], moves, last) is None
 
 
 def _parity_checks(board: PegBoard) -> list[int]:
@@ -251,14 +311,18 @@ def _reachable_class(board: PegBoard, s: int, f: int | None) -> bool:
 
 def _finish(board: PegBoard, finish: Any, s: int) -> int | None:
     """The finish hole: ``"start"`` is the start, ``None`` any hole."""
-    if isinstance(finish, str) and finish == "start":
-        return s
+    if isinstance(finish, str):
+        if finish == "start":
+            return s
+        raise ValueError(
+            f"finish must be a hole ((row, col) or a hole index), 'start' or None, got {finish!r}"
+        )
     if finish is None:
         return None
     return board.normalize_square(finish, "finish")
 
 
-def _overflow(board: PegBoard, start: Any) -> OverflowError:
+def _overflow(board: PegBoard, start: Hole) -> OverflowError:
     return OverflowError(
         f"the number of solutions on {board!r} from {start!r} does not fit the 128-bit "
         "counter (no answer is better than a wrong one)"
@@ -285,10 +349,10 @@ class _Run:
     def __init__(
         self,
         board: PegBoard,
-        group: Any,
-        threads: Any,
-        progress: Any,
-        timeout: Any,
+        group: tuple[Permutation, ...],
+        threads: int | None,
+        progress: bool,
+        timeout: float | None,
         steps: int,
         what: str,
     ) -> None:
@@ -308,7 +372,7 @@ class _Run:
         """Save every layer in ``ledger`` and resume from the layers it holds."""
         self.ledger = ledger
 
-    def first(self, side: str, hole: int) -> Any:
+    def first(self, side: str, hole: int) -> _core.PegLayer:
         """The layer ``side`` starts from: the newest saved, or the start."""
         saved = None if self.ledger is None else self.ledger.layer(side)
         if saved is None:
@@ -329,7 +393,7 @@ class _Run:
             raise TimeoutError(f"no answer within the timeout of {self.timeout} s")
         return left
 
-    def expand(self, layer: Any, side: str = "a") -> Any:
+    def expand(self, layer: _core.PegLayer, side: str = "a") -> _core.PegLayer:
         layer = self.kernel.expand(layer, self.workers, self._left())
         if self.ledger is not None:
             self.ledger.save_layer(side, layer.pegs, layer.to_bytes())
@@ -339,10 +403,10 @@ class _Run:
             self.bar(self.done, self.steps)
         return layer
 
-    def meet(self, a: Any, b: Any) -> int:
+    def meet(self, a: _core.PegLayer, b: _core.PegLayer) -> int:
         return self.kernel.meet(a, b, self.workers, self._left())
 
-    def meet_across(self, a: Any, b: Any) -> int:
+    def meet_across(self, a: _core.PegLayer, b: _core.PegLayer) -> int:
         return self.kernel.meet_across(a, b, self.workers, self._left())
 
     def close(self) -> None:
@@ -350,7 +414,7 @@ class _Run:
             self.bar.close()
 
 
-def _to_one_peg(run: _Run, layer: Any) -> Any:
+def _to_one_peg(run: _Run, layer: _core.PegLayer) -> _core.PegLayer:
     while layer.pegs > 1 and len(layer):
         layer = run.expand(layer)
     return layer
@@ -387,15 +451,15 @@ def _meet(run: _Run, s: int, f: int, steps: int, holes: int) -> int:
 def count_peg_solutions(
     board: PegBoard,
     *,
-    start: Any,
-    finish: Any = "start",
+    start: Hole,
+    finish: Finish = "start",
     threads: int | None = None,
     progress: bool = False,
     timeout: float | None = None,
     method: str = "meet",
     executor: Executor | None = None,
     parts: int | None = None,
-    checkpoint: str | os.PathLike | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> int:
     """The number of jump sequences from ``board`` full but ``start`` to a single
     peg on ``finish``: a hole, ``"start"`` (the default: the classic
@@ -425,8 +489,7 @@ def count_peg_solutions(
     """
     board = _board(board)
     s = board.normalize_square(start, "start")
-    if method not in _METHODS:
-        raise ValueError(f"method must be 'meet' or 'forward', got {method!r}")
+    method = _validate.choice(method, "method", _METHODS)
     f = _finish(board, finish, s)
     steps = len(board) - 2  # jumps from one empty hole to one peg
     fixed = (s,) if f is None else (s, f)
@@ -486,7 +549,9 @@ def _count_here(run: _Run, board: PegBoard, s: int, f: int | None, steps: int, m
     return _meet(run, s, f, steps, len(board))
 
 
-def _ledger(path: Any, board: PegBoard, s: int, f: int | None, method: str) -> Checkpoint:
+def _ledger(
+    path: str | os.PathLike[str], board: PegBoard, s: int, f: int | None, method: str
+) -> Checkpoint:
     """A checkpoint of one peg count: its newest layers, then its total."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"checkpoint must be a file path, got {type(path).__name__}")
@@ -505,8 +570,8 @@ def _ledger(path: Any, board: PegBoard, s: int, f: int | None, method: str) -> C
 
 def finish_counts(
     board: PegBoard,
-    start: Any,
     *,
+    start: Hole,
     threads: int | None = None,
     progress: bool = False,
     timeout: float | None = None,
@@ -518,7 +583,7 @@ def finish_counts(
     ``parts=`` spread the pass over an executor's workers, as in
     :func:`count_peg_solutions`.
 
-    >>> ends = finish_counts(PegBoard.rectangle(3, 4), (0, 0))
+    >>> ends = finish_counts(PegBoard.rectangle(3, 4), start=(0, 0))
     >>> ends[(0, 3)], sum(ends.values())
     (432, 852)
     """
@@ -557,15 +622,15 @@ def finish_counts(
         run.close()
 
 
-def solve_peg(
+def find_peg_solution(
     board: PegBoard,
-    start: Any,
-    finish: Any = "start",
     *,
+    start: Hole,
+    finish: Finish = "start",
     timeout: float | None = None,
 ) -> PegSolution | None:
     """One solution, as a :class:`PegSolution` (a sequence of jumps), or
-    ``None`` when there is none.
+    ``None`` when there is none.  ``solve_peg`` is another name for it.
 
     ``finish`` is a hole, ``"start"`` (default) or ``None`` (any single peg).
     A depth-first search in Rust that remembers the positions it has proved
@@ -573,10 +638,10 @@ def solve_peg(
     in the board's jump order, so the answer is the same on every run.
 
     >>> board = PegBoard.english()
-    >>> moves = solve_peg(board, (3, 3))
+    >>> moves = find_peg_solution(board, start=(3, 3))
     >>> len(moves), moves[0]
     (31, Jump(source=(1, 3), over=(2, 3), landing=(3, 3)))
-    >>> solve_peg(PegBoard.rectangle(3, 4), (0, 0), (1, 1)) is None
+    >>> find_peg_solution(PegBoard.rectangle(3, 4), start=(0, 0), finish=(1, 1)) is None
     True
     """
     board = _board(board)
@@ -595,3 +660,7 @@ def solve_peg(
     holes = board.holes
     jumps = tuple(Jump(*(holes[i] for i in board.jumps[j])) for j in found)
     return PegSolution._trusted(board, holes[s], jumps)
+
+
+#: The older name of :func:`find_peg_solution` (the same function).
+solve_peg = find_peg_solution

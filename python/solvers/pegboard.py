@@ -40,12 +40,20 @@ from typing import Any
 
 from . import _validate, render
 
+__all__ = ["GEOMETRIES", "MAX_HOLES", "MAX_SPAN", "Hole", "PegBoard", "Square"]
+
 Square = tuple[int, int]
+#: A hole, given as a ``(row, col)`` square or as its index in ``board.holes``.
+Hole = Square | int
 Jump = tuple[int, int, int]
 Permutation = tuple[int, ...]
 
 #: A position is kept in one 64-bit word in the core: one bit per hole.
 MAX_HOLES: int = 64
+#: The holes of a board lie within this many rows and columns.  Holes that
+#: jumps connect span at most 64; the limit keeps a drawing or a picture of a
+#: board of far-flung holes small.
+MAX_SPAN: int = 2 * MAX_HOLES
 
 GEOMETRIES: tuple[str, ...] = ("square", "triangle")
 
@@ -158,6 +166,11 @@ class PegBoard:
                         "triangle boards have holes (r, c) with 0 <= c <= r"
                     )
             rows = cols = ordered[-1][0] + 1
+        if max(rows, cols) > MAX_SPAN:
+            raise ValueError(
+                f"the holes of a peg board lie within {MAX_SPAN} rows and {MAX_SPAN} columns; "
+                f"these span {rows} x {cols}"
+            )
         set_ = object.__setattr__
         set_(self, "_geometry", geometry)
         set_(self, "_holes", ordered)

@@ -23,11 +23,23 @@ from xml.sax.saxutils import escape
 
 from . import _page, _validate
 
+__all__ = [
+    "MAX_PICTURE",
+    "MAX_TEXT_QUEENS",
+    "peg_position_svg",
+    "peg_solution_html",
+    "peg_solution_svg",
+    "placement_svg",
+    "placement_text",
+    "tour_svg",
+    "tour_text",
+]
+
 if TYPE_CHECKING:
     from .knights import Tour
+    from .nqueens import Placement
     from .peg import Jump, PegSolution
     from .pegboard import PegBoard
-    from .queens import Placement
 
 #: Colours of the SVG pictures (the picture tests classify pixels by them).
 LIGHT = "#f0d9b5"
@@ -322,7 +334,7 @@ def peg_solution_svg(
     by default).
 
     >>> import solvers
-    >>> game = solvers.solve_peg(solvers.PegBoard.triangle(5), (0, 0), None)
+    >>> game = solvers.find_peg_solution(solvers.PegBoard.triangle(5), start=(0, 0), finish=None)
     >>> svg = peg_solution_svg(game, columns=5)
     >>> svg.count('class="frame"'), svg.count('class="peg landed"')
     (14, 13)
@@ -376,7 +388,7 @@ def peg_solution_html(solution: PegSolution, *, cell: float | None = None) -> st
     (40 pixels by default).
 
     >>> import solvers
-    >>> game = solvers.solve_peg(solvers.PegBoard.triangle(5), (0, 0), None)
+    >>> game = solvers.find_peg_solution(solvers.PegBoard.triangle(5), start=(0, 0), finish=None)
     >>> page = peg_solution_html(game)
     >>> page.count('<figure class="step"'), 'jump 0 of 13' in page
     (14, True)

@@ -1,6 +1,7 @@
 """N-Queens: count, list, find and check placements of n non-attacking queens.
 
 A placement is the column of the queen in each row, 0-based, row 0 at the top.
+(The module is ``nqueens``: ``solvers.queens`` is the listing function.)
 
 >>> count_queens(8)
 92
@@ -23,10 +24,23 @@ from typing import Any, overload
 
 from . import _core, _packing, _progress, _validate, distributed, render
 
+__all__ = [
+    "FIND_METHODS",
+    "MAX_CONSTRUCT_N",
+    "MAX_SEARCH_N",
+    "Placement",
+    "count_queens",
+    "find_queens",
+    "is_queens_solution",
+    "queens",
+]
+
 #: Counting and listing take boards up to this size (bitmasks in 64 bits).
 MAX_SEARCH_N: int = _core.MAX_QUEENS_SEARCH_N
 #: ``find_queens`` constructs placements up to this size.
 MAX_CONSTRUCT_N: int = _core.MAX_QUEENS_CONSTRUCT_N
+#: The ways ``find_queens`` can find a placement.
+FIND_METHODS: tuple[str, ...] = ("construct", "search")
 
 
 def _search_n(n: Any, what: str) -> int:
@@ -44,7 +58,7 @@ def count_queens(
     progress: bool = False,
     timeout: float | None = None,
     executor: Executor | None = None,
-    checkpoint: str | os.PathLike | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> int:
     """The number of ways to place ``n`` non-attacking queens on an ``n x n`` board
     (OEIS A000170), or with ``unique=True`` the number of those distinct under
@@ -140,6 +154,7 @@ def find_queens(
     deterministic = _validate.flag(deterministic, "deterministic")
     workers = _validate.threads(threads)
     seconds = _validate.timeout(timeout)
+    method = _validate.choice(method, "method", FIND_METHODS)
     if method == "construct":
         if n > MAX_CONSTRUCT_N:
             raise ValueError(f"find_queens constructs for n up to {MAX_CONSTRUCT_N}, got {n}")
@@ -151,7 +166,7 @@ def find_queens(
         if packed is None:
             return None
         return Placement._from_columns(array("I", array("B", packed)))
-    raise ValueError(f"method must be 'construct' or 'search', got {method!r}")
+    raise AssertionError(method)  # pragma: no cover - checked above
 
 
 def is_queens_solution(cols: Iterable[int]) -> bool:
@@ -185,8 +200,9 @@ class Placement(Sequence[int]):
     """A placement of queens: an immutable sequence of columns, one per row.
 
     Columns are kept packed (4 bytes a queen), so ten million queens cost
-    40 MB.  Placements compare like tuples, print as a board (for small n)
-    and draw themselves as SVG.
+    40 MB.  Placements compare like tuples of their columns (``==``, ``<``)
+    and hash alike when equal (a placement is not equal to a tuple), pickle,
+    print as a board (for small n) and draw themselves as SVG.
 
     >>> p = Placement([1, 3, 0, 2])
     >>> print(p)
@@ -194,8 +210,8 @@ class Placement(Sequence[int]):
     . . . Q
     Q . . .
     . . Q .
-    >>> p.squares()
-    [(0, 1), (1, 3), (2, 0), (3, 2)]
+    >>> p.squares
+    ((0, 1), (1, 3), (2, 0), (3, 2))
     """
 
     __slots__ = ("_cols", "_hash")
@@ -220,13 +236,20 @@ class Placement(Sequence[int]):
         placement._hash = None
         return placement
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Packed as the core's wire format; trusted on the way back, as every
+        # pickle is (it can run any code).
+        return (_placement, (_packing.pack(self._cols),))
+
     @property
     def n(self) -> int:
         return len(self._cols)
 
-    def squares(self) -> list[tuple[int, int]]:
-        """The queens as ``(row, col)`` squares."""
-        return list(enumerate(self._cols))
+    @property
+    def squares(self) -> tuple[tuple[int, int], ...]:
+        """The queens as a tuple of ``(row, col)`` squares, row by row, as
+        :attr:`Tour.squares <solvers.Tour.squares>`."""
+        return tuple(enumerate(self._cols))
 
     def columns(self) -> array:
         """The columns as an ``array('I')`` (a copy)."""
@@ -280,3 +303,8 @@ class Placement(Sequence[int]):
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
+
+
+def _placement(packed: bytes) -> Placement:
+    """A pickled :class:`Placement` back."""
+    return Placement._from_columns(_packing.unpack(packed))
