@@ -2,6 +2,29 @@
 public, validated API lives in the Python modules)."""
 
 from collections.abc import Callable, Iterator
+from typing import final
+
+__all__ = [
+    "MAX_QUEENS_SEARCH_N",
+    "MAX_QUEENS_CONSTRUCT_N",
+    "count_queens",
+    "search_queens",
+    "construct_queens",
+    "placement_defect",
+    "QueenStream",
+    "MAX_SEARCH_SQUARES",
+    "MAX_FIND_SQUARES",
+    "count_tours",
+    "count_tours_frontier",
+    "MAX_FRONTIER_SIDE",
+    "find_tour",
+    "tour_defect",
+    "TourStream",
+    "MAX_PEG_HOLES",
+    "PegKernel",
+    "CountPlan",
+    "PegLayer",
+]
 
 MAX_SEARCH_SQUARES: int
 MAX_FRONTIER_SIDE: int
@@ -42,6 +65,7 @@ def tour_defect(
     rows: int, cols: int, mask: list[bool] | None, path: bytes, closed: bool
 ) -> str | None: ...
 
+@final
 class TourStream(Iterator[bytes]):
     def __new__(
         cls,
@@ -68,6 +92,7 @@ def search_queens(
 def construct_queens(n: int) -> bytes | None: ...
 def placement_defect(cols: bytes) -> str | None: ...
 
+@final
 class CountPlan:
     """The subproblems of a tours or queens count, addressed by index."""
 
@@ -87,10 +112,12 @@ class CountPlan:
         self,
         which: list[int],
         threads: int,
-        progress: Callable[[int, int], None] | None = None,
+        progress: Callable[[int, int], object] | None = None,
         timeout: float | None = None,
+        finished: Callable[[list[tuple[int, int]]], object] | None = None,
     ) -> list[int]: ...
 
+@final
 class QueenStream(Iterator[bytes]):
     def __new__(cls, n: int, unique: bool) -> QueenStream: ...
     def __iter__(self) -> QueenStream: ...
@@ -99,6 +126,7 @@ class QueenStream(Iterator[bytes]):
 
 MAX_PEG_HOLES: int
 
+@final
 class PegLayer:
     """One layer of the peg-solitaire DP, kept in Rust memory."""
 
@@ -112,6 +140,7 @@ class PegLayer:
     def from_bytes(cls, data: bytes) -> PegLayer: ...
     def __reduce__(self) -> tuple[Callable[[bytes], PegLayer], tuple[bytes]]: ...
 
+@final
 class PegKernel:
     def __new__(
         cls, holes: int, jumps: list[tuple[int, int, int]], symmetries: list[list[int]]

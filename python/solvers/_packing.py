@@ -11,7 +11,7 @@ from array import array
 _LITTLE = array("I", [1]).tobytes()[0] == 1
 
 
-def pack(values: array) -> bytes:
+def pack(values: array[int]) -> bytes:
     """An ``array('I')`` as the bytes of little-endian ``u32``s."""
     if _LITTLE:
         return values.tobytes()
@@ -20,7 +20,7 @@ def pack(values: array) -> bytes:
     return swapped.tobytes()
 
 
-def unpack(data: bytes) -> array:
+def unpack(data: bytes) -> array[int]:
     """Little-endian ``u32`` bytes from the core as an ``array('I')``."""
     values = array("I")
     values.frombytes(data)

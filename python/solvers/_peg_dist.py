@@ -207,7 +207,7 @@ class _Driver:
         self.done = 0
         self.spec: Spec = (
             len(board),
-            tuple(tuple(jump) for jump in board.jumps),
+            board.jumps,
             tuple(tuple(perm) for perm in group),
         )
         # The driver's own kernel: start layers and the tiny last layer.
@@ -322,12 +322,12 @@ class _Driver:
             (_meet_task, (self.spec, shipped[i], shipped[i + 1], self.threads))
             for i in range(0, len(shipped), 2)
         ]
-        total = sum(self.run(calls))
+        total: int = sum(self.run(calls))
         if total >= 1 << 128:
             raise OverflowError("the count does not fit the 128-bit counter")
         return total
 
-    def last_layer(self, hole: int, holes: int) -> Any:
+    def last_layer(self, hole: int, holes: int) -> _core.PegLayer | None:
         """The search from ``hole`` carried to one peg, merged here (a layer
         of at most one position per hole), or None if no game gets there."""
         self.planned = max(holes - 2, 1)

@@ -114,6 +114,9 @@ def flag(value: Any, name: str) -> bool:
 def choice(value: Any, name: str, allowed: tuple[str, ...]) -> str:
     """One of the strings ``allowed`` (``ValueError`` for anything else)."""
     if not isinstance(value, str) or value not in allowed:
-        options = ", ".join(map(repr, allowed))
-        raise ValueError(f"{name} must be one of {options}, got {shown(value)}")
+        if len(allowed) == 2:
+            options = f"{allowed[0]!r} or {allowed[1]!r}"
+        else:
+            options = "one of " + ", ".join(map(repr, allowed))
+        raise ValueError(f"{name} must be {options}, got {shown(value)}")
     return value

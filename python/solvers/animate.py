@@ -141,8 +141,8 @@ class Outcome(NamedTuple):
 # ---------------------------------------------------------------- N-Queens
 
 
-def _queens_n(n: Any) -> int:
-    n = _validate.integer(n, "n")
+def _queens_n(value: Any) -> int:
+    n = _validate.integer(value, "n")
     if not 1 <= n <= MAX_QUEENS:
         raise ValueError(
             f"the animation shows boards of 1 to {MAX_QUEENS} queens (it must fit a terminal), "

@@ -38,18 +38,23 @@ import json
 import os
 import sys
 import textwrap
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from itertools import islice
+from typing import Any
 
 from . import __version__, animate, knights, peg
 from .pegboard import PegBoard
 
-__all__ = ["MAX_BOARD_TEXT", "PEG_BOARDS", "main"]
+__all__ = ["MAX_BOARD_TEXT", "MAX_WORKERS_PER_CORE", "PEG_BOARDS", "main"]
 from .nqueens import MAX_CONSTRUCT_N, MAX_SEARCH_N, count_queens, find_queens, queens
 
 #: ``solvers queens N --find`` draws the board up to this N, and prints the
 #: columns on one line above it (a wider board does not fit a terminal).
 MAX_BOARD_TEXT = 32
+
+#: ``--workers`` starts local processes: more than this many per core only
+#: costs memory (each holds its own interpreter and tables).
+MAX_WORKERS_PER_CORE = 4
 
 
 class _UsageError(Exception):
@@ -193,7 +198,7 @@ PEG_BOARDS = {
 }
 
 
-def _add_peg_parser(commands: argparse._SubParsersAction) -> None:
+def _add_peg_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     names = "\n".join(f"  {name:15} {what}" for name, what in PEG_BOARDS.items())
     about = (
         "Peg solitaire: the board starts full but for the --start hole; a peg jumps over a "
@@ -245,7 +250,7 @@ def _add_peg_parser(commands: argparse._SubParsersAction) -> None:
     _distribution_options(game)
 
 
-def _board_args(args: argparse.Namespace) -> dict:
+def _board_args(args: argparse.Namespace) -> dict[str, Any]:
     if args.board is not None:
         try:
             with open(args.board, encoding="utf-8") as handle:
@@ -283,12 +288,13 @@ def _run_tours(args: argparse.Namespace) -> int:
     if args.list is not None:
         if args.list < 0:
             raise _UsageError("--list needs a number of tours of at least 0")
-        found = list(islice(knights.tours(**board, **start, closed=args.closed), args.list))
-        if args.json:
-            print(json.dumps({"tours": [[list(s) for s in t] for t in found]}))
-        else:
-            for number, tour in enumerate(found, start=1):
-                print(f"{number}: " + " ".join(f"({r},{c})" for r, c in tour))
+        _print_list(
+            knights.tours(**board, **start, closed=args.closed),
+            args.list,
+            "tours" if args.json else None,
+            line=lambda tour: " ".join(f"({r},{c})" for r, c in tour),
+            value=lambda tour: [list(s) for s in tour],
+        )
         return 0
     with _distributed(args) as where:
         count = knights.count_tours(
@@ -394,18 +400,40 @@ def _write_columns(placement: Sequence[int], sep: str, chunk: int = 1 << 16) -> 
 def _list_queens(args: argparse.Namespace) -> int:
     if args.list < 0:
         raise _UsageError("--list needs a number of placements of at least 0")
-    stream = queens(args.n, unique=args.unique)
-    try:
-        first = islice(stream, args.list)
-        if args.json:
-            print(json.dumps({"solutions": [list(p) for p in first]}))
-        else:
-            # a line at a time, so `solvers queens 14 --list 100000 | head` stops early
-            for number, placement in enumerate(first, start=1):
-                print(f"{number}: " + " ".join(map(str, placement)))
-    finally:
-        stream.close()  # stops the search thread when K is reached or on Ctrl-C
+    _print_list(
+        queens(args.n, unique=args.unique),
+        args.list,
+        "solutions" if args.json else None,
+        line=lambda placement: " ".join(map(str, placement)),
+        value=list,
+    )
     return 0
+
+
+def _print_list(
+    items: Generator[Any, None, None],
+    limit: int,
+    json_key: str | None,
+    *,
+    line: Callable[[Any], str],
+    value: Callable[[Any], object],
+) -> None:
+    """Print the first ``limit`` of ``items`` as they come: numbered lines, or
+    with ``json_key`` the text of ``json.dumps({json_key: [value(item), ...]})``
+    an item at a time.  Memory stays constant however many are asked for, and
+    `solvers queens 14 --list 100000 | head` stops early."""
+    try:
+        first = islice(items, min(limit, sys.maxsize))  # more than sys.maxsize: all
+        if json_key is None:
+            for number, item in enumerate(first, start=1):
+                print(f"{number}: {line(item)}")
+            return
+        sys.stdout.write(f"{{{json.dumps(json_key)}: [")
+        for number, item in enumerate(first):
+            sys.stdout.write((", " if number else "") + json.dumps(value(item)))
+        print("]}")
+    finally:
+        items.close()  # stops the search thread when enough are shown, or on Ctrl-C
 
 
 def _peg_board(args: argparse.Namespace) -> tuple[PegBoard, tuple[int, int] | None]:
@@ -444,11 +472,14 @@ def _peg_board(args: argparse.Namespace) -> tuple[PegBoard, tuple[int, int] | No
     return board, next(iter(empty), None)
 
 
-def _peg_start(board: PegBoard, args: argparse.Namespace, drawn: tuple[int, int] | None):
+def _peg_start(
+    board: PegBoard, args: argparse.Namespace, drawn: tuple[int, int] | None
+) -> tuple[int, int]:
     if args.start is not None:
         if args.start == "all":
             raise _UsageError("--start takes one ROW,COL for peg solitaire")
-        return args.start
+        given: tuple[int, int] = args.start
+        return given
     if drawn is not None:
         return drawn
     if board.center is None:
@@ -467,7 +498,7 @@ def _run_peg(args: argparse.Namespace) -> int:
     start = _peg_start(board, args, drawn)
     if args.finish == "all":
         raise _UsageError("--finish takes one ROW,COL (use --any for any hole)")
-    finish = None if args.any else ("start" if args.finish is None else args.finish)
+    finish: peg.Finish = None if args.any else ("start" if args.finish is None else args.finish)
     if args.delay is not None and not args.animate:
         raise _UsageError("--delay needs --animate")
     if args.animate:
@@ -503,14 +534,16 @@ def _run_peg(args: argparse.Namespace) -> int:
             board, start=start, finish=finish, method=args.method or "meet", **options, **where
         )
     if args.json:
-        last = None if finish is None else here if finish == "start" else list(finish)
+        last = None if args.any else here if args.finish is None else list(args.finish)
         print(json.dumps({"start": here, "finish": last, "count": count}))
     else:
         print(count)
     return 0
 
 
-def _find_peg(board: PegBoard, start, finish, args: argparse.Namespace) -> int:
+def _find_peg(
+    board: PegBoard, start: tuple[int, int], finish: peg.Finish, args: argparse.Namespace
+) -> int:
     _check_writable(("--svg", args.svg), ("--html", args.html))
     game = peg.find_peg_solution(board, start=start, finish=finish, timeout=args.timeout)
     if game is not None:
@@ -644,15 +677,19 @@ def _counting_only(args: argparse.Namespace) -> None:
 
 
 @contextlib.contextmanager
-def _distributed(args: argparse.Namespace) -> Iterator[dict]:
+def _distributed(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     """The ``executor=`` and ``checkpoint=`` arguments the options ask for,
     with the executor shut down afterwards."""
-    where: dict = {}
+    where: dict[str, Any] = {}
     if args.checkpoint is not None:
         where["checkpoint"] = args.checkpoint
     if args.workers is not None:
-        if args.workers < 1:
-            raise _UsageError(f"--workers must be at least 1, got {args.workers}")
+        most = MAX_WORKERS_PER_CORE * (os.cpu_count() or 1)
+        if not 1 <= args.workers <= most:
+            raise _UsageError(
+                f"--workers must be at least 1 and at most {most} "
+                f"({MAX_WORKERS_PER_CORE} per core of this machine), got {args.workers}"
+            )
         with concurrent.futures.ProcessPoolExecutor(args.workers) as pool:
             yield {**where, "executor": pool}
         return

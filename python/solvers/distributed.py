@@ -68,12 +68,12 @@ class Subproblem:
     ``family`` and ``params`` define.  Small and picklable."""
 
     family: str
-    params: tuple
+    params: tuple[Any, ...]
     index: int
 
 
 @functools.lru_cache(maxsize=4)
-def _core_plan(family: str, params: tuple) -> Any:
+def _core_plan(family: str, params: tuple[Any, ...]) -> _core.CountPlan:
     """The plan in this process (built once per process and problem)."""
     if family == "tours":
         rows, cols, mask, start, closed, size = params
@@ -120,7 +120,7 @@ class Plan:
     """A count split into independent subproblems (see :func:`plan`)."""
 
     family: str
-    params: tuple
+    params: tuple[Any, ...]
     description: str
     size: int
 
@@ -156,7 +156,9 @@ class Plan:
         )
 
 
-def plan(count: Callable[..., int], *args: Any, subproblems: int | None = None, **kwargs: Any):
+def plan(
+    count: Callable[..., int], *args: Any, subproblems: int | None = None, **kwargs: Any
+) -> Plan:
     """The subproblems of ``count(*args, **kwargs)``, for :func:`count_tours`
     and :func:`count_queens` (the peg DP splits by layers instead: pass
     ``executor=`` to :func:`count_peg_solutions`).  ``subproblems`` is the
@@ -180,7 +182,7 @@ def plan(count: Callable[..., int], *args: Any, subproblems: int | None = None, 
     )
 
 
-def make_plan(family: str, params: tuple, description: str) -> Plan:
+def make_plan(family: str, params: tuple[Any, ...], description: str) -> Plan:
     """Build the plan here once (which also checks it can be built) and record its size."""
     return Plan(family, params, description, len(_core_plan(family, params)))
 
@@ -332,7 +334,7 @@ def _run_on(
     seconds: float | None,
     arrived: Callable[[list[int], list[int]], None],
 ) -> None:
-    pending: dict[Future, list[int]] = {}
+    pending: dict[Future[list[int]], list[int]] = {}
     # Tasks already running when the caller times out stop by themselves.
     stop_at = None if deadline is None else time.time() + (deadline - time.monotonic())
     try:

@@ -22,7 +22,7 @@ import functools
 import os
 import textwrap
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Literal, overload
@@ -193,8 +193,11 @@ def _start(board: KnightBoard, start: Any, *, allow_all: bool) -> Square | None:
     if isinstance(start, str):
         if allow_all and start == "all":
             return None
-        allowed = "a (row, col) pair, 'lower-left'" + (" or 'all'" if allow_all else "")
-        raise ValueError(f"start must be {allowed}, got {start!r}")
+        allowed = "a (row, col) pair or 'all'" if allow_all else "a (row, col) pair"
+        raise ValueError(
+            f"start must be {allowed}, got {_validate.shown(start)} "
+            "(the default, 'lower-left', is the corner (rows - 1, 0))"
+        )
     row, col = _validate.square(start, "start")
     if not (0 <= row < board.rows and 0 <= col < board.cols):
         raise ValueError(
@@ -391,7 +394,7 @@ def tours(
     board: str | KnightBoard | None = None,
     start: Start = LOWER_LEFT,
     closed: bool = False,
-) -> Iterator[Tour]:
+) -> Generator[Tour, None, None]:
     """Every tour of the board, lazily, produced by a Rust thread as you iterate.
 
     The order is the seed article's: depth-first, trying the knight's moves
@@ -411,7 +414,7 @@ def tours(
     return _tours_from(stream, kb)
 
 
-def _tours_from(stream: Any, kb: KnightBoard) -> Iterator[Tour]:
+def _tours_from(stream: _core.TourStream, kb: KnightBoard) -> Generator[Tour, None, None]:
     try:
         for packed in stream:
             yield Tour._from_order(kb, _packing.unpack(packed))
@@ -447,6 +450,7 @@ def find_tour(
     """
     kb = _board(rows, cols, board)
     first = _start(kb, start, allow_all=False)
+    assert first is not None  # only "all" gives None, refused here
     closed = _validate.flag(closed, "closed")
     workers = _validate.threads(threads)
     seconds = _validate.timeout(timeout)
@@ -493,7 +497,7 @@ def is_tour(
     return _defect(kb, order, closed) is None
 
 
-def _defect(kb: KnightBoard, order: array, closed: bool) -> str | None:
+def _defect(kb: KnightBoard, order: array[int], closed: bool) -> str | None:
     return _core.tour_defect(kb.rows, kb.cols, kb._mask_list(), _packing.pack(order), closed)
 
 
@@ -540,7 +544,7 @@ class Tour(Sequence[Square]):
         self._hash: int | None = None
 
     @classmethod
-    def _from_order(cls, kb: KnightBoard, order: array) -> Tour:
+    def _from_order(cls, kb: KnightBoard, order: array[int]) -> Tour:
         tour = cls.__new__(cls)
         tour._board = kb
         tour._order = order
@@ -584,7 +588,7 @@ class Tour(Sequence[Square]):
         (r0, c0), (r1, c1) = self.start, self.end
         return sorted((abs(r0 - r1), abs(c0 - c1))) == [1, 2]
 
-    def indices(self) -> array:
+    def indices(self) -> array[int]:
         """The squares as row-major indices ``row * cols + col`` (a copy)."""
         return array("I", self._order)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import os
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any, overload
 
@@ -43,8 +43,8 @@ MAX_CONSTRUCT_N: int = _core.MAX_QUEENS_CONSTRUCT_N
 FIND_METHODS: tuple[str, ...] = ("construct", "search")
 
 
-def _search_n(n: Any, what: str) -> int:
-    n = _validate.positive(n, "n")
+def _search_n(value: Any, what: str) -> int:
+    n = _validate.positive(value, "n")
     if n > MAX_SEARCH_N:
         raise ValueError(f"{what} works for n up to {MAX_SEARCH_N}, got {n}")
     return n
@@ -104,7 +104,7 @@ def _plan(n: int, *, unique: bool = False, subproblems: int) -> distributed.Plan
     return distributed.make_plan("queens", (n, unique, subproblems), f"{n}-queens")
 
 
-def queens(n: int, *, unique: bool = False) -> Iterator[Placement]:
+def queens(n: int, *, unique: bool = False) -> Generator[Placement, None, None]:
     """Every solution, lazily, in lexicographic order of the column lists,
     streamed from a Rust thread with constant memory.  With ``unique=True``,
     one per symmetry class: the lexicographically smallest of its images.
@@ -119,7 +119,7 @@ def queens(n: int, *, unique: bool = False) -> Iterator[Placement]:
     return _placements(_core.QueenStream(n, unique))
 
 
-def _placements(stream: Any) -> Iterator[Placement]:
+def _placements(stream: _core.QueenStream) -> Generator[Placement, None, None]:
     try:
         for packed in stream:  # one byte per row (n <= 64)
             yield Placement._from_columns(array("I", array("B", packed)))
@@ -191,7 +191,7 @@ def is_queens_solution(cols: Iterable[int]) -> bool:
     return _defect(packed) is None
 
 
-def _defect(cols: array) -> str | None:
+def _defect(cols: array[int]) -> str | None:
     return _core.placement_defect(_packing.pack(cols))
 
 
@@ -230,7 +230,7 @@ class Placement(Sequence[int]):
         self._hash: int | None = None
 
     @classmethod
-    def _from_columns(cls, cols: array) -> Placement:
+    def _from_columns(cls, cols: array[int]) -> Placement:
         placement = cls.__new__(cls)
         placement._cols = cols
         placement._hash = None
@@ -251,7 +251,7 @@ class Placement(Sequence[int]):
         :attr:`Tour.squares <solvers.Tour.squares>`."""
         return tuple(enumerate(self._cols))
 
-    def columns(self) -> array:
+    def columns(self) -> array[int]:
         """The columns as an ``array('I')`` (a copy)."""
         return array("I", self._cols)
 

@@ -329,7 +329,7 @@ def _overflow(board: PegBoard, start: Hole) -> OverflowError:
     )
 
 
-def _executor(executor: Any) -> Executor:
+def _executor(executor: Executor | None) -> Executor:
     if executor is None:
         raise ValueError("parts= cuts the layers for executor=; give an executor too")
     return executor
@@ -375,15 +375,14 @@ class _Run:
     def first(self, side: str, hole: int) -> _core.PegLayer:
         """The layer ``side`` starts from: the newest saved, or the start."""
         saved = None if self.ledger is None else self.ledger.layer(side)
-        if saved is None:
+        if self.ledger is None or saved is None:
             return self.kernel.start([hole])
         try:
-            layer = _core.PegLayer.from_bytes(saved)
+            return _core.PegLayer.from_bytes(saved)
         except ValueError as error:
             raise ValueError(
                 f"checkpoint {self.ledger.path!r} is corrupt: layer {side!r}: {error}"
             ) from None
-        return layer
 
     def _left(self) -> float | None:
         if self.deadline is None:

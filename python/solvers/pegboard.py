@@ -123,6 +123,14 @@ class PegBoard:
         "_symmetries",
         "_hash",
     )
+    _geometry: str
+    _holes: tuple[Square, ...]
+    _index: dict[Square, int]
+    _rows: int
+    _cols: int
+    _jumps: tuple[Jump, ...]
+    _symmetries: tuple[Permutation, ...]
+    _hash: int
 
     def __init__(self, holes: Iterable[Square], geometry: str = "square") -> None:
         if not isinstance(geometry, str):
@@ -343,10 +351,10 @@ class PegBoard:
                 )
             return i
         row, col = _validate.square(square, name)
-        i = self._index.get((row, col))
-        if i is None:
+        hole = self._index.get((row, col))
+        if hole is None:
             raise ValueError(f"{name} {(row, col)} is not a hole of {self!r}")
-        return i
+        return hole
 
     def _squares(self, squares: Any, name: str) -> frozenset[int]:
         """Hole indices of a collection of squares; one ``(row, col)`` tuple counts
