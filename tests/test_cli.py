@@ -274,6 +274,122 @@ def test_timeout_exits_with_status_1(capsys):
     assert err.startswith("solvers: ") and "timeout" in err
 
 
+# ---------------------------------------------------------------- failures: one line, status 1
+
+
+def one_line_failure(done: subprocess.CompletedProcess[str]) -> str:
+    """The stderr of a run that failed as documented: status 1, no output,
+    one line ``solvers: error: ...`` and no traceback."""
+    assert done.returncode == 1, done.stderr
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("solvers: error: ")
+    assert done.stderr.count("\n") == 1 and done.stderr.endswith("\n")
+    return done.stderr
+
+
+def solvers_run(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "solvers", *argv], capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "phrase"),
+    [
+        # the issue's commands, which printed a traceback
+        (["tours", "3", "150", "--start", "all"], "does not fit the frontier DP's 256-bit counter"),
+        (["tours", "8", "8", "--find", "--svg", "/nonexistent-dir/x.svg"], "cannot write --svg"),
+        (["peg", "english", "--find", "--html", "/nonexistent-dir/x.html"], "cannot write --html"),
+        (["peg", "english", "--find", "--svg", "/nonexistent-dir/x.svg"], "cannot write --svg"),
+        (["queens", "8", "--find", "--svg", "/nonexistent-dir/q.svg"], "cannot write --svg"),
+    ],
+)
+def test_failures_are_one_line_with_status_1(argv, phrase):
+    assert phrase in one_line_failure(solvers_run(*argv))
+
+
+def test_a_file_that_cannot_be_written_is_one_line(tmp_path):
+    # the folder exists, but the name is a folder: the write itself fails
+    (tmp_path / "taken").mkdir()
+    err = one_line_failure(solvers_run("queens", "8", "--find", "--svg", str(tmp_path / "taken")))
+    assert f"cannot write --svg {tmp_path / 'taken'}: Is a directory" in err
+
+
+class _FakePanic(BaseException):
+    """What a Rust panic arrives as (pyo3's PanicException derives from BaseException)."""
+
+
+@pytest.mark.parametrize(
+    ("error", "phrase"),
+    [
+        (RuntimeError("the heuristic found no tour; the board may still have one"), "heuristic"),
+        (MemoryError("building the memo table needs 12.0 GiB, 3.1 GiB available"), "12.0 GiB"),
+        (MemoryError(), "out of memory"),
+        (OverflowError("the count does not fit the 128-bit counter"), "128-bit"),
+        (TimeoutError("no answer within the timeout of 1.0 s"), "timeout"),
+        (OSError(28, "No space left on device", "/tmp/out.svg"), "/tmp/out.svg: No space left"),
+        (_FakePanic("index out of bounds\nnote: run with RUST_BACKTRACE=1"), "internal error"),
+        (KeyError("surprise"), "internal error, please report it: KeyError"),
+    ],
+)
+def test_every_failure_of_the_library_is_one_line(capsys, monkeypatch, error, phrase):
+    def fail(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(solvers.knights, "find_tour", fail)
+    code, out, err = run(capsys, "tours", "8", "8", "--find")
+    assert (code, out) == (1, "")
+    assert err.startswith("solvers: error: ") and err.count("\n") == 1, err
+    assert phrase in err
+
+
+def test_bad_input_found_by_the_library_is_a_usage_error(capsys, monkeypatch):
+    for error in (ValueError("rows must be at least 1"), TypeError("rows must be an integer")):
+
+        def fail(*args, error=error, **kwargs):
+            raise error
+
+        monkeypatch.setattr(solvers.knights, "find_tour", fail)
+        code, out, err = run(capsys, "tours", "8", "8", "--find")
+        assert (code, out, err) == (2, "", f"solvers: error: {error}\n")
+
+
+def test_keyboard_interrupt_anywhere_is_status_130(capsys, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solvers.knights, "find_tour", interrupted)
+    assert run(capsys, "tours", "8", "8", "--find") == (130, "", "solvers: interrupted\n")
+
+
+@pytest.mark.parametrize(
+    ("argv", "phrase"),
+    [
+        (["tours", "3", "4", "--threads", "99999999999999999999"], "threads must be at most"),
+        (["tours", "3", "4", "--timeout", "nan"], "timeout must be a finite"),
+        (["tours", "3", "4", "--timeout", "inf"], "timeout must be a finite"),
+        (["tours", "3", "4", "--start", "99999999999999999999,0"], "is off the 3x4 board"),
+        (["queens", "99999999999999999999", "--find"], "constructs for n up to"),
+        (["queens", "8", "--workers", "99999999999999999999"], "--workers must be at least 1"),
+        (["peg", "triangle:99999999999999999999"], "at most 64 holes"),
+        (["peg", "rectangle:9x99999999999999999999"], "at most 64 holes"),
+        (["tours", "3", "4", "--animate", "--delay", "1e308"], "delay must be at most"),
+    ],
+)
+def test_hostile_numbers_are_usage_errors(capsys, argv, phrase):
+    err = usage_error(capsys, *argv)
+    assert err.startswith("solvers: error: ") and err.count("\n") == 1
+    assert phrase in err
+
+
+def test_a_huge_list_count_means_all(capsys):
+    code, out, _ = run(capsys, "tours", "3", "4", "--list", str(10**30))
+    assert code == 0 and out.splitlines() == [f"1: {FIRST_3X4}", f"2: {SECOND_3X4}"]
+    code, out, _ = run(capsys, "queens", "6", "--list", str(10**30), "--json")
+    assert code == 0 and len(json.loads(out)["solutions"]) == A000170[5]
+
+
 def test_a_closed_pipe_is_not_an_error():
     # `solvers tours 300 300 --find | head -1`: the reader leaves after one line,
     # long before the 450 kB board is written.
