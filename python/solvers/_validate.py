@@ -13,7 +13,7 @@ import math
 import numbers
 import operator
 import reprlib
-from collections.abc import Mapping, Set
+from collections.abc import Iterable, Mapping, Set
 from typing import Any
 
 _REPR = reprlib.Repr()
@@ -22,9 +22,9 @@ _REPR.maxlong = 60
 
 
 def shown(value: Any) -> str:
-    """``repr(value)``, shortened for an error message."""
+    """``repr(value)``, shortened to one line for an error message."""
     try:
-        return _REPR.repr(value)
+        return " ".join(_REPR.repr(value).split())
     except Exception:  # noqa: BLE001 - a hostile __repr__ must not hide the real error
         return f"<{type(value).__name__} object>"
 
@@ -86,22 +86,36 @@ def timeout(value: Any) -> float | None:
     return seconds(value, "timeout")
 
 
-def square(value: Any, name: str) -> tuple[int, int]:
-    """A ``(row, col)`` pair of integers: a tuple, a list or another sequence
-    of two (a numpy array), not a string, a mapping or a set."""
+def items(value: Any, count: int, name: str, what: str) -> tuple[Any, ...]:
+    """The ``count`` items of ``value``: a tuple, a list or another sequence
+    (a numpy array), not a string, a mapping or a set (``TypeError``, saying
+    that ``name`` must be ``what``)."""
     if (
         isinstance(value, (str, bytes, Mapping, Set))
         or not hasattr(value, "__len__")
         or not hasattr(value, "__getitem__")
     ):
-        raise TypeError(f"{name} must be a (row, col) pair of integers, got {shown(value)}")
+        raise TypeError(f"{name} must be {what}, got {shown(value)}")
     try:
-        pair = len(value) == 2
+        fits = len(value) == count
     except TypeError:  # an object whose len() does not work (a 0-d array)
-        pair = False
-    if not pair:
-        raise TypeError(f"{name} must be a (row, col) pair of integers, got {shown(value)}")
-    return integer(value[0], f"{name} row"), integer(value[1], f"{name} col")
+        fits = False
+    if not fits:
+        raise TypeError(f"{name} must be {what}, got {shown(value)}")
+    return tuple(value[i] for i in range(count))
+
+
+def square(value: Any, name: str) -> tuple[int, int]:
+    """A ``(row, col)`` pair of integers (see :func:`items`)."""
+    row, col = items(value, 2, name, "a (row, col) pair of integers")
+    return integer(row, f"{name} row"), integer(col, f"{name} col")
+
+
+def iterable(value: Any, name: str, what: str) -> Iterable[Any]:
+    """``value`` if it can be iterated (not a string), else ``TypeError``."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__}")
+    return value
 
 
 def flag(value: Any, name: str) -> bool:

@@ -54,6 +54,8 @@ class Checkpoint:
 
         self.path = os.fspath(path)
         self.size = size
+        if "\0" in self.path:
+            raise ValueError(f"checkpoint {self.path!r} is not a file name (it holds a NUL)")
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -179,7 +181,14 @@ class Checkpoint:
         if "layers" not in tables:
             return None
         row = self._db.execute("SELECT data FROM layers WHERE side = ?", (side,)).fetchone()
-        return None if row is None else bytes(row[0])
+        if row is None:
+            return None
+        if not isinstance(row[0], bytes):
+            raise ValueError(
+                f"checkpoint {self.path!r} is corrupt: layer {side!r} is "
+                f"{type(row[0]).__name__}, not bytes"
+            )
+        return row[0]
 
     def _close_quietly(self) -> None:
         try:

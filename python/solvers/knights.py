@@ -489,12 +489,15 @@ def is_tour(
         return squares.verify(closed=closed)
     kb = _board(rows, cols, board)
     order = array("I")
-    for step, item in enumerate(squares):
+    for step, item in enumerate(_validate.iterable(squares, "squares", _SQUARES)):
         row, col = _validate.square(item, f"square {step}")
         if not kb.is_square(row, col):
             return False
         order.append(row * kb.cols + col)
     return _defect(kb, order, closed) is None
+
+
+_SQUARES = "an iterable of (row, col) squares"
 
 
 def _defect(kb: KnightBoard, order: array[int], closed: bool) -> str | None:
@@ -531,7 +534,7 @@ class Tour(Sequence[Square]):
     ) -> None:
         kb = _board(rows, cols, board)
         order = array("I")
-        for step, item in enumerate(squares):
+        for step, item in enumerate(_validate.iterable(squares, "squares", _SQUARES)):
             row, col = _validate.square(item, f"square {step}")
             if not kb.is_square(row, col):
                 raise ValueError(f"square {step} {(row, col)} is not on the board")

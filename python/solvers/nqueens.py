@@ -180,7 +180,7 @@ def is_queens_solution(cols: Iterable[int]) -> bool:
         return cols.verify()
     packed = array("I")
     n = 0
-    for row, col in enumerate(cols):
+    for row, col in enumerate(_validate.iterable(cols, "cols", _COLUMNS)):
         col = _validate.integer(col, f"column of row {row}")
         n += 1
         if col < 0 or col >= 2**32:
@@ -189,6 +189,9 @@ def is_queens_solution(cols: Iterable[int]) -> bool:
     if n == 0:
         return False
     return _defect(packed) is None
+
+
+_COLUMNS = "an iterable of column numbers, one per row"
 
 
 def _defect(cols: array[int]) -> str | None:
@@ -218,7 +221,7 @@ class Placement(Sequence[int]):
 
     def __init__(self, cols: Iterable[int]) -> None:
         packed = array("I")
-        for row, col in enumerate(cols):
+        for row, col in enumerate(_validate.iterable(cols, "cols", _COLUMNS)):
             col = _validate.integer(col, f"column of row {row}")
             if col < 0 or col >= 2**32:
                 raise ValueError(f"row {row}: column {col} is off the board")

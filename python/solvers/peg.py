@@ -202,19 +202,13 @@ def _solution(board: PegBoard, start: Square, jumps: tuple[Jump, ...]) -> PegSol
 def _jumps(jumps: Any) -> tuple[Jump, ...]:
     """``jumps`` as :class:`Jump` s of ``(row, col)`` squares (``TypeError`` if
     they are not three squares each)."""
-    if isinstance(jumps, (str, bytes)) or not isinstance(jumps, Iterable):
-        raise TypeError(
-            "jumps must be an iterable of (source, over, landing) triples of (row, col) "
-            f"squares, got {type(jumps).__name__}"
-        )
+    what = "an iterable of (source, over, landing) triples of (row, col) squares"
     out = []
-    for number, jump in enumerate(jumps, start=1):
-        if isinstance(jump, (str, bytes)) or not isinstance(jump, Sequence) or len(jump) != 3:
-            raise TypeError(
-                f"jump {number} must be three (row, col) squares (source, over, landing), "
-                f"got {jump!r}"
-            )
-        out.append(Jump(*(_validate.square(part, f"jump {number} square") for part in jump)))
+    for number, jump in enumerate(_validate.iterable(jumps, "jumps", what), start=1):
+        parts = _validate.items(
+            jump, 3, f"jump {number}", "three (row, col) squares (source, over, landing)"
+        )
+        out.append(Jump(*(_validate.square(part, f"jump {number} square") for part in parts)))
     return tuple(out)
 
 

@@ -1,0 +1,568 @@
+"""What a hostile tester types: huge and negative numbers, floats and bools
+where integers belong, numpy scalars, ``nan``/``inf``/negative timeouts,
+ragged or unicode board drawings, boards of 65 holes and more, checkpoint
+files that are broken or not ours, and the wrong type for every argument.
+
+Each case ends in a ``ValueError``, ``TypeError`` or ``OverflowError``
+whose one-line message names what was wrong, and the interpreter still
+counts right afterwards.  (The command line's side: tests/test_cli.py;
+memory: the tests run under ``prlimit``.)
+"""
+
+from __future__ import annotations
+
+import decimal
+import fractions
+import math
+import sqlite3
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import oracle
+import peg_oracle
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from solvers import (
+    KnightBoard,
+    PegBoard,
+    PegSolution,
+    Placement,
+    Tour,
+    count_peg_solutions,
+    count_queens,
+    count_tours,
+    find_peg_solution,
+    find_queens,
+    find_tour,
+    finish_counts,
+    is_peg_solution,
+    is_queens_solution,
+    is_tour,
+    queens,
+    tours,
+)
+from solvers.animate import animate_queens
+
+#: The small counts run after every refusal, from the oracles.
+TOURS_3X4 = oracle.count(3, 4)
+TRIANGLE_5 = peg_oracle.count_solutions(*peg_oracle.triangle(5), (0, 0), None)
+
+
+def still_works() -> None:
+    """The interpreter is fine: a count and a peg count come out right."""
+    assert count_tours(3, 4) == TOURS_3X4
+    assert count_peg_solutions(PegBoard.triangle(5), start=(0, 0), finish=None) == TRIANGLE_5
+
+
+def refused(call: Callable[[], Any], error: type[Exception], phrase: str) -> str:
+    with pytest.raises(error) as caught:
+        call()
+    message = str(caught.value)
+    assert phrase in message, message
+    assert "\n" not in message and len(message) <= 800, message
+    return message
+
+
+ENGLISH = PegBoard.english()
+BIG = 2**64
+HUGE = 10**100
+
+
+def _executor() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(1)
+
+
+# ---------------------------------------------------------------- numbers
+
+NUMBERS = {
+    # sizes
+    "rows 2**64": (lambda: count_tours(BIG, 2), ValueError, "at most 100000000 cells"),
+    "rows 10**100": (lambda: count_tours(HUGE, 1), ValueError, "at most 100000000 cells"),
+    "rows negative": (lambda: count_tours(-1, 5), ValueError, "rows must be at least 1, got -1"),
+    "cols zero": (lambda: count_tours(5, 0), ValueError, "cols must be at least 1, got 0"),
+    "rows float": (lambda: count_tours(3.0, 4), TypeError, "rows must be an integer, got float"),
+    "rows bool": (lambda: count_tours(True, 4), TypeError, "rows must be an integer, not a bool"),
+    "rows str": (lambda: count_tours("3", 4), TypeError, "rows must be an integer, got str"),
+    "rows without cols": (lambda: count_tours(3), TypeError, "give the board size"),
+    "find_tour 10**5 square": (lambda: find_tour(10**5, 10**5), ValueError, "at most 100000000"),
+    "tours 2**64": (lambda: tours(BIG, BIG), ValueError, "at most 100000000 cells"),
+    "queens 2**64": (lambda: count_queens(BIG), ValueError, "up to 64, got 18446744073709551616"),
+    "queens 65": (lambda: count_queens(65), ValueError, "up to 64"),
+    "queens 0": (lambda: count_queens(0), ValueError, "n must be at least 1"),
+    "queens float": (lambda: count_queens(8.0), TypeError, "n must be an integer, got float"),
+    "queens bool": (lambda: queens(True), TypeError, "n must be an integer, not a bool"),
+    "find_queens 2**64": (lambda: find_queens(BIG), ValueError, "constructs for n up to"),
+    "find_queens 10**100 search": (
+        lambda: find_queens(HUGE, method="search"),
+        ValueError,
+        'find_queens(method="search") works for n up to 64',
+    ),
+    "placement column 10**30": (lambda: Placement([10**30]), ValueError, "is off the board"),
+    "placement column -1": (lambda: Placement([-1]), ValueError, "column -1 is off the board"),
+    "placement bool": (lambda: Placement([True]), TypeError, "not a bool"),
+    "triangle 2**64": (lambda: PegBoard.triangle(BIG), ValueError, "at most 64 holes"),
+    "diamond 10**100": (lambda: PegBoard.diamond(HUGE), ValueError, "at most 64 holes"),
+    "rectangle 2**64 x 1": (lambda: PegBoard.rectangle(BIG, 1), ValueError, "at most 64 holes"),
+    # threads
+    "threads 2**64": (lambda: count_tours(3, 4, threads=BIG), ValueError, "at most 1024"),
+    "threads 0": (lambda: count_queens(8, threads=0), ValueError, "threads must be at least 1"),
+    "threads -3": (lambda: count_tours(3, 4, threads=-3), ValueError, "at least 1, got -3"),
+    "threads bool": (lambda: count_tours(3, 4, threads=True), TypeError, "not a bool"),
+    "threads str": (lambda: count_tours(3, 4, threads="2"), TypeError, "got str"),
+    "threads float": (lambda: count_tours(3, 4, threads=2.0), TypeError, "got float"),
+    "peg threads str": (
+        lambda: count_peg_solutions(ENGLISH, start=(3, 3), threads="x"),
+        TypeError,
+        "threads must be an integer, got str",
+    ),
+    "peg parts 0": (
+        lambda: count_peg_solutions(ENGLISH, start=(3, 3), parts=0, executor=_executor()),
+        ValueError,
+        "parts must be at least 1",
+    ),
+    "peg parts 2**64": (
+        lambda: count_peg_solutions(ENGLISH, start=(3, 3), parts=BIG, executor=_executor()),
+        ValueError,
+        "parts must be at most",
+    ),
+    "peg parts bool": (
+        lambda: count_peg_solutions(ENGLISH, start=(3, 3), parts=True, executor=_executor()),
+        TypeError,
+        "not a bool",
+    ),
+    # timeouts
+    "timeout nan": (lambda: count_tours(3, 4, timeout=math.nan), ValueError, "finite"),
+    "timeout inf": (lambda: count_queens(8, timeout=math.inf), ValueError, "finite"),
+    "timeout -inf": (lambda: tuple(find_queens(8, timeout=-math.inf)), ValueError, "finite"),
+    "timeout -1": (lambda: count_tours(3, 4, timeout=-1), ValueError, "non-negative"),
+    "timeout 10**400": (lambda: count_tours(3, 4, timeout=10**400), ValueError, "finite"),
+    "timeout bool": (lambda: count_tours(3, 4, timeout=True), TypeError, "got bool"),
+    "timeout str": (lambda: count_tours(3, 4, timeout="1"), TypeError, "got str"),
+    "timeout Decimal": (
+        lambda: count_tours(3, 4, timeout=decimal.Decimal("1.5")),
+        TypeError,
+        "got Decimal",
+    ),
+    "peg timeout nan": (
+        lambda: count_peg_solutions(ENGLISH, start=(3, 3), timeout=math.nan),
+        ValueError,
+        "timeout must be a finite",
+    ),
+    "find_peg timeout -1": (
+        lambda: find_peg_solution(ENGLISH, start=(3, 3), timeout=-1),
+        ValueError,
+        "non-negative",
+    ),
+    "finish_counts timeout inf": (
+        lambda: finish_counts(ENGLISH, start=(3, 3), timeout=math.inf),
+        ValueError,
+        "finite",
+    ),
+    "animate delay nan": (lambda: animate_queens(4, delay=math.nan), ValueError, "finite"),
+    "animate delay 1e308": (lambda: animate_queens(4, delay=1e308), ValueError, "at most 60"),
+    "animate delay str": (lambda: animate_queens(4, delay="1"), TypeError, "got str"),
+}
+
+
+# ---------------------------------------------------------------- squares, flags, choices
+
+ARGUMENTS = {
+    "start 2**64": (lambda: count_tours(3, 4, start=(BIG, 0)), ValueError, "is off the 3x4"),
+    "start negative": (lambda: count_tours(3, 4, start=(-1, 0)), ValueError, "(-1, 0) is off"),
+    "start floats": (lambda: count_tours(3, 4, start=(0.0, 0)), TypeError, "start row"),
+    "start bools": (lambda: count_tours(3, 4, start=(True, False)), TypeError, "not a bool"),
+    "start dict": (lambda: count_tours(3, 4, start={"a": 1, "b": 2}), TypeError, "pair"),
+    "start set": (lambda: count_tours(3, 4, start={1, 2}), TypeError, "(row, col) pair"),
+    "start triple": (lambda: count_tours(3, 4, start=(1, 2, 3)), TypeError, "got (1, 2, 3)"),
+    "start None": (lambda: count_tours(3, 4, start=None), TypeError, "got None"),
+    "start object": (lambda: count_tours(3, 4, start=object()), TypeError, "(row, col) pair"),
+    "start 'ALL'": (lambda: count_tours(3, 4, start="ALL"), ValueError, "'all', got 'ALL'"),
+    "start long string": (lambda: count_tours(3, 4, start="x" * 10**6), ValueError, "..."),
+    "find_tour start all": (lambda: find_tour(5, 5, start="all"), ValueError, "got 'all'"),
+    "start on a hole": (
+        lambda: count_tours(board="..#\n...", start=(0, 2)),
+        ValueError,
+        "missing square",
+    ),
+    "default start missing": (
+        lambda: count_tours(board="...\n#..", start="lower-left"),
+        ValueError,
+        "the default start, the lower-left corner (1, 0), is a missing square",
+    ),
+    "closed 1": (lambda: count_tours(3, 4, closed=1), TypeError, "closed must be True or False"),
+    "unique 1": (lambda: count_queens(8, unique=1), TypeError, "unique must be True or False"),
+    "progress 1": (lambda: count_tours(3, 4, progress=1), TypeError, "progress must be True"),
+    "deterministic yes": (
+        lambda: find_queens(8, method="search", deterministic="yes"),
+        TypeError,
+        "deterministic must be True or False",
+    ),
+    "method None": (lambda: count_tours(3, 4, method=None), ValueError, "method must be one of"),
+    "method list": (lambda: count_tours(3, 4, method=["auto"]), ValueError, "got ['auto']"),
+    "queens method": (lambda: find_queens(8, method="guess"), ValueError, "'construct' or"),
+    "peg method": (
+        lambda: count_peg_solutions(ENGLISH, start=(3, 3), method=None),
+        ValueError,
+        "'meet' or 'forward'",
+    ),
+    "executor str": (lambda: count_tours(3, 4, executor="x"), TypeError, "concurrent.futures"),
+    "peg executor str": (
+        lambda: count_peg_solutions(ENGLISH, start=(3, 3), executor="x"),
+        TypeError,
+        "executor must be",
+    ),
+    "checkpoint int": (lambda: count_tours(3, 4, checkpoint=123), TypeError, "file path"),
+    "checkpoint bytes": (lambda: count_queens(8, checkpoint=b"q.sqlite"), TypeError, "file path"),
+    "checkpoint NUL": (
+        lambda: count_queens(8, checkpoint="q\0.sqlite"),
+        ValueError,
+        "is not a file name",
+    ),
+    "is_tour int": (lambda: is_tour(5, 3, 4), TypeError, "squares must be an iterable"),
+    "is_tour strings": (lambda: is_tour(["ab"], 3, 4), TypeError, "square 0 must be a (row, col)"),
+    "Tour floats": (lambda: Tour([(2.0, 0)], 3, 4), TypeError, "square 0 row"),
+    "is_queens None": (lambda: is_queens_solution(None), TypeError, "cols must be an iterable"),
+    "is_queens str": (lambda: is_queens_solution("1302"), TypeError, "cols must be an iterable"),
+    "is_queens floats": (lambda: is_queens_solution([1.0]), TypeError, "column of row 0"),
+    # peg holes
+    "peg start 2**64": (
+        lambda: count_peg_solutions(ENGLISH, start=BIG),
+        ValueError,
+        "not a hole index of PegBoard.english(): hole indices are 0..32",
+    ),
+    "peg start -1": (lambda: count_peg_solutions(ENGLISH, start=-1), ValueError, "-1 is not a"),
+    "peg start bool": (lambda: count_peg_solutions(ENGLISH, start=True), TypeError, "bool"),
+    "peg start float": (lambda: count_peg_solutions(ENGLISH, start=1.5), TypeError, "got float"),
+    "peg start str": (lambda: count_peg_solutions(ENGLISH, start="centre"), TypeError, "got str"),
+    "peg start None": (lambda: finish_counts(ENGLISH, start=None), TypeError, "got NoneType"),
+    "peg start off": (lambda: finish_counts(ENGLISH, start=(0, 0)), ValueError, "not a hole"),
+    "peg start huge pair": (
+        lambda: find_peg_solution(ENGLISH, start=(BIG, 0)),
+        ValueError,
+        "(18446744073709551616, 0) is not a hole",
+    ),
+    "peg finish word": (
+        lambda: count_peg_solutions(ENGLISH, start=(3, 3), finish="anywhere"),
+        ValueError,
+        "'start' or None, got 'anywhere'",
+    ),
+    "peg finish float": (
+        lambda: count_peg_solutions(ENGLISH, start=(3, 3), finish=1.5),
+        TypeError,
+        "finish must be",
+    ),
+    "peg finish short list": (
+        lambda: find_peg_solution(ENGLISH, start=(3, 3), finish=[1]),
+        TypeError,
+        "finish must be a (row, col) pair",
+    ),
+    "peg board str": (
+        lambda: count_peg_solutions("english", start=(3, 3)),
+        TypeError,
+        "board must be a PegBoard",
+    ),
+    "peg jumps str": (
+        lambda: PegSolution(ENGLISH, "abc", start=(3, 3)),
+        TypeError,
+        "jumps must be an iterable",
+    ),
+    "peg jump of two": (
+        lambda: is_peg_solution(ENGLISH, [((1, 3), (2, 3))], start=(3, 3)),
+        TypeError,
+        "jump 1 must be three (row, col) squares",
+    ),
+    "peg jump floats": (
+        lambda: PegSolution(ENGLISH, [((1.0, 3), (2, 3), (3, 3))], start=(3, 3)),
+        TypeError,
+        "jump 1 square row",
+    ),
+    "peg jump off the board": (
+        lambda: PegSolution(ENGLISH, [((BIG, 3), (2, 3), (3, 3))], start=(3, 3)),
+        ValueError,
+        "not a jump of this board",
+    ),
+    "peg draw int": (lambda: ENGLISH.draw(empty=BIG), TypeError, "empty must be a collection"),
+}
+
+
+# ---------------------------------------------------------------- drawings and boards
+
+BOARDS = {
+    "ragged": (lambda: count_tours(board="...\n..\n..."), ValueError, "board line 2 has 2 cells"),
+    "unicode dot": (lambda: count_tours(board="..．\n..."), ValueError, "column 3: '．'"),
+    "tab": (lambda: count_tours(board="..\t.\n...."), ValueError, "column 3: '\\t'"),
+    "NUL": (lambda: count_tours(board="..\0."), ValueError, "'\\x00' is not allowed"),
+    "emoji": (lambda: is_tour([], board="..\n.♞"), ValueError, "'♞' is not allowed"),
+    "empty": (lambda: count_tours(board=""), ValueError, "board text is empty"),
+    "blank lines": (lambda: count_tours(board="\n \n\n"), ValueError, "board text is empty"),
+    "no squares": (lambda: count_tours(board="##\n##"), ValueError, "no squares"),
+    "bytes": (lambda: count_tours(board=b"...."), TypeError, "board must be a str"),
+    "size disagrees": (
+        lambda: count_tours(5, 4, board="....\n....\n...."),
+        ValueError,
+        "rows=5 disagrees",
+    ),
+    "mask of ints": (lambda: KnightBoard(3, 4, [1] * 12), TypeError, "mask entries"),
+    "mask short": (lambda: KnightBoard(3, 4, [True] * 11), ValueError, "mask has 11 entries"),
+    "mask empty board": (lambda: KnightBoard(1, 2, [False, False]), ValueError, "no squares"),
+    "wide for the search": (
+        lambda: count_tours(9, 9, method="search"),
+        ValueError,
+        "at most 64 cells",
+    ),
+    # peg boards
+    "peg 65 holes": (
+        lambda: PegBoard([(0, c) for c in range(65)]),
+        ValueError,
+        "at most 64 holes",
+    ),
+    "peg 65 drawn": (lambda: PegBoard.parse("o" * 65), ValueError, "at most 64 holes"),
+    "peg 66 triangle": (lambda: PegBoard.triangle(11), ValueError, "triangle(11) has 66"),
+    "peg 65 rectangle": (lambda: PegBoard.rectangle(5, 13), ValueError, "has 65"),
+    "peg 85 diamond": (lambda: PegBoard.diamond(7), ValueError, "diamond(7) has 85"),
+    "peg 66 triangle drawn": (
+        lambda: PegBoard.parse("\n".join("o" * (r + 1) for r in range(11)), triangle=True),
+        ValueError,
+        "at most 64 holes",
+    ),
+    "peg far-flung holes": (
+        lambda: PegBoard([(0, 0), (0, 10**6)]),
+        ValueError,
+        "lie within 128 rows and 128 columns",
+    ),
+    "peg holes 2**64 apart": (lambda: PegBoard([(0, 0), (BIG, 0)]), ValueError, "lie within"),
+    "peg negative": (lambda: PegBoard([(0, 0), (0, -1)]), ValueError, "column -1"),
+    "peg duplicate": (lambda: PegBoard([(0, 0), (0, 0)]), ValueError, "listed twice"),
+    "peg holes str": (lambda: PegBoard("ooo"), TypeError, "PegBoard.parse()"),
+    "peg holes ints": (lambda: PegBoard([1, 2]), TypeError, "hole must be a (row, col) pair"),
+    "peg geometry None": (lambda: PegBoard([(0, 0)], geometry=None), TypeError, "geometry"),
+    "peg unicode": (lambda: PegBoard.parse("oo\no○"), ValueError, "line 2, column 2"),
+    "peg fullwidth o": (lambda: PegBoard.parse("ｏｏｏ"), ValueError, "unexpected 'ｏ'"),
+    "peg tab": (lambda: PegBoard.parse("oo\n\too"), ValueError, "tab characters"),
+    "peg NUL": (lambda: PegBoard.parse("o\0o"), ValueError, "unexpected '\\x00'"),
+    "peg bytes": (lambda: PegBoard.parse(b"ooo"), TypeError, "board must be a str"),
+    "peg empty": (lambda: PegBoard.parse("\n\n"), ValueError, "board text is empty"),
+    "peg no holes": (lambda: PegBoard.parse("# #"), ValueError, "no holes"),
+    "peg triangle row too long": (
+        lambda: PegBoard.parse("o\no o o", triangle=True),
+        ValueError,
+        "row 1 of a triangle has 2 holes",
+    ),
+}
+
+CATALOGUE = {**NUMBERS, **ARGUMENTS, **BOARDS}
+
+
+@pytest.mark.parametrize("name", sorted(CATALOGUE))
+def test_refused_clearly_and_the_interpreter_goes_on(name):
+    call, error, phrase = CATALOGUE[name]
+    refused(call, error, phrase)
+    still_works()
+
+
+# ---------------------------------------------------------------- accepted as they should be
+
+
+def test_hostile_but_valid_values_work():
+    assert count_tours(3, 4, timeout=1e308) == TOURS_3X4  # a timeout past any run
+    assert count_tours(3, 4, timeout=fractions.Fraction(7, 2)) == TOURS_3X4
+    assert count_tours(3, 4, start=[2, 0]) == count_tours(3, 4, start=(2, 0))
+    assert count_tours(board="....\r\n....\r\n....  \n\n") == TOURS_3X4
+    assert count_tours(board="." * 10**5) == oracle.count(1, 3)  # a long line: no tour
+    assert is_tour([(BIG, 0)], 3, 4) is False
+    assert is_queens_solution([BIG, 0]) is False and is_queens_solution([-1, 0]) is False
+    assert PegBoard.parse(" " * 10**5 + "ooo") == PegBoard.rectangle(1, 3)
+    assert PegBoard.parse("ooo\no\nooo") == PegBoard([(0, 0), (0, 1), (0, 2), (1, 0),
+                                                      (2, 0), (2, 1), (2, 2)])  # fmt: skip
+
+
+def test_numpy_values():
+    np = pytest.importorskip("numpy")
+    board = PegBoard.triangle(5)
+    assert count_tours(np.int64(3), np.int8(4), threads=np.int32(2)) == TOURS_3X4
+    assert count_tours(3, 4, start=np.array([2, 0]), timeout=np.float32(60)) == TOURS_3X4
+    assert count_queens(np.uint8(8)) == count_queens(8)
+    assert Placement(np.array([1, 3, 0, 2])) == Placement([1, 3, 0, 2])
+    assert count_peg_solutions(board, start=np.int64(0), finish=None) == TRIANGLE_5
+    assert board.normalize_square(np.array([4, 4])) == board.index((4, 4))
+    game = PegSolution(PegBoard.rectangle(1, 3), np.array([[[0, 2], [0, 1], [0, 0]]]), start=0)
+    assert game.finish == (0, 0) and all(type(x) is int for s in game[0] for x in s)
+    refused(lambda: count_tours(np.float64(3), 4), TypeError, "rows must be an integer")
+    refused(lambda: count_tours(3, 4, timeout=np.float64("nan")), ValueError, "finite")
+    refused(lambda: count_tours(3, 4, closed=np.bool_(True)), TypeError, "closed must be")
+    refused(lambda: count_tours(3, 4, threads=np.bool_(True)), TypeError, "threads")
+    refused(lambda: count_tours(3, 4, start=np.array([[2, 0], [0, 0]])), TypeError, "start row")
+    refused(lambda: count_tours(3, 4, start=np.array(5)), TypeError, "(row, col) pair")
+    refused(lambda: KnightBoard(2, 2, np.ones(4, bool)), TypeError, "mask entries")
+    refused(lambda: count_queens(np.int64(2**62)), ValueError, "up to 64")
+    still_works()
+
+
+# ---------------------------------------------------------------- any value, any argument
+
+GARBAGE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=8),
+    st.binary(max_size=4),
+    st.tuples(st.integers(-5, 5), st.integers(-5, 5)),
+    st.lists(st.integers(-(2**65), 2**65), max_size=3),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=st.sampled_from(["start", "threads", "timeout", "closed", "method"]),
+    value=GARBAGE,
+)
+def test_any_value_for_a_count_argument(name, value):
+    if name == "threads" and isinstance(value, int) and not isinstance(value, bool):
+        value = value if value < 1 or value > 8 else 2  # no pool of a thousand threads
+    try:
+        result = count_tours(3, 4, **{name: value})
+    except (TypeError, ValueError) as error:
+        message = str(error)
+        assert name in message and "\n" not in message, message
+    except TimeoutError:
+        assert name == "timeout"  # a valid, short timeout may run out
+    else:
+        assert result in TOURS_3X4_COUNTS
+
+
+#: Tours of 3x4 from every start (and all), open and closed.
+TOURS_3X4_COUNTS = {
+    oracle.count(3, 4, None, start, closed)
+    for start in [*oracle.squares(3, 4), "all"]
+    for closed in (False, True)
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.sampled_from(["start", "finish", "threads", "timeout", "method"]), value=GARBAGE)
+def test_any_value_for_a_peg_argument(name, value):
+    if name == "threads" and isinstance(value, int) and not isinstance(value, bool):
+        value = value if value < 1 or value > 8 else 2
+    board = PegBoard.triangle(4)
+    arguments: dict[str, Any] = {"start": (0, 0), "finish": None, name: value}
+    try:
+        result = count_peg_solutions(board, **arguments)
+    except (TypeError, ValueError) as error:
+        message = str(error)
+        assert name in message and "\n" not in message, message
+    except TimeoutError:
+        assert name == "timeout"
+    else:
+        assert result in TRIANGLE_4_COUNTS
+
+
+#: Games on the 4-row triangle from any start to any finish (or anywhere).
+TRIANGLE_4_COUNTS = {
+    peg_oracle.count_solutions(*peg_oracle.triangle(4), start, finish)
+    for start in peg_oracle.triangle(4)[0]
+    for finish in [None, *peg_oracle.triangle(4)[0]]
+}
+
+
+# ---------------------------------------------------------------- checkpoint files
+
+
+def _peg_checkpoint(tmp_path: Path) -> tuple[Path, Callable[[Path], int]]:
+    """A finished peg checkpoint whose layers are kept, and the call that made it."""
+    board = PegBoard.triangle(5)
+
+    def count(path: Path) -> int:
+        return count_peg_solutions(board, start=(0, 0), finish=(3, 0), checkpoint=path)
+
+    path = tmp_path / "peg.sqlite"
+    count(path)
+    return path, count
+
+
+def _tamper(path: Path, *statements: str) -> None:
+    with sqlite3.connect(path) as db:
+        for statement in statements:
+            db.execute(statement)
+
+
+@pytest.mark.parametrize(
+    ("statements", "phrase"),
+    [
+        (["DELETE FROM results", "UPDATE layers SET data = 'text'"], "is str, not bytes"),
+        (["DELETE FROM results", "UPDATE layers SET data = NULL"], "is NoneType, not bytes"),
+        (["DELETE FROM results", "UPDATE layers SET data = 12345"], "is int, not bytes"),
+        (["DELETE FROM results", "UPDATE layers SET data = x'0102'"], "not a valid peg layer"),
+        (
+            ["DELETE FROM results", "UPDATE layers SET data = substr(data, 1, length(data) - 7)"],
+            "is corrupt",
+        ),
+        (["UPDATE results SET count = 'many'"], "is corrupt: count 'many'"),
+        (["UPDATE results SET count = '" + "9" * 5000 + "'"], "is corrupt: count '999"),
+        (["UPDATE results SET count = '-1'"], "is corrupt"),
+        (["UPDATE results SET count = '１２'"], "is corrupt"),  # unicode digits
+        (["UPDATE results SET idx = 7"], "is corrupt: subproblem 7"),
+        (["DELETE FROM meta WHERE key = 'format'"], "not a solvers checkpoint (format None)"),
+        (["UPDATE meta SET value = 'solvers-checkpoint/2' WHERE key = 'format'"], "another format"),
+        (["UPDATE meta SET value = 'cards/1' WHERE key = 'format'"], "not a solvers checkpoint"),
+        (["UPDATE meta SET value = '{}' WHERE key = 'problem'"], "another problem"),
+        (["UPDATE meta SET value = 'x' WHERE key = 'subproblems'"], "another split"),
+        (["DROP TABLE results", "CREATE TABLE results(x)"], "not a readable solvers checkpoint"),
+        (["DROP TABLE meta", "CREATE TABLE meta(a, b, c)"], "not a readable solvers checkpoint"),
+        (["DROP TABLE runs"], "not a solvers checkpoint"),
+    ],
+)
+def test_a_damaged_checkpoint_is_refused(tmp_path, statements, phrase):
+    path, count = _peg_checkpoint(tmp_path)
+    _tamper(path, *statements)
+    refused(lambda: count(path), ValueError, phrase)
+    still_works()
+
+
+def test_checkpoint_files_that_are_not_checkpoints(tmp_path):
+    _, count = _peg_checkpoint(tmp_path)
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(bytes(range(256)) * 64)
+    refused(lambda: count(junk), ValueError, "not a readable solvers checkpoint")
+    header = tmp_path / "header.sqlite"
+    header.write_bytes(b"SQLite format 3\0" + b"\xff" * 200)
+    refused(lambda: count(header), ValueError, "not a readable solvers checkpoint")
+    refused(lambda: count(tmp_path), ValueError, "not a readable solvers checkpoint")  # a folder
+    refused(lambda: count(tmp_path / "no" / "such.sqlite"), ValueError, "not a readable")
+    still_works()
+
+
+def test_a_truncated_peg_checkpoint_is_refused(tmp_path):
+    path, count = _peg_checkpoint(tmp_path)
+    data = path.read_bytes()
+    for extra in tmp_path.glob("peg.sqlite-*"):
+        extra.unlink()
+    path.write_bytes(data[: len(data) // 3])
+    refused(lambda: count(path), ValueError, "checkpoint")
+    still_works()
+
+
+def test_another_family_s_checkpoint_is_refused(tmp_path):
+    peg, _ = _peg_checkpoint(tmp_path)
+    refused(lambda: count_queens(8, checkpoint=peg), ValueError, "another problem")
+    refused(lambda: count_tours(3, 4, checkpoint=peg), ValueError, "another problem")
+    queens_file = tmp_path / "q8.sqlite"
+    assert count_queens(8, checkpoint=queens_file) == count_queens(8)
+    refused(
+        lambda: count_peg_solutions(PegBoard.triangle(5), start=(0, 0), checkpoint=queens_file),
+        ValueError,
+        "another problem",
+    )
+    still_works()
+
+
+def test_an_empty_file_is_a_new_checkpoint(tmp_path):
+    # nothing to lose in an empty file: it becomes the checkpoint
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    assert count_queens(8, checkpoint=empty) == count_queens(8)
+    assert count_queens(8, checkpoint=empty) == count_queens(8)
