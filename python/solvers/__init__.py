@@ -18,7 +18,15 @@ from .knights import (
     is_tour,
     tours,
 )
-from .peg import Jump, PegBoard, PegSolution, count_peg_solutions, finish_counts, solve_peg
+from .peg import (
+    Jump,
+    PegBoard,
+    PegSolution,
+    count_peg_solutions,
+    finish_counts,
+    peg_solutions,
+    solve_peg,
+)
 from .queens import (
     Placement,
     count_queens,
@@ -50,6 +58,7 @@ __all__ = [
     "finish_counts",
     "is_queens_solution",
     "is_tour",
+    "peg_solutions",
     "queens",
     "solve_peg",
     "tours",
