@@ -715,7 +715,11 @@ fn accumulate(
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
-            Ok(Mutex::new(ShardTable::with_capacity(expected)?))
+            // A memory error names all the tables, not the one that failed.
+            let slots = ShardTable::slots_for(expected).unwrap_or(usize::MAX);
+            let all = bytes_of::<[u64; 2]>(slots).saturating_mul(SHARDS as u64);
+            let table = ShardTable::with_capacity(expected).map_err(|e| needing(e, all))?;
+            Ok(Mutex::new(table))
         })
         .collect::<Result<_, _>>()?;
     let flush = |shard: usize, batch: &mut Vec<(u64, u128)>| -> Result<(), SearchError> {
@@ -799,10 +803,12 @@ fn drain(
             return Err(SearchError::Cancelled);
         }
         let size = sizes.iter().map(|sizes| sizes[part]).sum();
+        // A memory error names the bytes of the positions and the counts.
+        let whole = |e| needing(e, bytes_of::<(u64, [u64; 2])>(size));
         let layer = Layer {
             pegs,
-            keys: try_zeroed(size, what)?,
-            counts: try_zeroed(size, what)?,
+            keys: try_zeroed(size, what).map_err(whole)?,
+            counts: try_zeroed(size, what).map_err(whole)?,
             parents,
         };
         advise_huge(&layer.keys);
@@ -832,6 +838,15 @@ fn drain(
             table.drain_into(&mut targets, &owners, what)
         })?;
     Ok(out)
+}
+
+/// `e` with `bytes` as what it needed, if it is a memory error: the whole
+/// of what was being built, rather than the one piece that failed.
+fn needing(e: SearchError, bytes: u64) -> SearchError {
+    match e {
+        SearchError::Memory { what, .. } => SearchError::Memory { what, bytes },
+        e => e,
+    }
 }
 
 /// Where a table drains its entries for one part: keys and counts.
@@ -900,15 +915,19 @@ impl ShardTable {
     /// A table for about `n` entries.  Runs in the pool, outside any lock:
     /// its pages are touched in parallel.
     fn with_capacity(n: usize) -> Result<ShardTable, SearchError> {
-        let size = (n.checked_mul(2))
-            .and_then(usize::checked_next_power_of_two)
-            .ok_or_else(|| SearchError::memory(TABLES, bytes_of::<[u64; 2]>(n).saturating_mul(2)))?
-            .max(16);
+        let size = Self::slots_for(n)
+            .ok_or_else(|| SearchError::memory(TABLES, bytes_of::<[u64; 2]>(n).saturating_mul(2)))?;
         Ok(ShardTable {
             slots: zeroed_slots(size, TABLES, true)?,
             used: 0,
             wide: HashMap::new(),
         })
+    }
+
+    /// The slots of a table for `n` entries: at most half full.
+    fn slots_for(n: usize) -> Option<usize> {
+        let size = n.checked_mul(2)?.checked_next_power_of_two()?;
+        Some(size.max(16))
     }
 
     /// Add a batch of `(position, count)`, prefetching its slots first.
