@@ -618,7 +618,8 @@ impl PegLayer {
         Ok(PyBytes::new(py, &data))
     }
 
-    /// A layer from `to_bytes`; `ValueError` for anything else.
+    /// A layer from `to_bytes`; `ValueError` for anything else
+    /// (`MemoryError` when there is no room for it).
     #[classmethod]
     fn from_bytes(
         _cls: &Bound<'_, pyo3::types::PyType>,
@@ -882,7 +883,7 @@ impl PegKernel {
 /// A lazy stream of peg-solitaire solutions, each as its jump indices,
 /// found depth-first by a Rust thread in lexicographic order of the jump
 /// indices (see `peg::stream`).  The kernel's group must fix the finish.
-#[pyclass(module = "solvers._core")]
+#[pyclass(frozen, module = "solvers._core")]
 struct PegStream {
     rx: Mutex<peg::stream::SolutionReceiver>,
 }
@@ -890,7 +891,11 @@ struct PegStream {
 #[pymethods]
 impl PegStream {
     #[new]
-    fn new(kernel: PyRef<'_, PegKernel>, empty: Vec<usize>, finish: Option<usize>) -> PyResult<Self> {
+    fn new(
+        kernel: PyRef<'_, PegKernel>,
+        empty: Vec<usize>,
+        finish: Option<usize>,
+    ) -> PyResult<Self> {
         let geometry = kernel.geometry.clone();
         let start = geometry.position_with_empty(&empty).map_err(input_error)?;
         let holes = geometry.holes();

@@ -180,17 +180,20 @@ def test_hole_indices_are_squares_too():
     assert by_index == list(peg_solutions(board, start=(0, 0), finish=(0, 3)))
 
 
+ENGLISH = PegBoard.english()
+
+
 @pytest.mark.parametrize(
     ("call", "error", "words"),
     [
         (lambda: peg_solutions("english", start=(3, 3)), TypeError, "PegBoard"),
-        (lambda: peg_solutions(PegBoard.english(), start=(0, 0)), ValueError, "not a hole"),
-        (lambda: peg_solutions(PegBoard.english(), start=(3, 3), finish=(9, 9)), ValueError, "not a hole"),
-        (lambda: peg_solutions(PegBoard.english(), start="c"), TypeError, "start"),
-        (lambda: peg_solutions(PegBoard.english(), start=(3, 3), finish="end"), TypeError, "finish"),
-        (lambda: peg_solutions(PegBoard.english(), start=1.5), TypeError, "start"),
-        (lambda: peg_solutions(PegBoard.english(), start=99), ValueError, "hole"),
-        (lambda: peg_solutions(PegBoard.english(), (3, 3)), TypeError, "positional"),
+        (lambda: peg_solutions(ENGLISH, start=(0, 0)), ValueError, "not a hole"),
+        (lambda: peg_solutions(ENGLISH, start=(3, 3), finish=(9, 9)), ValueError, "not a hole"),
+        (lambda: peg_solutions(ENGLISH, start="c"), TypeError, "start"),
+        (lambda: peg_solutions(ENGLISH, start=(3, 3), finish="end"), TypeError, "finish"),
+        (lambda: peg_solutions(ENGLISH, start=1.5), TypeError, "start"),
+        (lambda: peg_solutions(ENGLISH, start=99), ValueError, "hole"),
+        (lambda: peg_solutions(ENGLISH, (3, 3)), TypeError, "positional"),
     ],
 )
 def test_bad_input_is_refused_at_the_call(call, error, words):

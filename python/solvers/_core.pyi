@@ -2,6 +2,7 @@
 public, validated API lives in the Python modules)."""
 
 from collections.abc import Callable, Iterator
+from typing import final
 
 MAX_SEARCH_SQUARES: int
 MAX_FRONTIER_SIDE: int
@@ -164,6 +165,7 @@ class PegKernel:
         self, pieces: list[PegLayer], threads: int, timeout: float | None = None
     ) -> PegLayer: ...
 
+@final
 class PegStream(Iterator[list[int]]):
     """Solutions as jump indices, depth-first in jump order, from a Rust thread."""
 

@@ -282,7 +282,13 @@ mod tests {
     use super::*;
 
     /// Every solution by plain backtracking in jump order, no pruning.
-    fn plain(g: &PegGeometry, position: u64, finish: Option<u64>, path: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+    fn plain(
+        g: &PegGeometry,
+        position: u64,
+        finish: Option<u64>,
+        path: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
         if position.count_ones() <= 1 {
             if position != 0 && finish.is_none_or(|f| f == position) {
                 out.push(path.clone());
@@ -349,7 +355,10 @@ mod tests {
         let ctl = Control::new();
         let first = super::super::solve(&g, start, None, &ctl).unwrap();
         let rx = stream(Arc::new(rectangle(4, 4, &[(false, false)])), start, None).unwrap();
-        assert_eq!(first, Some(rx.recv_timeout(Duration::from_secs(30)).unwrap().unwrap()));
+        assert_eq!(
+            first,
+            Some(rx.recv_timeout(Duration::from_secs(30)).unwrap().unwrap())
+        );
     }
 
     #[test]
@@ -362,7 +371,10 @@ mod tests {
             visit(&g, start, None, usize::MAX, &ctl, &mut |_| true),
             Err(SearchError::Cancelled)
         );
-        assert_eq!(super::super::solve(&g, start, Some(1), &ctl), Err(SearchError::Cancelled));
+        assert_eq!(
+            super::super::solve(&g, start, Some(1), &ctl),
+            Err(SearchError::Cancelled)
+        );
     }
 
     #[test]
