@@ -604,10 +604,12 @@ impl PegLayer {
 
     /// The `(position, count)` pairs, a position as a bit mask of the holes
     /// with a peg (the least image of its orbit), in no particular order.
-    fn items(&self) -> Vec<(u64, u128)> {
-        (self.inner.keys.iter().copied())
-            .zip(self.inner.counts.iter().copied())
-            .collect()
+    fn items(&self) -> PyResult<Vec<(u64, u128)>> {
+        let layer = &self.inner;
+        let mut items = crate::memory::try_with_capacity(layer.len(), "the items of a peg layer")
+            .map_err(search_error)?;
+        items.extend((layer.keys.iter().copied()).zip(layer.counts.iter().copied()));
+        Ok(items)
     }
 
     /// The layer as bytes (a versioned, checksummed header, then the
