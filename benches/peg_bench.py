@@ -4,6 +4,7 @@ Markdown table on stdout (progress on stderr)::
 
     python benches/peg_bench.py              # quick cases
     python benches/peg_bench.py --table      # also the 33-hole single-vacancy table (minutes)
+    python benches/peg_bench.py --no-huge-pages   # refuse transparent huge pages (Linux)
 
 Cases: the English board centre to centre, and from the seed's start (2,4)
 back to it (only 2 symmetries fix that hole); the 15-hole triangle from every
@@ -67,9 +68,14 @@ CASES: dict[str, str] = {
 
 PRELUDE = """
 import json, resource, sys, time
+THREADS = int(sys.argv[1])
+if sys.argv[2] == "off":
+    # PR_SET_THP_DISABLE: no transparent huge pages for this process,
+    # whatever the tables ask for (madvise), to measure what they bring.
+    import ctypes
+    assert ctypes.CDLL(None).prctl(41, 1, 0, 0, 0) == 0
 from solvers import PegBoard, count_peg_solutions, finish_counts
 from solvers import _core
-THREADS = int(sys.argv[1])
 
 def seed_method(board, start, finish=None):
     # The seed's DP: every layer in full, no symmetry, no pruning.
@@ -92,10 +98,13 @@ print(json.dumps({"result": result, "seconds": seconds, "peak_mb": peak}))
 """
 
 
-def run_case(name: str, threads: int) -> dict:
+def run_case(name: str, threads: int, huge_pages: bool = True) -> dict:
     code = PRELUDE + textwrap.dedent(CASES[name]) + EPILOGUE
     done = subprocess.run(
-        [sys.executable, "-c", code, str(threads)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", code, str(threads), "on" if huge_pages else "off"],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -104,16 +113,28 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--table", action="store_true", help="also the 33-hole table (minutes)")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--no-huge-pages",
+        action="store_true",
+        help="refuse transparent huge pages to the counts (Linux), to compare",
+    )
+    parser.add_argument("--only", nargs="*", metavar="CASE", help="run only these cases")
     args = parser.parse_args(argv)
     names = [n for n in CASES if args.table or n != "english-33-hole-table"]
+    if args.only:
+        names = [n for n in args.only if n in CASES]
     rows = []
     for name in names:
         print(f"{name} ...", file=sys.stderr, flush=True)
-        out = run_case(name, args.threads)
+        out = run_case(name, args.threads, huge_pages=not args.no_huge_pages)
         print(f"  {out}", file=sys.stderr, flush=True)
         rows.append(f"| {name} | {out['result']} | {out['seconds']:.2f} | {out['peak_mb']:.0f} |")
     cores = os.cpu_count()
-    print(f"{cores} logical core(s), threads={args.threads}; each case in its own process.")
+    huge = "refused" if args.no_huge_pages else "as the tables ask"
+    print(
+        f"{cores} logical core(s), threads={args.threads}, huge pages {huge}; "
+        "each case in its own process."
+    )
     print()
     print("| case | result | seconds | peak MB |")
     print("|---|--:|--:|--:|")

@@ -604,21 +604,24 @@ impl PegLayer {
 
     /// The `(position, count)` pairs, a position as a bit mask of the holes
     /// with a peg (the least image of its orbit), in no particular order.
-    fn items(&self) -> Vec<(u64, u128)> {
-        (self.inner.keys.iter().copied())
-            .zip(self.inner.counts.iter().copied())
-            .collect()
+    fn items(&self) -> PyResult<Vec<(u64, u128)>> {
+        let layer = &self.inner;
+        let mut items = crate::memory::try_with_capacity(layer.len(), "the items of a peg layer")
+            .map_err(search_error)?;
+        items.extend((layer.keys.iter().copied()).zip(layer.counts.iter().copied()));
+        Ok(items)
     }
 
     /// The layer as bytes (a versioned, checksummed header, then the
     /// positions and counts; see `peg::Layer::to_bytes`).
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let layer = self.inner.clone();
-        let data = py.detach(move || layer.to_bytes());
-        PyBytes::new(py, &data)
+        let data = py.detach(move || layer.to_bytes()).map_err(search_error)?;
+        Ok(PyBytes::new(py, &data))
     }
 
-    /// A layer from `to_bytes`; `ValueError` for anything else.
+    /// A layer from `to_bytes`; `ValueError` for anything else
+    /// (`MemoryError` when there is no room for it).
     #[classmethod]
     fn from_bytes(
         _cls: &Bound<'_, pyo3::types::PyType>,
@@ -627,7 +630,7 @@ impl PegLayer {
     ) -> PyResult<PegLayer> {
         let layer = py
             .detach(|| peg::Layer::from_bytes(data))
-            .map_err(input_error)?;
+            .map_err(count_error)?;
         Ok(PegLayer {
             inner: Arc::new(layer),
         })
@@ -638,7 +641,7 @@ impl PegLayer {
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
         let from_bytes = slf.get_type().getattr("from_bytes")?;
-        Ok((from_bytes, (slf.get().to_bytes(slf.py()),)))
+        Ok((from_bytes, (slf.get().to_bytes(slf.py())?,)))
     }
 }
 
@@ -879,6 +882,54 @@ impl PegKernel {
     }
 }
 
+/// A lazy stream of peg-solitaire solutions, each as its jump indices,
+/// found depth-first by a Rust thread in lexicographic order of the jump
+/// indices (see `peg::stream`).  The kernel's group must fix the finish.
+#[pyclass(frozen, module = "solvers._core")]
+struct PegStream {
+    rx: Mutex<peg::stream::SolutionReceiver>,
+}
+
+#[pymethods]
+impl PegStream {
+    #[new]
+    fn new(
+        kernel: PyRef<'_, PegKernel>,
+        empty: Vec<usize>,
+        finish: Option<usize>,
+    ) -> PyResult<Self> {
+        let geometry = kernel.geometry.clone();
+        let start = geometry.position_with_empty(&empty).map_err(input_error)?;
+        let holes = geometry.holes();
+        if finish.is_some_and(|f| f >= holes) {
+            return Err(PyValueError::new_err(format!(
+                "the finish must be a hole below {holes}"
+            )));
+        }
+        let rx = peg::stream::stream(geometry, start, finish.map(|f| 1u64 << f))
+            .map_err(search_error)?;
+        Ok(PegStream { rx: Mutex::new(rx) })
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next solution as jump indices, or `StopIteration`.
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Vec<usize>>> {
+        let item = next_item(py, || {
+            let rx = self.rx.lock().unwrap_or_else(|p| p.into_inner());
+            rx.recv_timeout(POLL)
+        })?;
+        item.transpose().map_err(search_error)
+    }
+
+    /// Stop the producer thread and wait for it to end; the stream then ends.
+    fn close(&self, py: Python<'_>) {
+        py.detach(|| self.rx.lock().unwrap_or_else(|p| p.into_inner()).close());
+    }
+}
+
 fn check_parts(parts: usize) -> PyResult<()> {
     if parts == 0 || parts > peg::MAX_PARTS {
         return Err(PyValueError::new_err(format!(
@@ -953,5 +1004,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PegKernel>()?;
     m.add_class::<CountPlan>()?;
     m.add_class::<PegLayer>()?;
+    m.add_class::<PegStream>()?;
     Ok(())
 }

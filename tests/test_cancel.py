@@ -189,6 +189,10 @@ LONG_CALLS = {
     "peg_dp": (1.5, "solvers.count_peg_solutions(PegBoard.english(), start=(2, 4))"),
     "peg_finish_counts": (1.5, "solvers.finish_counts(PegBoard.english(), start=(2, 4))"),
     "solve_peg": (0.5, "solvers.solve_peg(PegBoard.french(), start=(2, 3), finish=None)"),
+    "peg_solutions": (
+        0.5,
+        "next(solvers.peg_solutions(PegBoard.french(), start=(2, 3), finish=None))",
+    ),
 }
 
 

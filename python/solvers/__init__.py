@@ -38,6 +38,7 @@ from .peg import (
     find_peg_solution,
     finish_counts,
     is_peg_solution,
+    peg_solutions,
     solve_peg,
 )
 
@@ -66,6 +67,7 @@ __all__ = [
     "is_peg_solution",
     "is_queens_solution",
     "is_tour",
+    "peg_solutions",
     "queens",
     "solve_peg",
     "tours",

@@ -24,6 +24,7 @@ __all__ = [
     "PegKernel",
     "CountPlan",
     "PegLayer",
+    "PegStream",
 ]
 
 MAX_SEARCH_SQUARES: int
@@ -192,3 +193,12 @@ class PegKernel:
     def merge(
         self, pieces: list[PegLayer], threads: int, timeout: float | None = None
     ) -> PegLayer: ...
+
+@final
+class PegStream(Iterator[list[int]]):
+    """Solutions as jump indices, depth-first in jump order, from a Rust thread."""
+
+    def __new__(cls, kernel: PegKernel, empty: list[int], finish: int | None) -> PegStream: ...
+    def __iter__(self) -> PegStream: ...
+    def __next__(self) -> list[int]: ...
+    def close(self) -> None: ...

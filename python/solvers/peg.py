@@ -45,6 +45,7 @@ __all__ = [
     "find_peg_solution",
     "finish_counts",
     "is_peg_solution",
+    "peg_solutions",
     "solve_peg",
 ]
 
@@ -645,14 +646,71 @@ def find_peg_solution(
         return None
     # Whether a position can still be finished is the same for its images
     # under the symmetries that fix the finish (all of them for "anywhere").
-    group = board.symmetries if f is None else board.symmetries_fixing(f)
-    kernel = _core.PegKernel(len(board), list(board.jumps), [list(p) for p in group])
-    found = kernel.solve([s], f, seconds)
+    found = _kernel_fixing(board, f).solve([s], f, seconds)
     if found is None:
         return None
+    return _game(board, s, found)
+
+
+def _kernel_fixing(board: PegBoard, f: int | None) -> Any:
+    """A kernel whose group fixes the finish ``f`` (every symmetry for
+    ``None``): whether a position can still be finished is then the same
+    for all its images, so the depth-first searches remember dead positions
+    once per class."""
+    group = board.symmetries if f is None else board.symmetries_fixing(f)
+    return _core.PegKernel(len(board), list(board.jumps), [list(p) for p in group])
+
+
+def _game(board: PegBoard, s: int, found: Sequence[int]) -> PegSolution:
+    """The solution from hole ``s`` made of the jumps ``found`` (indices into
+    ``board.jumps``), as the core found it: trusted, not replayed."""
     holes = board.holes
     jumps = tuple(Jump(*(holes[i] for i in board.jumps[j])) for j in found)
     return PegSolution._trusted(board, holes[s], jumps)
+
+
+def peg_solutions(board: PegBoard, *, start: Any, finish: Any = "start") -> Iterator[PegSolution]:
+    """Every solution, lazily, as :class:`PegSolution` objects found by a Rust
+    thread as you iterate.
+
+    ``finish`` is a hole, ``"start"`` (default) or ``None`` (the last peg
+    anywhere).  The order is depth-first with the jumps tried in the order of
+    ``board.jumps``: the solutions come in lexicographic order of their jump
+    indices (``board.jumps.index(...)`` of each jump in turn).  Positions from
+    which the finish cannot be reached are remembered (one per symmetry class,
+    at most 16 million of them, so memory stays bounded) and never explored
+    twice, so the first solution arrives at once even on the English board.
+    There are as many solutions as :func:`count_peg_solutions` counts.
+    Closing the iterator (or dropping it) stops the thread.
+
+    >>> games = peg_solutions(PegBoard.triangle(5), start=(0, 0), finish=None)
+    >>> first = next(games)
+    >>> len(first), first[0]
+    (13, Jump(source=(2, 0), over=(1, 0), landing=(0, 0)))
+    >>> games.close()
+    >>> sum(1 for _ in peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3)))
+    432
+    """
+    board = _board(board)
+    s = board.normalize_square(start, "start")
+    f = _finish(board, finish, s)
+    if not _reachable_class(board, s, f):
+        return _no_games()  # the finish is in another position class: none, at once
+    stream = _core.PegStream(_kernel_fixing(board, f), [s], f)
+    return _games_from(stream, board, s)
+
+
+def _no_games() -> Iterator[PegSolution]:
+    """An empty generator (a generator, like the others: it has ``close()``)."""
+    yield from ()
+
+
+def _games_from(stream: Any, board: PegBoard, s: int) -> Iterator[PegSolution]:
+    try:
+        for found in stream:
+            yield _game(board, s, found)
+    finally:
+        stream.close()
 
 
 #: The older name of :func:`find_peg_solution` (the same function).
