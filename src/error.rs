@@ -66,7 +66,7 @@ impl fmt::Display for SearchError {
             SearchError::Pool(msg) => write!(f, "could not start the thread pool: {msg}"),
             SearchError::Memory { what, bytes } => write!(
                 f,
-                "not enough memory for {what}: it needs {} more",
+                "not enough memory for {what}: it needs {}",
                 human_bytes(*bytes)
             ),
         }
@@ -159,7 +159,7 @@ mod tests {
         let e = SearchError::memory("the peg layer table", 3 << 30);
         assert_eq!(
             e.to_string(),
-            "not enough memory for the peg layer table: it needs 3.0 GiB more"
+            "not enough memory for the peg layer table: it needs 3.0 GiB"
         );
     }
 }

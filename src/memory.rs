@@ -12,9 +12,10 @@
 //! the machine usually succeeds and the process is killed later, when the
 //! pages are touched.  So a request of [`CHECKED_BYTES`] or more is refused
 //! up front when it is larger than the memory the kernel says is available
-//! (`MemAvailable + SwapFree` in `/proc/meminfo`).  Under an address-space
-//! limit (`prlimit --as`, `ulimit -v`) the allocation itself fails, and that
-//! is caught too.
+//! (`MemAvailable + SwapFree` in `/proc/meminfo`), or than the room left
+//! under an address-space limit (`prlimit --as`, `ulimit -v`).  Where the
+//! check cannot see a limit, the allocation itself fails, and that is
+//! caught too.
 
 use crate::error::SearchError;
 use std::alloc::Layout;
@@ -45,26 +46,55 @@ pub fn bytes_of<T>(n: usize) -> u64 {
     (n as u64).saturating_mul(std::mem::size_of::<T>() as u64)
 }
 
-/// The memory a new allocation can use without swapping to death: the
-/// kernel's `MemAvailable` plus free swap, or `None` where unknown.
+/// The memory a new allocation can use now: the kernel's `MemAvailable`
+/// plus free swap, and under an address-space limit (`prlimit --as`,
+/// `ulimit -v`) no more than the room left below it; `None` where unknown.
 pub fn available_bytes() -> Option<u64> {
     #[cfg(target_os = "linux")]
     {
         let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-        let field = |name: &str| -> Option<u64> {
-            let line = info.lines().find(|line| line.starts_with(name))?;
-            let kib: u64 = line[name.len()..]
-                .trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse()
-                .ok()?;
-            Some(kib * 1024)
-        };
-        Some(field("MemAvailable:")? + field("SwapFree:").unwrap_or(0))
+        let machine =
+            kib_field(&info, "MemAvailable:")? + kib_field(&info, "SwapFree:").unwrap_or(0);
+        Some(match address_space_room() {
+            Some(room) => machine.min(room),
+            None => machine,
+        })
     }
     #[cfg(not(target_os = "linux"))]
     None
+}
+
+/// A `Name:   1234 kB` field of a `/proc` file, in bytes.
+#[cfg(target_os = "linux")]
+fn kib_field(text: &str, name: &str) -> Option<u64> {
+    let line = text.lines().find(|line| line.starts_with(name))?;
+    let kib: u64 = line[name.len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
+/// The address space this process may still map under its `RLIMIT_AS`, or
+/// `None` when there is no such limit.  Refusing against it up front names
+/// the table that would not fit, instead of failing at the allocation.
+#[cfg(target_os = "linux")]
+fn address_space_room() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit into the struct we own.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0
+        || limit.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let used = kib_field(&status, "VmSize:")?;
+    Some((limit.rlim_cur as u64).saturating_sub(used))
 }
 
 /// `Err(Memory)` when `bytes` for `what` is more than the machine has now.
@@ -75,7 +105,7 @@ pub fn check_available(bytes: u64, what: &str) -> Result<(), SearchError> {
     match available_bytes() {
         Some(free) if bytes > free => Err(SearchError::Memory {
             what: format!(
-                "{what} (the machine has {} available)",
+                "{what} (only {} available)",
                 crate::error::human_bytes(free)
             ),
             bytes,
