@@ -94,7 +94,10 @@ fn address_space_room() -> Option<u64> {
     }
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let used = kib_field(&status, "VmSize:")?;
-    Some((limit.rlim_cur as u64).saturating_sub(used))
+    // rlim_t is 64 bits here but 32 on some targets: the cast is for those.
+    #[allow(clippy::unnecessary_cast)]
+    let limit = limit.rlim_cur as u64;
+    Some(limit.saturating_sub(used))
 }
 
 /// `Err(Memory)` when `bytes` for `what` is more than the machine has now.
