@@ -16,7 +16,7 @@
 //! limit (`prlimit --as`, `ulimit -v`) the allocation itself fails, and that
 //! is caught too.
 
-use crate::error::SearchError;
+use crate::error::{human_bytes, InputError, SearchError};
 use std::alloc::Layout;
 
 /// Types for which the all-zero bit pattern is a valid value, so a table of
@@ -34,7 +34,11 @@ unsafe impl Zeroable for u32 {}
 unsafe impl Zeroable for u64 {}
 unsafe impl Zeroable for u128 {}
 unsafe impl Zeroable for usize {}
+// SAFETY: the zero byte is `false`.
+unsafe impl Zeroable for bool {}
 unsafe impl<T: Zeroable, const N: usize> Zeroable for [T; N] {}
+// SAFETY: every field is zero-valid; padding bytes may hold anything.
+unsafe impl<A: Zeroable, B: Zeroable> Zeroable for (A, B) {}
 
 /// Requests of this many bytes or more are checked against the memory the
 /// machine has before they are made (smaller ones cannot exhaust it alone).
@@ -74,12 +78,28 @@ pub fn check_available(bytes: u64, what: &str) -> Result<(), SearchError> {
     }
     match available_bytes() {
         Some(free) if bytes > free => Err(SearchError::Memory {
-            what: format!(
-                "{what} (the machine has {} available)",
-                crate::error::human_bytes(free)
-            ),
+            what: format!("{what} (the machine has {} available)", human_bytes(free)),
             bytes,
         }),
+        _ => Ok(()),
+    }
+}
+
+/// `Err(InputError)` when `what` is estimated to need `bytes` and that is
+/// more than the machine has now: the up-front refusal of a call whose
+/// memory is predictable (a huge `find_tour`, `find_queens`), naming the
+/// estimate and the limit, before anything is allocated.
+pub fn refuse_beyond_available(bytes: u64, what: &str) -> Result<(), InputError> {
+    if bytes < CHECKED_BYTES {
+        return Ok(());
+    }
+    match available_bytes() {
+        Some(free) if bytes > free => Err(InputError(format!(
+            "{what} needs about {}, more than the {} this machine has available \
+             (free memory and swap)",
+            human_bytes(bytes),
+            human_bytes(free)
+        ))),
         _ => Ok(()),
     }
 }
