@@ -887,12 +887,15 @@ struct NextLayer<'a> {
     what: &'a str,
 }
 
-/// `n` free slots for `what` (`Err(Memory)` if they cannot be had), zeroed
-/// lazily by the kernel and advised onto 2 MiB pages before anything
-/// touches them.
+/// `n` free slots for `what` (`Err(Memory)` if they cannot be had), advised
+/// onto 2 MiB pages and then zeroed here, in order.  (Zeroed by `calloc`
+/// and left to the kernel instead, the pages are first touched in hash
+/// order: measured twice the page faults and 5% slower on 6x6.)  The memory
+/// is reserved before it is written, so the zeroing never reallocates.
 fn zeroed<C: Count>(n: usize, what: &str) -> Result<Vec<(u64, C)>, SearchError> {
-    let slots = memory::try_zeroed(n, what)?;
+    let mut slots = memory::try_with_capacity(n, what)?;
     advise_huge(&slots);
+    slots.resize(n, (0, C::default()));
     Ok(slots)
 }
 
