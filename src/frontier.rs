@@ -204,6 +204,7 @@ struct Sweep<'a> {
 }
 
 /// A square's neighbours as sweep indices, ascending (at most 8).
+#[derive(Clone, Copy, Default)]
 struct Neighbours {
     at: [usize; 8],
     len: usize,
@@ -214,6 +215,23 @@ impl Neighbours {
         &self.at[..self.len]
     }
 }
+
+/// What a step needs to know of a square of its working frontier.
+#[derive(Clone, Copy, Default)]
+struct SquareInfo {
+    present: bool,
+    light: bool,
+    /// The step at which the square is finalized.
+    last: usize,
+    nbrs: Neighbours,
+}
+
+/// The working frontier's squares (at most 16), each worked out once, when
+/// the sweep reaches it: square `j` in slot `j % 16`.
+struct Recent([SquareInfo; 16]);
+
+// A working frontier (the `2h + 1` squares and the new one) fits in `Recent`.
+const _: () = assert!(2 * MAX_FRONTIER_SIDE + 2 <= 16);
 
 impl<'a> Sweep<'a> {
     fn new(board: &'a Board, start: Option<usize>, closed: bool) -> Result<Sweep<'a>, InputError> {
@@ -335,13 +353,26 @@ impl<'a> Sweep<'a> {
         n.all().last().copied().unwrap_or(k).max(k)
     }
 
-    /// What happens at step `k` (square `k` of the sweep).
-    fn step_at(&self, k: usize) -> Step {
+    /// What a step needs to know of square `k`.
+    fn info(&self, k: usize) -> SquareInfo {
+        let nbrs = self.neighbours(k);
+        SquareInfo {
+            present: self.present(k),
+            light: self.light(k),
+            last: self.last_neighbour(k, &nbrs),
+            nbrs,
+        }
+    }
+
+    /// What happens at step `k` (square `k` of the sweep); `recent` holds
+    /// the squares before `k` and gets `k`'s.
+    fn step_at(&self, k: usize, recent: &mut Recent) -> Step {
+        recent.0[k % 16] = self.info(k);
         let width = self.width;
         // Slot i of the working frontier is square k + i - width.
         let square = |i: usize| (k + i).checked_sub(width);
         let mut step = Step {
-            present: self.present(k),
+            present: recent.0[k % 16].present,
             last: k == self.last,
             start_done: self.start.is_some_and(|(_, done)| done <= k),
             ..Step::default()
@@ -349,13 +380,16 @@ impl<'a> Sweep<'a> {
         let start = self.start.map(|(s, _)| s);
         for i in 0..=width {
             let Some(j) = square(i) else { continue };
-            let present = self.present(j);
-            let light = self.light(j);
-            let nbrs = self.neighbours(j);
+            let SquareInfo {
+                present,
+                light,
+                last,
+                ref nbrs,
+            } = recent.0[j % 16];
             if present && light {
                 step.light |= 1 << i;
             }
-            if present && self.last_neighbour(j, &nbrs) == k {
+            if present && last == k {
                 step.finalize |= 1 << i;
             }
             if Some(j) == start {
@@ -374,7 +408,7 @@ impl<'a> Sweep<'a> {
             }
         }
         if step.present {
-            step.earlier = (self.neighbours(k).all().iter())
+            step.earlier = (recent.0[k % 16].nbrs.all().iter())
                 .filter(|&&u| u < k)
                 .map(|&u| u + width - k)
                 .collect();
@@ -394,11 +428,12 @@ impl<'a> Sweep<'a> {
         report.steps.store(steps as u64, Ordering::Relaxed);
         let mut layer = Layer::Narrow(vec![vec![(self.first_key(), 1u64)]]);
         let mut growth = 2.0f64;
+        let mut recent = Recent([SquareInfo::default(); 16]);
         for k in 0..steps {
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
-            let step = &self.step_at(k);
+            let step = &self.step_at(k, &mut recent);
             let before = layer.len().max(1);
             // Tables sized for the growth of the step before; they grow if
             // that is too little (a shard at a time, so growing is cheap).
