@@ -263,10 +263,38 @@ pub fn tasks_for(threads: usize) -> usize {
     (workers * 64).max(256)
 }
 
-/// Run `f` on a rayon pool of `threads` workers (`0`: one per core).
+/// Address space a pool worker takes, as an address-space limit counts it:
+/// its stack, and the 64 MiB arena glibc reserves for a new thread's
+/// allocations.
+const WORKER_ADDRESS_SPACE: u64 = 72 << 20;
+
+/// The workers to run for `threads` (`0`: [`default_threads`]): that many,
+/// or fewer when the process runs under an address-space limit (`ulimit
+/// -v`, `prlimit --as`) too tight for them: the workers may take half the
+/// address space left, the rest is for the search's tables.  Each worker
+/// reserves address space such a limit counts, and a search that runs out
+/// of it on a small allocation would abort the process; no result depends
+/// on the worker count, only the speed.
+pub fn workers(threads: usize) -> usize {
+    let wanted = if threads == 0 {
+        default_threads()
+    } else {
+        threads
+    };
+    match memory::address_space_left() {
+        Some(left) => {
+            let fit = left / 2 / WORKER_ADDRESS_SPACE;
+            wanted.min(fit.max(1) as usize)
+        }
+        None => wanted,
+    }
+}
+
+/// Run `f` on a rayon pool of [`workers`]`(threads)` workers (`threads = 0`:
+/// one per core), built for this call and gone after it.
 pub fn with_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R, SearchError> {
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(workers(threads))
         .thread_name(|i| format!("solvers-worker-{i}"))
         .build()
         .map_err(|e| SearchError::Pool(e.to_string()))?;
@@ -301,6 +329,7 @@ pub fn count_each<S: SubtreeSearch>(
     finished: &(dyn Fn(usize, u128) + Sync),
 ) -> Result<Vec<u128>, SearchError> {
     ctl.start(which.len());
+    let threads = workers(threads);
     // A tree that splits into fewer tasks than two per worker is tiny:
     // building a pool would cost more than the search.
     if threads == 1 || which.len() < 2 * threads.max(2) {
@@ -398,6 +427,7 @@ pub fn find_first<S: SubtreeSearch>(
     deterministic: bool,
 ) -> Result<Option<S::Solution>, SearchError> {
     ctl.start(tasks.len());
+    let threads = workers(threads);
     if threads == 1 || tasks.len() < 2 * threads.max(2) {
         let stop = Stop::new(ctl);
         for task in tasks {

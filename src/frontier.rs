@@ -440,7 +440,7 @@ impl<'a> Sweep<'a> {
             let expected = (before as f64 * growth.min(2.0)) as usize;
             let width = layer.next_width();
             let what = format!(
-                "the frontier count's tables at step {} of {steps} (after {before} states)",
+                "the frontier count's tables at step {} of {steps}, after {before} states",
                 k + 1
             );
             let next = NextLayer {

@@ -50,24 +50,64 @@ pub fn bytes_of<T>(n: usize) -> u64 {
 }
 
 /// The memory a new allocation can use without swapping to death: the
-/// kernel's `MemAvailable` plus free swap, or `None` where unknown.
+/// kernel's `MemAvailable` plus free swap, and no more than this process's
+/// address-space limit leaves (`ulimit -v`, `prlimit --as`), or `None`
+/// where unknown.
 pub fn available_bytes() -> Option<u64> {
     #[cfg(target_os = "linux")]
     {
         let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-        let field = |name: &str| -> Option<u64> {
-            let line = info.lines().find(|line| line.starts_with(name))?;
-            let kib: u64 = line[name.len()..]
-                .trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse()
-                .ok()?;
-            Some(kib * 1024)
-        };
-        Some(field("MemAvailable:")? + field("SwapFree:").unwrap_or(0))
+        let machine =
+            kib_field(&info, "MemAvailable:")? + kib_field(&info, "SwapFree:").unwrap_or(0);
+        Some(match address_space_left() {
+            Some(left) => machine.min(left),
+            None => machine,
+        })
     }
     #[cfg(not(target_os = "linux"))]
+    None
+}
+
+/// A `NAME:  123 kB` line of a `/proc` file, in bytes.
+#[cfg(target_os = "linux")]
+fn kib_field(text: &str, name: &str) -> Option<u64> {
+    let line = text.lines().find(|line| line.starts_with(name))?;
+    let kib: u64 = line[name.len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
+/// What the address-space limit leaves: the limit less the address space
+/// this process already holds (`VmSize`, reserved thread stacks and
+/// allocator arenas included, as the limit counts them); `None` when
+/// there is no limit.
+#[cfg(target_os = "linux")]
+pub fn address_space_left() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `getrlimit` only writes the struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0
+        || limit.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let held = kib_field(&status, "VmSize:")?;
+    // `rlim_t` is `u64` here but not on every target.
+    #[allow(clippy::unnecessary_cast)]
+    let limit = limit.rlim_cur as u64;
+    Some(limit.saturating_sub(held))
+}
+
+/// No address-space limit is known off Linux.
+#[cfg(not(target_os = "linux"))]
+pub fn address_space_left() -> Option<u64> {
     None
 }
 
@@ -78,7 +118,7 @@ pub fn check_available(bytes: u64, what: &str) -> Result<(), SearchError> {
     }
     match available_bytes() {
         Some(free) if bytes > free => Err(SearchError::Memory {
-            what: format!("{what} (the machine has {} available)", human_bytes(free)),
+            what: format!("{what} ({} available)", human_bytes(free)),
             bytes,
         }),
         _ => Ok(()),
@@ -95,8 +135,8 @@ pub fn refuse_beyond_available(bytes: u64, what: &str) -> Result<(), InputError>
     }
     match available_bytes() {
         Some(free) if bytes > free => Err(InputError(format!(
-            "{what} needs about {}, more than the {} this machine has available \
-             (free memory and swap)",
+            "{what} needs about {}, more than the {} available (the machine's free \
+             memory and swap, within this process's address-space limit)",
             human_bytes(bytes),
             human_bytes(free)
         ))),
