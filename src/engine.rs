@@ -632,6 +632,25 @@ mod tests {
     }
 
     #[test]
+    fn a_cancelled_plan_stops() {
+        let search = NoAdjacentOnes { n: 30 };
+        let ctl = Control::new();
+        ctl.cancel();
+        let plan = plan(&search, vec![vec![]], 1 << 20, 64, &ctl);
+        assert!(matches!(plan, Err(SearchError::Cancelled)));
+    }
+
+    #[test]
+    fn worker_counts_need_no_global_pool() {
+        assert!(default_threads() >= 1);
+        assert_eq!(tasks_for(0), (default_threads() * 64).max(256));
+        for threads in [1, 2, 7] {
+            // Fewer only under an address-space limit, never none.
+            assert!((1..=threads).contains(&workers(threads)));
+        }
+    }
+
+    #[test]
     fn a_cancelled_count_reports_cancellation() {
         let search = NoAdjacentOnes { n: 20 };
         let tasks = plan(&search, vec![vec![]], 100, 64, &Control::new()).unwrap();

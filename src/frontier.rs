@@ -1106,6 +1106,21 @@ mod tests {
     }
 
     #[test]
+    fn an_impossible_table_is_a_memory_error() {
+        let err = Table::<u64>::with_capacity(usize::MAX / 64, "a test table");
+        assert!(matches!(err, Err(SearchError::Memory { .. })));
+    }
+
+    #[test]
+    fn a_long_board_overflows_without_per_square_memory() {
+        // 3 x 1,000,000: past 256 bits near column 146; the steps are worked
+        // out as the sweep reaches them, so nothing is allocated per square.
+        let board = Board::rectangle(3, 1_000_000).unwrap();
+        let err = count_paths(&board, None, false, 1, &Control::new()).unwrap_err();
+        assert_eq!(err, CountError::Search(SearchError::Overflow));
+    }
+
+    #[test]
     fn too_wide_is_refused() {
         let b = Board::rectangle(8, 8).unwrap();
         let err = count_paths(&b, None, false, 1, &Control::new()).unwrap_err();

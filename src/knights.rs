@@ -1761,6 +1761,38 @@ mod tests {
     }
 
     #[test]
+    fn memory_is_estimated_and_plans_are_capped() {
+        let board = Board::rectangle(100, 100).unwrap();
+        // 3 bytes a cell and 20 a square while an attempt runs.
+        assert_eq!(find_tour_bytes(&board, false), 230_000);
+        assert_eq!(find_tour_bytes(&board, true), 230_000);
+        let err = plan_tours(
+            board,
+            None,
+            false,
+            engine::MAX_PLAN_TASKS + 1,
+            &Control::new(),
+        );
+        assert!(matches!(err, Err(CountError::Input(_))));
+        let ctl = Control::new();
+        ctl.cancel();
+        let board = Board::rectangle(8, 8).unwrap();
+        let err = plan_tours(board, None, false, 1 << 20, &ctl);
+        assert!(matches!(
+            err,
+            Err(CountError::Search(SearchError::Cancelled))
+        ));
+    }
+
+    #[test]
+    fn a_board_without_squares_has_no_tour_and_no_panic() {
+        let board = Board::from_mask(2, 2, vec![false; 4]).unwrap();
+        // A closed tour needs at least two squares.
+        assert!(tour_defect(&board, &[], true).unwrap().is_some());
+        assert!(!board.is_connected().unwrap());
+    }
+
+    #[test]
     fn too_large_boards_are_refused() {
         let board = Board::rectangle(9, 8).unwrap();
         assert!(matches!(
