@@ -171,8 +171,9 @@ impl Board {
             .collect()
     }
 
-    /// `true` if every square can reach every other by knight moves.
-    pub fn is_connected(&self) -> Result<bool, SearchError> {
+    /// `true` if every square can reach every other by knight moves.  On
+    /// the largest boards this takes seconds, so it polls `ctl`.
+    pub fn is_connected(&self, ctl: &Control) -> Result<bool, SearchError> {
         let Some(first) = (0..self.cells()).find(|&i| self.present[i]) else {
             return Ok(false);
         };
@@ -184,6 +185,9 @@ impl Board {
         seen[first] = true;
         let mut reached = 1;
         while let Some(v) = stack.pop() {
+            if reached % (1 << 16) == 0 && ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
             for u in self.neighbours(v as usize) {
                 if !seen[u] {
                     seen[u] = true;
@@ -209,12 +213,17 @@ impl Board {
 
     /// A cheap, exact "no tour from `start`" test: a disconnected knight graph,
     /// or colour counts a path (or cycle) from `start` cannot have.
-    pub fn tour_impossible(&self, start: usize, closed: bool) -> Result<bool, SearchError> {
+    pub fn tour_impossible(
+        &self,
+        start: usize,
+        closed: bool,
+        ctl: &Control,
+    ) -> Result<bool, SearchError> {
         let n = self.squares();
         if n == 1 {
             return Ok(closed);
         }
-        if !self.is_connected()? {
+        if !self.is_connected(ctl)? {
             return Ok(true);
         }
         let (light, dark) = self.colour_counts();
@@ -674,7 +683,11 @@ impl TourSearch {
         if unvisited == 0 {
             return Ok(Some(task));
         }
-        if graph.board.tour_impossible(start, closed)? {
+        // At most 64 squares: too quick to need the caller's cancel flag.
+        if graph
+            .board
+            .tour_impossible(start, closed, &Control::new())?
+        {
             return Ok(None);
         }
         let avail = unvisited | sbit;
@@ -1564,7 +1577,7 @@ pub fn find_tour(
         if closed { " (closed)" } else { "" }
     );
     memory::refuse_beyond_available(find_tour_bytes(&board, closed), &what)?;
-    if board.tour_impossible(start, closed)? {
+    if board.tour_impossible(start, closed, ctl)? {
         return Ok(None);
     }
     if let Some(path) = warnsdorff(&board, start, closed, ctl)? {
@@ -1789,7 +1802,7 @@ mod tests {
         let board = Board::from_mask(2, 2, vec![false; 4]).unwrap();
         // A closed tour needs at least two squares.
         assert!(tour_defect(&board, &[], true).unwrap().is_some());
-        assert!(!board.is_connected().unwrap());
+        assert!(!board.is_connected(&Control::new()).unwrap());
     }
 
     #[test]
