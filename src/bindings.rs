@@ -21,11 +21,10 @@ use std::time::{Duration, Instant};
 const POLL: Duration = Duration::from_millis(20);
 
 /// How long a cancelled call waits for its search to stop.  Every search
-/// polls its cancel flag (plans, frontier steps and the finder's connectivity
-/// check included), so
-/// it stops within milliseconds; should one not, the call returns after this
-/// bound anyway and the search thread is left to end on its own (detached),
-/// its answer dropped.
+/// polls its cancel flag (plans, frontier steps and the finder's
+/// connectivity check included), so it stops within milliseconds; should
+/// one not, the call returns after this bound anyway and the search thread
+/// is left to end on its own (detached), its answer dropped.
 const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
 fn input_error(e: InputError) -> PyErr {
