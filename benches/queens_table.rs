@@ -48,7 +48,9 @@ impl SubtreeSearch for Mirror {
     type Solution = ();
     type Scratch = ();
 
-    fn scratch(&self) {}
+    fn scratch(&self) -> Result<(), SearchError> {
+        Ok(())
+    }
 
     fn split(&self, node: &Node, out: &mut Vec<Node>) -> bool {
         if node.row == self.n {
@@ -104,8 +106,10 @@ fn mirror_count(n: usize, threads: usize) -> u128 {
         right: 0,
         weight: 1,
     };
-    let tasks = engine::plan(&search, vec![root], engine::tasks_for(threads), n);
-    engine::count(&search, &tasks, threads, &Control::new()).expect("baseline count")
+    let ctl = Control::new();
+    let tasks =
+        engine::plan(&search, vec![root], engine::tasks_for(threads), n, &ctl).expect("a plan");
+    engine::count(&search, &tasks, threads, &ctl).expect("baseline count")
 }
 
 fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (T, Duration) {
@@ -156,7 +160,7 @@ fn main() {
     }
     let t = Instant::now();
     let cols = construct_queens(10_000_000).unwrap().unwrap();
-    assert_eq!(placement_defect(&cols), None);
+    assert_eq!(placement_defect(&cols), Ok(None));
     println!(
         "\nconstruct + verify 10,000,000 queens: {} ms",
         ms(t.elapsed())

@@ -188,8 +188,7 @@ fn find_row(n: usize, closed: bool, options: &Options) -> String {
         })
     };
     let (t1, tour, n1) = ours(1);
-    let path: Vec<usize> = tour.iter().map(|&i| i as usize).collect();
-    if let Some(defect) = tour_defect(&board, &path, closed) {
+    if let Some(defect) = tour_defect(&board, &tour, closed).expect("memory for the check") {
         panic!("find_tour {n}x{n} {kind} returned a bad tour: {defect}");
     }
     let (t2, _, n2) = ours(2);

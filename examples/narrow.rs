@@ -24,8 +24,7 @@ fn main() {
         let el = t.elapsed();
         match r {
             Ok(Some(p)) => {
-                let p: Vec<usize> = p.iter().map(|&x| x as usize).collect();
-                assert!(tour_defect(&board, &p, closed).is_none());
+                assert_eq!(tour_defect(&board, &p, closed), Ok(None));
             }
             Ok(None) => {}
             Err(_) => fails.push(n),

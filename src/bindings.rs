@@ -20,6 +20,13 @@ use std::time::{Duration, Instant};
 /// How often a waiting call wakes to check for Ctrl-C, timeouts and progress.
 const POLL: Duration = Duration::from_millis(20);
 
+/// How long a cancelled call waits for its search to stop.  Every search
+/// polls its cancel flag (plans, frontier steps and the finder's
+/// connectivity check included), so it stops within milliseconds; should
+/// one not, the call returns after this bound anyway and the search thread
+/// is left to end on its own (detached), its answer dropped.
+const CANCEL_GRACE: Duration = Duration::from_secs(5);
+
 fn input_error(e: InputError) -> PyErr {
     PyValueError::new_err(e.0)
 }
@@ -91,10 +98,17 @@ fn run_polling<R: Send + 'static>(
         })
         .map_err(|e| PyRuntimeError::new_err(format!("could not start a search thread: {e}")))?;
     let mut rx = rx;
-    let stop = |ctl: &Control, rx: Receiver<PyResult<R>>, err: PyErr| -> PyErr {
+    let stop = |ctl: &Control,
+                rx: Receiver<PyResult<R>>,
+                worker: std::thread::JoinHandle<()>,
+                err: PyErr|
+     -> PyErr {
         ctl.cancel();
         // The search polls the flag every few thousand nodes: this is quick.
-        py.detach(move || drop(rx.recv()));
+        py.detach(move || match rx.recv_timeout(CANCEL_GRACE) {
+            Err(RecvTimeoutError::Timeout) => drop(worker), // detached
+            _ => drop(worker.join()),
+        });
         err
     };
     loop {
@@ -117,27 +131,26 @@ fn run_polling<R: Send + 'static>(
             Err(RecvTimeoutError::Timeout) => {}
         }
         if let Err(e) = py.check_signals() {
-            return Err(stop(&ctl, rx, e));
+            return Err(stop(&ctl, rx, worker, e));
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
             let e = PyTimeoutError::new_err(format!(
                 "no answer within the timeout of {} s",
                 timeout.unwrap_or_default()
             ));
-            return Err(stop(&ctl, rx, e));
+            return Err(stop(&ctl, rx, worker, e));
         }
         if let Err(e) = poll(&ctl) {
-            return Err(stop(&ctl, rx, e));
+            return Err(stop(&ctl, rx, worker, e));
         }
     }
 }
 
 fn board_from(rows: usize, cols: usize, mask: Option<Vec<bool>>) -> PyResult<Board> {
     match mask {
-        None => Board::rectangle(rows, cols),
-        Some(mask) => Board::from_mask(rows, cols, mask),
+        None => Board::rectangle(rows, cols).map_err(count_error),
+        Some(mask) => Board::from_mask(rows, cols, mask).map_err(input_error),
     }
-    .map_err(input_error)
 }
 
 fn start_index(board: &Board, start: (usize, usize)) -> PyResult<usize> {
@@ -270,8 +283,9 @@ impl CountPlan {
         let board = board_from(rows, cols, mask)?;
         let start = start.map(|s| start_index(&board, s)).transpose()?;
         let ctl = Arc::new(Control::new());
+        let job_ctl = ctl.clone();
         let plan = run_cancellable(py, ctl, None, None, move || {
-            knights::plan_tours(board, start, closed, min_tasks).map_err(count_error)
+            knights::plan_tours(board, start, closed, min_tasks, &job_ctl).map_err(count_error)
         })?;
         Ok(CountPlan {
             plan: Arc::new(Plan::Tours(plan)),
@@ -349,23 +363,56 @@ impl CountPlan {
 }
 
 /// Square indices as the bytes of little-endian `u32`s.
-fn packed(py: Python<'_>, squares: &[u32]) -> Py<PyBytes> {
-    let bytes: Vec<u8> = squares.iter().flat_map(|x| x.to_le_bytes()).collect();
-    PyBytes::new(py, &bytes).unbind()
+fn packed(py: Python<'_>, squares: &[u32], what: &str) -> PyResult<Py<PyBytes>> {
+    packed_from(py, squares.len(), squares.iter().copied(), what)
 }
 
-/// The inverse of [`packed`]: bytes of little-endian `u32`s (`what` they hold).
-fn unpacked(bytes: &[u8], what: &str) -> PyResult<Vec<u32>> {
+/// `len` values as the bytes of little-endian `u32`s, written straight into
+/// the new bytes object (with the GIL released): no copy in between, and a
+/// `MemoryError` naming `what` if Python cannot allocate it.
+fn packed_from(
+    py: Python<'_>,
+    len: usize,
+    values: impl Iterator<Item = u32> + Send,
+    what: &str,
+) -> PyResult<Py<PyBytes>> {
+    let bytes = len.saturating_mul(4);
+    let fill = |buf: &mut [u8]| {
+        py.detach(|| {
+            for (out, value) in buf.chunks_exact_mut(4).zip(values) {
+                out.copy_from_slice(&value.to_le_bytes());
+            }
+        });
+        Ok(())
+    };
+    match PyBytes::new_with(py, bytes, fill) {
+        Ok(b) => Ok(b.unbind()),
+        Err(e) if e.is_instance_of::<PyMemoryError>(py) => {
+            Err(search_error(SearchError::memory(what, bytes as u64)))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The inverse of [`packed`]: bytes of little-endian `u32`s (`what` they
+/// hold), borrowed where they can be (little-endian and aligned, as the
+/// bytes of a Python `bytes` are), else copied into fallible memory.
+fn unpacked<'a>(bytes: &'a [u8], what: &str) -> PyResult<std::borrow::Cow<'a, [u32]>> {
     if bytes.len() % 4 != 0 {
         return Err(PyValueError::new_err(format!(
             "packed {what} come as 4 bytes each, got {} bytes",
             bytes.len()
         )));
     }
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect())
+    // SAFETY: every bit pattern is a valid `u32`.
+    let (head, words, tail) = unsafe { bytes.align_to::<u32>() };
+    if cfg!(target_endian = "little") && head.is_empty() && tail.is_empty() {
+        return Ok(std::borrow::Cow::Borrowed(words));
+    }
+    let mut values = crate::memory::try_with_capacity(bytes.len() / 4, &format!("the {what}"))
+        .map_err(search_error)?;
+    values.extend((bytes.chunks_exact(4)).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])));
+    Ok(std::borrow::Cow::Owned(values))
 }
 
 /// Find one tour; returns the squares as little-endian `u32` indices, or `None`.
@@ -393,7 +440,8 @@ fn find_tour(
             FindError::Unresolved => PyRuntimeError::new_err(e.to_string()),
         })
     })?;
-    Ok(path.map(|p| packed(py, &p)))
+    path.map(|p| packed(py, &p, "the tour's squares"))
+        .transpose()
 }
 
 /// Why `path` (little-endian `u32` square indices) is not a tour, or `None`.
@@ -408,11 +456,9 @@ fn tour_defect(
     closed: bool,
 ) -> PyResult<Option<String>> {
     let board = board_from(rows, cols, mask)?;
-    let path: Vec<usize> = unpacked(path, "square indices")?
-        .into_iter()
-        .map(|i| i as usize)
-        .collect();
-    Ok(py.detach(|| knights::tour_defect(&board, &path, closed)))
+    let path = unpacked(path, "square indices")?;
+    py.detach(|| knights::tour_defect(&board, &path, closed))
+        .map_err(search_error)
 }
 
 /// Wait, with the GIL released, for the next item of a stream, checking for
@@ -468,7 +514,7 @@ impl TourStream {
             let rx = self.rx.lock().unwrap_or_else(|p| p.into_inner());
             rx.recv_timeout(POLL)
         })?;
-        Ok(tour.map(|t| packed(py, &t)))
+        tour.map(|t| packed(py, &t, "a tour")).transpose()
     }
 
     /// Stop the producer thread; the stream then ends.
@@ -519,20 +565,27 @@ fn search_queens(
     Ok(found.map(|p| PyBytes::new(py, &p).unbind()))
 }
 
-/// One placement by explicit construction, as little-endian `u32` columns.
+/// One placement by explicit construction, as little-endian `u32` columns,
+/// written straight into the bytes object.  Refused up front (`ValueError`)
+/// when those bytes and the Python array made from them (4 bytes a queen
+/// each) are more than the machine has.
 #[pyfunction]
 fn construct_queens(py: Python<'_>, n: usize) -> PyResult<Option<Py<PyBytes>>> {
-    let cols = py
-        .detach(|| queens::construct_queens(n))
+    let Some(columns) = queens::construction(n).map_err(input_error)? else {
+        return Ok(None);
+    };
+    let need = (n as u64).saturating_mul(8);
+    crate::memory::refuse_beyond_available(need, &format!("find_queens({n})"))
         .map_err(input_error)?;
-    Ok(cols.map(|c| packed(py, &c)))
+    packed_from(py, n, columns, "the placement's columns").map(Some)
 }
 
 /// Why `cols` (little-endian `u32` columns) is not a solution, or `None`.
 #[pyfunction]
 fn placement_defect(py: Python<'_>, cols: &[u8]) -> PyResult<Option<String>> {
     let cols = unpacked(cols, "column numbers")?;
-    Ok(py.detach(|| queens::placement_defect(&cols)))
+    py.detach(|| queens::placement_defect(&cols))
+        .map_err(search_error)
 }
 
 /// A lazy stream of n-queens solutions in lexicographic order.

@@ -7,7 +7,8 @@
 //! * [`plan`] expands the roots breadth-first, level by level, until there are
 //!   enough independent subproblems ("tasks") to keep every thread busy.  The
 //!   expansion keeps the search order, so tasks are listed in the order a plain
-//!   depth-first search would reach them.
+//!   depth-first search would reach them.  It polls the cancel flag, and its
+//!   task list grows by fallible allocation (a huge plan is a `MemoryError`).
 //! * [`count`] counts every task on a rayon pool built for this call with the
 //!   requested number of threads.  Rayon's work stealing balances the very
 //!   uneven subtrees; the per-task counts are summed with checked `u128`
@@ -22,6 +23,10 @@
 //!
 //! Every mode polls the shared [`Control`]: setting its cancel flag stops the
 //! search within a few thousand nodes, and its counters report progress.
+//!
+//! Only per-call pools ([`with_pool`]) run rayon work: nothing here touches
+//! rayon's global pool, whose threads would otherwise idle for the life of
+//! the process (the Python interpreter's).
 
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -29,6 +34,7 @@ use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
 
 pub use crate::error::SearchError;
+use crate::memory;
 
 /// Shared state between a running search and whoever started it: a cancel
 /// flag, and counters of finished and planned tasks for progress reports.
@@ -138,7 +144,8 @@ pub trait SubtreeSearch: Sync {
     /// Per-worker scratch memory (caches, stacks) reused across tasks.
     type Scratch: Send;
 
-    fn scratch(&self) -> Self::Scratch;
+    /// A worker's scratch; `Err(Memory)` if it cannot be allocated.
+    fn scratch(&self) -> Result<Self::Scratch, SearchError>;
 
     /// Push the children of `task`, in search order, onto `out` and return
     /// `true`; or return `false` if `task` cannot be split (it is a solution
@@ -179,22 +186,45 @@ pub fn count_by_visiting<S: SubtreeSearch + ?Sized>(
     Ok(n)
 }
 
+/// The most subproblems a plan may be asked for: a plan is held in memory
+/// (and each subproblem is an object on the Python side).
+pub const MAX_PLAN_TASKS: usize = 1 << 24;
+
+/// Room kept free in a plan's next level before each split: more than any
+/// family's children of one task (8 knight moves, at most 64 queen columns).
+const SPLIT_ROOM: usize = 64;
+
+/// Splits between two looks at the cancel flag while planning.
+const PLAN_POLL: usize = 256;
+
 /// Expand `roots` level by level until there are at least `min_tasks` tasks,
 /// nothing can be split further, or `max_depth` levels were expanded.
+/// Polls `ctl` (`Err(Cancelled)`), and a level too large for memory is
+/// `Err(Memory)`, never an abort.
 pub fn plan<S: SubtreeSearch>(
     search: &S,
     roots: Vec<S::Task>,
     min_tasks: usize,
     max_depth: usize,
-) -> Vec<S::Task> {
+    ctl: &Control,
+) -> Result<Vec<S::Task>, SearchError> {
     let mut tasks = roots;
     for _ in 0..max_depth {
         if tasks.len() >= min_tasks || tasks.is_empty() {
             break;
         }
-        let mut next = Vec::with_capacity(tasks.len() * 4);
+        let what = "the subproblems of a plan";
+        let mut next = memory::try_with_capacity(tasks.len().saturating_mul(4), what)?;
         let mut changed = false;
-        for task in tasks {
+        for (i, task) in tasks.into_iter().enumerate() {
+            if i % PLAN_POLL == 0 && ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            // Grow by doubling, fallibly: `split` pushes without asking.
+            if next.capacity() - next.len() < SPLIT_ROOM {
+                let more = next.len().max(SPLIT_ROOM);
+                memory::try_reserve(&mut next, more, what)?;
+            }
             let before = next.len();
             if search.split(&task, &mut next) {
                 changed = true;
@@ -208,23 +238,63 @@ pub fn plan<S: SubtreeSearch>(
             break;
         }
     }
-    tasks
+    Ok(tasks)
+}
+
+/// The workers of a pool asked for with `threads = 0`: what rayon picks for
+/// such a pool (`RAYON_NUM_THREADS`, else one per core), found without
+/// `rayon::current_num_threads`, which would start rayon's global pool.
+pub fn default_threads() -> usize {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
+        .unwrap_or(1)
 }
 
 /// A task count that keeps `threads` workers busy despite uneven subtrees.
 pub fn tasks_for(threads: usize) -> usize {
     let workers = if threads == 0 {
-        rayon::current_num_threads().max(1)
+        default_threads()
     } else {
         threads
     };
     (workers * 64).max(256)
 }
 
-/// Run `f` on a rayon pool of `threads` workers (`0`: one per core).
+/// Address space a pool worker takes, as an address-space limit counts it:
+/// its stack, and the 64 MiB arena glibc reserves for a new thread's
+/// allocations.
+const WORKER_ADDRESS_SPACE: u64 = 72 << 20;
+
+/// The workers to run for `threads` (`0`: [`default_threads`]): that many,
+/// or fewer when the process runs under an address-space limit (`ulimit
+/// -v`, `prlimit --as`) too tight for them: the workers may take half the
+/// address space left, the rest is for the search's tables.  Each worker
+/// reserves address space such a limit counts, and a search that runs out
+/// of it on a small allocation would abort the process; no result depends
+/// on the worker count, only the speed.
+pub fn workers(threads: usize) -> usize {
+    let wanted = if threads == 0 {
+        default_threads()
+    } else {
+        threads
+    };
+    match memory::address_space_left() {
+        Some(left) => {
+            let fit = left / 2 / WORKER_ADDRESS_SPACE;
+            wanted.min(fit.max(1) as usize)
+        }
+        None => wanted,
+    }
+}
+
+/// Run `f` on a rayon pool of [`workers`]`(threads)` workers (`threads = 0`:
+/// one per core), built for this call and gone after it.
 pub fn with_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R, SearchError> {
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(workers(threads))
         .thread_name(|i| format!("solvers-worker-{i}"))
         .build()
         .map_err(|e| SearchError::Pool(e.to_string()))?;
@@ -259,11 +329,12 @@ pub fn count_each<S: SubtreeSearch>(
     finished: &(dyn Fn(usize, u128) + Sync),
 ) -> Result<Vec<u128>, SearchError> {
     ctl.start(which.len());
+    let threads = workers(threads);
     // A tree that splits into fewer tasks than two per worker is tiny:
     // building a pool would cost more than the search.
     if threads == 1 || which.len() < 2 * threads.max(2) {
         // No pool to build: one thread does it all, in order.
-        let mut scratch = search.scratch();
+        let mut scratch = search.scratch()?;
         let stop = Stop::new(ctl);
         let mut counts = Vec::with_capacity(which.len());
         for &i in which {
@@ -290,7 +361,10 @@ pub fn count_each<S: SubtreeSearch>(
                 }
                 let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
                 let mut slot = scratch[worker].lock().unwrap_or_else(|p| p.into_inner());
-                let mine = slot.get_or_insert_with(|| search.scratch());
+                let mine = match &mut *slot {
+                    Some(mine) => mine,
+                    empty => empty.insert(search.scratch()?),
+                };
                 let n = search.count(&tasks[i], mine, &stop)?;
                 finished(i, n);
                 ctl.finish_one();
@@ -310,9 +384,16 @@ pub struct Planned<S: SubtreeSearch> {
 }
 
 impl<S: SubtreeSearch> Planned<S> {
-    pub fn new(search: S, roots: Vec<S::Task>, min_tasks: usize, max_depth: usize) -> Self {
-        let tasks = plan(&search, roots, min_tasks, max_depth);
-        Planned { search, tasks }
+    /// The plan of `search` (see [`plan`]); polls `ctl`.
+    pub fn new(
+        search: S,
+        roots: Vec<S::Task>,
+        min_tasks: usize,
+        max_depth: usize,
+        ctl: &Control,
+    ) -> Result<Self, SearchError> {
+        let tasks = plan(&search, roots, min_tasks, max_depth, ctl)?;
+        Ok(Planned { search, tasks })
     }
 
     pub fn len(&self) -> usize {
@@ -346,6 +427,7 @@ pub fn find_first<S: SubtreeSearch>(
     deterministic: bool,
 ) -> Result<Option<S::Solution>, SearchError> {
     ctl.start(tasks.len());
+    let threads = workers(threads);
     if threads == 1 || tasks.len() < 2 * threads.max(2) {
         let stop = Stop::new(ctl);
         for task in tasks {
@@ -452,7 +534,9 @@ mod tests {
         type Solution = Vec<u8>;
         type Scratch = ();
 
-        fn scratch(&self) {}
+        fn scratch(&self) -> Result<(), SearchError> {
+            Ok(())
+        }
 
         fn split(&self, task: &Vec<u8>, out: &mut Vec<Vec<u8>>) -> bool {
             if task.len() == self.n {
@@ -507,7 +591,7 @@ mod tests {
     fn counts_agree_with_fibonacci_for_any_thread_count() {
         let search = NoAdjacentOnes { n: 16 };
         for min_tasks in [1, 7, 100, 5000] {
-            let tasks = plan(&search, vec![vec![]], min_tasks, 64);
+            let tasks = plan(&search, vec![vec![]], min_tasks, 64, &Control::new()).unwrap();
             for threads in [1, 2, 3, 8] {
                 let ctl = Control::new();
                 assert_eq!(count(&search, &tasks, threads, &ctl).unwrap(), fib(16));
@@ -519,7 +603,7 @@ mod tests {
     #[test]
     fn plan_keeps_search_order() {
         let search = NoAdjacentOnes { n: 6 };
-        let tasks = plan(&search, vec![vec![]], 10, 64);
+        let tasks = plan(&search, vec![vec![]], 10, 64, &Control::new()).unwrap();
         let mut flat = Vec::new();
         for t in &tasks {
             search
@@ -538,7 +622,7 @@ mod tests {
     #[test]
     fn deterministic_find_returns_the_first_solution() {
         let search = NoAdjacentOnes { n: 12 };
-        let tasks = plan(&search, vec![vec![]], 50, 64);
+        let tasks = plan(&search, vec![vec![]], 50, 64, &Control::new()).unwrap();
         for threads in [1, 2, 8] {
             let got = find_first(&search, &tasks, threads, &Control::new(), true).unwrap();
             assert_eq!(got, Some(vec![0; 12]));
@@ -548,9 +632,28 @@ mod tests {
     }
 
     #[test]
+    fn a_cancelled_plan_stops() {
+        let search = NoAdjacentOnes { n: 30 };
+        let ctl = Control::new();
+        ctl.cancel();
+        let plan = plan(&search, vec![vec![]], 1 << 20, 64, &ctl);
+        assert!(matches!(plan, Err(SearchError::Cancelled)));
+    }
+
+    #[test]
+    fn worker_counts_need_no_global_pool() {
+        assert!(default_threads() >= 1);
+        assert_eq!(tasks_for(0), (default_threads() * 64).max(256));
+        for threads in [1, 2, 7] {
+            // Fewer only under an address-space limit, never none.
+            assert!((1..=threads).contains(&workers(threads)));
+        }
+    }
+
+    #[test]
     fn a_cancelled_count_reports_cancellation() {
         let search = NoAdjacentOnes { n: 20 };
-        let tasks = plan(&search, vec![vec![]], 100, 64);
+        let tasks = plan(&search, vec![vec![]], 100, 64, &Control::new()).unwrap();
         let ctl = Control::new();
         ctl.cancel();
         assert_eq!(count(&search, &tasks, 2, &ctl), Err(SearchError::Cancelled));
@@ -559,14 +662,14 @@ mod tests {
     #[test]
     fn stream_yields_in_order_and_stops_when_dropped() {
         let search = Arc::new(NoAdjacentOnes { n: 10 });
-        let tasks = plan(&*search, vec![vec![]], 20, 64);
+        let tasks = plan(&*search, vec![vec![]], 20, 64, &Control::new()).unwrap();
         let rx = stream(search, tasks, Arc::new(Control::new()), 4).unwrap();
         let all: Vec<_> = rx.iter().collect();
         assert_eq!(all.len() as u128, fib(10));
         assert!(all.windows(2).all(|w| w[0] < w[1]));
 
         let search = Arc::new(NoAdjacentOnes { n: 30 });
-        let tasks = plan(&*search, vec![vec![]], 20, 64);
+        let tasks = plan(&*search, vec![vec![]], 20, 64, &Control::new()).unwrap();
         let rx = stream(search, tasks, Arc::new(Control::new()), 4).unwrap();
         assert_eq!(rx.iter().take(3).count(), 3);
         drop(rx); // the producer notices the closed channel and ends
@@ -579,7 +682,9 @@ mod tests {
             type Task = u8;
             type Solution = ();
             type Scratch = ();
-            fn scratch(&self) {}
+            fn scratch(&self) -> Result<(), SearchError> {
+                Ok(())
+            }
             fn split(&self, _: &u8, _: &mut Vec<u8>) -> bool {
                 false
             }

@@ -56,7 +56,7 @@
 
 use crate::engine::{with_pool, Control, SearchError};
 use crate::knights::{Board, CountError, InputError, Window};
-use crate::memory::{advise_huge, prefetch};
+use crate::memory::{self, advise_huge, prefetch, Zeroable};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -141,7 +141,7 @@ pub fn count_paths_reporting(
         // One square: one (open) tour of no moves; no closed tour.
         return Ok(U256::from(if n == 1 && !closed { 1 } else { 0 }));
     }
-    let window = Window::of(board);
+    let window = Window::of(board)?;
     let sweep = Sweep::new(window.board(), start.map(|s| window.inward(s)), closed)?;
     let found = match sweep.caps {
         None => U256::default(),
@@ -180,13 +180,22 @@ struct Step {
     last: bool,
 }
 
-/// The board as the DP sweeps it.
-struct Sweep {
+/// The board as the DP sweeps it.  The steps are worked out one at a time
+/// as the sweep reaches them (from the board, a few squares around the
+/// step), so a board of any length costs no memory per square beyond the
+/// board itself.
+struct Sweep<'a> {
+    board: &'a Board,
+    /// The shorter side: squares per sweep column.
+    h: usize,
     /// Slots of the frontier after a step.
     width: usize,
     /// Bit `4i` for each of them.
     ones: u64,
-    steps: Vec<Step>,
+    /// The last present square's sweep index: the sweep has `last + 1` steps.
+    last: usize,
+    /// The pinned start's sweep index and its last neighbour's.
+    start: Option<(usize, usize)>,
     closed: bool,
     pinned: bool,
     /// Tour ends still allowed per colour (light, dark), the pinned start's
@@ -194,8 +203,38 @@ struct Sweep {
     caps: Option<(u32, u32)>,
 }
 
-impl Sweep {
-    fn new(board: &Board, start: Option<usize>, closed: bool) -> Result<Sweep, InputError> {
+/// A square's neighbours as sweep indices, ascending (at most 8).
+#[derive(Clone, Copy, Default)]
+struct Neighbours {
+    at: [usize; 8],
+    len: usize,
+}
+
+impl Neighbours {
+    fn all(&self) -> &[usize] {
+        &self.at[..self.len]
+    }
+}
+
+/// What a step needs to know of a square of its working frontier.
+#[derive(Clone, Copy, Default)]
+struct SquareInfo {
+    present: bool,
+    light: bool,
+    /// The step at which the square is finalized.
+    last: usize,
+    nbrs: Neighbours,
+}
+
+/// The working frontier's squares (at most 16), each worked out once, when
+/// the sweep reaches it: square `j` in slot `j % 16`.
+struct Recent([SquareInfo; 16]);
+
+// A working frontier (the `2h + 1` squares and the new one) fits in `Recent`.
+const _: () = assert!(2 * MAX_FRONTIER_SIDE + 2 <= 16);
+
+impl<'a> Sweep<'a> {
+    fn new(board: &'a Board, start: Option<usize>, closed: bool) -> Result<Sweep<'a>, InputError> {
         let (rows, cols) = (board.rows(), board.cols());
         let h = rows.min(cols);
         if h > MAX_FRONTIER_SIDE {
@@ -205,56 +244,40 @@ impl Sweep {
                  length); this one needs {rows}x{cols}"
             )));
         }
-        let len = rows * cols;
-        // Sweep index of each board cell, and back.
-        let to_sweep = |i: usize| {
-            let (r, c) = (i / cols, i % cols);
-            if rows <= cols {
-                c * h + r
-            } else {
-                r * h + c
-            }
+        let mut sweep = Sweep {
+            board,
+            h,
+            width: 2 * h + 1,
+            ones: ONES >> (64 - 4 * (2 * h + 1)),
+            last: 0,
+            start: None,
+            closed,
+            pinned: false,
+            caps: None,
         };
-        let mut cell = vec![0usize; len];
-        for i in 0..len {
-            cell[to_sweep(i)] = i;
-        }
-        let present: Vec<bool> = (0..len).map(|k| board.is_square(cell[k])).collect();
-        let light: Vec<bool> = (0..len)
-            .map(|k| {
-                let i = cell[k];
-                (i / cols + i % cols) % 2 == 0
-            })
-            .collect();
-        let nbrs: Vec<Vec<usize>> = (0..len)
-            .map(|k| {
-                if !present[k] {
-                    return Vec::new();
-                }
-                let mut v: Vec<usize> = board.neighbours(cell[k]).map(to_sweep).collect();
-                v.sort_unstable();
-                v
-            })
-            .collect();
-        let last_nbr: Vec<usize> = (0..len)
-            .map(|k| nbrs[k].last().copied().unwrap_or(k).max(k))
-            .collect();
+        let len = rows * cols;
         // Every cycle passes through every square: a closed count needs no
         // pinned start (the conversion to directed tours does the rest).
-        let start = if closed { None } else { start.map(to_sweep) };
-        let last = (0..len).rev().find(|&k| present[k]).unwrap_or(0);
+        let start = if closed {
+            None
+        } else {
+            start.map(|s| sweep.to_sweep(s))
+        };
+        sweep.start = start.map(|s| (s, sweep.last_neighbour(s, &sweep.neighbours(s))));
+        sweep.pinned = start.is_some();
+        sweep.last = (0..len).rev().find(|&k| sweep.present(k)).unwrap_or(0);
 
         let (mut light_n, mut dark_n) = (0u32, 0u32);
         for k in 0..len {
-            if present[k] {
-                if light[k] {
+            if sweep.present(k) {
+                if sweep.light(k) {
                     light_n += 1;
                 } else {
                     dark_n += 1;
                 }
             }
         }
-        let caps = if closed {
+        sweep.caps = if closed {
             (light_n == dark_n).then_some((0, 0))
         } else {
             let caps = if light_n == dark_n {
@@ -268,7 +291,7 @@ impl Sweep {
             };
             match (caps, start) {
                 (Some((l, d)), Some(s)) => {
-                    if light[s] {
+                    if sweep.light(s) {
                         l.checked_sub(1).map(|l| (l, d))
                     } else {
                         d.checked_sub(1).map(|d| (l, d))
@@ -277,59 +300,120 @@ impl Sweep {
                 (caps, _) => caps,
             }
         };
+        Ok(sweep)
+    }
 
-        let width = 2 * h + 1;
-        let steps = (0..=last)
-            .map(|k| {
-                // Slot i of the working frontier is square k + i - width.
-                let square = |i: usize| (k + i).checked_sub(width);
-                let mut step = Step {
-                    present: present[k],
-                    last: k == last,
-                    start_done: start.is_some_and(|s| last_nbr[s] <= k),
-                    ..Step::default()
-                };
-                for i in 0..=width {
-                    let Some(j) = square(i) else { continue };
-                    if present[j] && light[j] {
-                        step.light |= 1 << i;
-                    }
-                    if present[j] && last_nbr[j] == k {
-                        step.finalize |= 1 << i;
-                    }
-                    if Some(j) == start {
-                        step.start_slot = Some(i);
-                    }
-                    if i == 0 || !present[j] || Some(j) == start {
-                        continue;
-                    }
-                    let unswept = nbrs[j].iter().filter(|&&u| u > k).count();
-                    if unswept == 1 {
-                        if light[j] {
-                            step.forced_light |= 1 << (4 * (i - 1));
-                        } else {
-                            step.forced_dark |= 1 << (4 * (i - 1));
-                        }
-                    }
+    /// The sweep index of board cell `i`.
+    fn to_sweep(&self, i: usize) -> usize {
+        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let (r, c) = (i / cols, i % cols);
+        if rows <= cols {
+            c * self.h + r
+        } else {
+            r * self.h + c
+        }
+    }
+
+    /// The board cell of sweep index `k`.
+    fn cell(&self, k: usize) -> usize {
+        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let (r, c) = if rows <= cols {
+            (k % self.h, k / self.h)
+        } else {
+            (k / self.h, k % self.h)
+        };
+        r * cols + c
+    }
+
+    fn present(&self, k: usize) -> bool {
+        self.board.is_square(self.cell(k))
+    }
+
+    fn light(&self, k: usize) -> bool {
+        let i = self.cell(k);
+        let cols = self.board.cols();
+        (i / cols + i % cols) % 2 == 0
+    }
+
+    /// The neighbours of sweep square `k` (none if it is not a square).
+    fn neighbours(&self, k: usize) -> Neighbours {
+        let mut n = Neighbours { at: [0; 8], len: 0 };
+        if self.present(k) {
+            for u in self.board.neighbours(self.cell(k)) {
+                n.at[n.len] = self.to_sweep(u);
+                n.len += 1;
+            }
+            n.at[..n.len].sort_unstable();
+        }
+        n
+    }
+
+    /// The step at which square `k` is finalized: its last neighbour's, or its own.
+    fn last_neighbour(&self, k: usize, n: &Neighbours) -> usize {
+        n.all().last().copied().unwrap_or(k).max(k)
+    }
+
+    /// What a step needs to know of square `k`.
+    fn info(&self, k: usize) -> SquareInfo {
+        let nbrs = self.neighbours(k);
+        SquareInfo {
+            present: self.present(k),
+            light: self.light(k),
+            last: self.last_neighbour(k, &nbrs),
+            nbrs,
+        }
+    }
+
+    /// What happens at step `k` (square `k` of the sweep); `recent` holds
+    /// the squares before `k` and gets `k`'s.
+    fn step_at(&self, k: usize, recent: &mut Recent) -> Step {
+        recent.0[k % 16] = self.info(k);
+        let width = self.width;
+        // Slot i of the working frontier is square k + i - width.
+        let square = |i: usize| (k + i).checked_sub(width);
+        let mut step = Step {
+            present: recent.0[k % 16].present,
+            last: k == self.last,
+            start_done: self.start.is_some_and(|(_, done)| done <= k),
+            ..Step::default()
+        };
+        let start = self.start.map(|(s, _)| s);
+        for i in 0..=width {
+            let Some(j) = square(i) else { continue };
+            let SquareInfo {
+                present,
+                light,
+                last,
+                ref nbrs,
+            } = recent.0[j % 16];
+            if present && light {
+                step.light |= 1 << i;
+            }
+            if present && last == k {
+                step.finalize |= 1 << i;
+            }
+            if Some(j) == start {
+                step.start_slot = Some(i);
+            }
+            if i == 0 || !present || Some(j) == start {
+                continue;
+            }
+            let unswept = nbrs.all().iter().filter(|&&u| u > k).count();
+            if unswept == 1 {
+                if light {
+                    step.forced_light |= 1 << (4 * (i - 1));
+                } else {
+                    step.forced_dark |= 1 << (4 * (i - 1));
                 }
-                if present[k] {
-                    step.earlier = nbrs[k]
-                        .iter()
-                        .filter(|&&u| u < k)
-                        .map(|&u| u + width - k)
-                        .collect();
-                }
-                step
-            })
-            .collect();
-        Ok(Sweep {
-            width,
-            ones: ONES >> (64 - 4 * width),
-            steps,
-            closed,
-            pinned: start.is_some(),
-            caps,
-        })
+            }
+        }
+        if step.present {
+            step.earlier = (recent.0[k % 16].nbrs.all().iter())
+                .filter(|&&u| u < k)
+                .map(|&u| u + width - k)
+                .collect();
+        }
+        step
     }
 
     /// The first layer: every frontier slot before the board, nothing fixed.
@@ -340,24 +424,34 @@ impl Sweep {
     /// Run every step; the number of undirected paths (cycles when closed),
     /// from the pinned start if any.
     fn run(&self, ctl: &Control, report: &Report) -> Result<U256, SearchError> {
-        report
-            .steps
-            .store(self.steps.len() as u64, Ordering::Relaxed);
+        let steps = self.last + 1;
+        report.steps.store(steps as u64, Ordering::Relaxed);
         let mut layer = Layer::Narrow(vec![vec![(self.first_key(), 1u64)]]);
         let mut growth = 2.0f64;
-        for (k, step) in self.steps.iter().enumerate() {
+        let mut recent = Recent([SquareInfo::default(); 16]);
+        for k in 0..steps {
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
+            let step = &self.step_at(k, &mut recent);
             let before = layer.len().max(1);
             // Tables sized for the growth of the step before; they grow if
             // that is too little (a shard at a time, so growing is cheap).
             let expected = (before as f64 * growth.min(2.0)) as usize;
             let width = layer.next_width();
+            let what = format!(
+                "the frontier count's tables at step {} of {steps}, after {before} states",
+                k + 1
+            );
+            let next = NextLayer {
+                step,
+                expected,
+                what: &what,
+            };
             layer = match &layer {
-                Layer::Narrow(l) => self.step_to(width, step, l, expected, ctl)?,
-                Layer::Wide(l) => self.step_to(width, step, l, expected, ctl)?,
-                Layer::Huge(l) => self.step_to(width, step, l, expected, ctl)?,
+                Layer::Narrow(l) => self.step_to(width, &next, l, ctl)?,
+                Layer::Wide(l) => self.step_to(width, &next, l, ctl)?,
+                Layer::Huge(l) => self.step_to(width, &next, l, ctl)?,
             };
             let after = layer.len();
             growth = (after as f64 / before as f64).clamp(0.25, 8.0);
@@ -378,32 +472,41 @@ impl Sweep {
     fn step_to<I: Count>(
         &self,
         width: Width,
-        step: &Step,
+        next: &NextLayer,
         layer: &[Vec<(u64, I)>],
-        expected: usize,
         ctl: &Control,
     ) -> Result<Layer, SearchError> {
         Ok(match width {
-            Width::Narrow => Layer::Narrow(self.step(step, layer, expected, ctl)?),
-            Width::Wide => Layer::Wide(self.step(step, layer, expected, ctl)?),
-            Width::Huge => Layer::Huge(self.step(step, layer, expected, ctl)?),
+            Width::Narrow => Layer::Narrow(self.step(next, layer, ctl)?),
+            Width::Wide => Layer::Wide(self.step(next, layer, ctl)?),
+            Width::Huge => Layer::Huge(self.step(next, layer, ctl)?),
         })
     }
 
-    /// One step: the next layer from `layer`, inside the pool.
+    /// One step: the next layer from `layer`, inside the pool.  The tables
+    /// are allocated fallibly, and all of them together are first checked
+    /// against the memory the machine has (the old layer is already in
+    /// memory, so what is left is what the kernel reports).
     fn step<I: Count, O: Count>(
         &self,
-        step: &Step,
+        next: &NextLayer,
         layer: &[Vec<(u64, I)>],
-        expected: usize,
         ctl: &Control,
     ) -> Result<Vec<Vec<(u64, O)>>, SearchError> {
-        let tables: Vec<Mutex<Table<O>>> = (0..SHARDS)
-            .map(|_| Mutex::new(Table::with_capacity(expected / SHARDS)))
-            .collect();
+        let NextLayer {
+            step,
+            expected,
+            what,
+        } = *next;
+        let per_shard = expected / SHARDS;
+        let bytes = memory::bytes_of::<(u64, O)>(Table::<O>::slots_for(per_shard) * SHARDS);
+        memory::check_available(bytes, what)?;
+        let tables = (0..SHARDS)
+            .map(|_| Table::with_capacity(per_shard, what).map(Mutex::new))
+            .collect::<Result<Vec<Mutex<Table<O>>>, SearchError>>()?;
         let flush = |shard: usize, batch: &mut Vec<(u64, O)>| -> Result<(), SearchError> {
             let mut table = tables[shard].lock().unwrap_or_else(|e| e.into_inner());
-            let added = table.add_all(batch);
+            let added = table.add_all(batch, what);
             batch.clear();
             added
         };
@@ -620,7 +723,7 @@ fn mix(key: u64) -> u64 {
 
 /// A state count: `u64` while it surely fits, `u128` beyond, [`U256`] past
 /// that (long thin boards: 3x100 has about 10^53 tours).
-trait Count: Copy + Send + Sync + Default + 'static {
+trait Count: Copy + Send + Sync + Default + Zeroable + 'static {
     fn checked_add(self, other: Self) -> Option<Self>;
     fn from_wide(n: U256) -> Option<Self>;
     fn to_wide(self) -> U256;
@@ -669,6 +772,9 @@ pub struct U256 {
     pub hi: u128,
     pub lo: u128,
 }
+
+// SAFETY: two integers; all-zero bytes are the number 0.
+unsafe impl Zeroable for U256 {}
 
 impl From<u128> for U256 {
     fn from(lo: u128) -> Self {
@@ -808,13 +914,24 @@ impl Layer {
     }
 }
 
-/// `n` free slots, on 2 MB pages where the system allows (page faults of
-/// 4 KB pages cost a fifth of a step's time on 6x6).
-fn zeroed<C: Count>(n: usize) -> Vec<(u64, C)> {
-    let mut slots: Vec<(u64, C)> = Vec::with_capacity(n);
+/// What a step builds: the step, the states expected after it, and the
+/// tables' name in a memory error.
+struct NextLayer<'a> {
+    step: &'a Step,
+    expected: usize,
+    what: &'a str,
+}
+
+/// `n` free slots for `what` (`Err(Memory)` if they cannot be had), advised
+/// onto 2 MiB pages and then zeroed here, in order.  (Zeroed by `calloc`
+/// and left to the kernel instead, the pages are first touched in hash
+/// order: measured twice the page faults and 5% slower on 6x6.)  The memory
+/// is reserved before it is written, so the zeroing never reallocates.
+fn zeroed<C: Count>(n: usize, what: &str) -> Result<Vec<(u64, C)>, SearchError> {
+    let mut slots = memory::try_with_capacity(n, what)?;
     advise_huge(&slots);
     slots.resize(n, (0, C::default()));
-    slots
+    Ok(slots)
 }
 
 /// An open-addressing table summing counts per key (key 0: a free slot).
@@ -824,14 +941,18 @@ struct Table<C: Count> {
 }
 
 impl<C: Count> Table<C> {
-    fn with_capacity(n: usize) -> Self {
-        // Any size (not a power of two), 60% full when the guess is right,
-        // grown by half at 75%: 16-byte slots cost about 25 bytes a state.
-        let size = (n + n * 2 / 3).max(64);
-        Table {
-            slots: zeroed(size),
+    /// The slots of a table for `n` states: any size (not a power of two),
+    /// 60% full when the guess is right, grown by half at 75%: 16-byte slots
+    /// cost about 27 bytes a state.
+    fn slots_for(n: usize) -> usize {
+        (n + n * 2 / 3).max(64)
+    }
+
+    fn with_capacity(n: usize, what: &str) -> Result<Self, SearchError> {
+        Ok(Table {
+            slots: zeroed(Self::slots_for(n), what)?,
             used: 0,
-        }
+        })
     }
 
     /// Where `key` starts probing in `len` slots: the hash bits below the
@@ -841,9 +962,9 @@ impl<C: Count> Table<C> {
         (((mix(key) << SHARD_BITS) as u128 * len as u128) >> 64) as usize
     }
 
-    fn add_all(&mut self, batch: &[(u64, C)]) -> Result<(), SearchError> {
+    fn add_all(&mut self, batch: &[(u64, C)], what: &str) -> Result<(), SearchError> {
         if 4 * (self.used + batch.len()) > 3 * self.slots.len() {
-            self.grow();
+            self.grow(what)?;
         }
         let len = self.slots.len();
         for &(key, _) in batch {
@@ -871,9 +992,11 @@ impl<C: Count> Table<C> {
         Ok(())
     }
 
-    fn grow(&mut self) {
+    /// Half as many slots again (`Err(Memory)` if they cannot be had: the
+    /// table is then left as it was).
+    fn grow(&mut self, what: &str) -> Result<(), SearchError> {
         let len = self.slots.len() * 3 / 2;
-        let old = std::mem::replace(&mut self.slots, zeroed(len));
+        let old = std::mem::replace(&mut self.slots, zeroed(len, what)?);
         for entry in old {
             if entry.0 != 0 {
                 let mut slot = Self::home(entry.0, len);
@@ -886,6 +1009,7 @@ impl<C: Count> Table<C> {
                 self.slots[slot] = entry;
             }
         }
+        Ok(())
     }
 
     /// The entries, packed to the front of the table's own memory.
@@ -979,6 +1103,21 @@ mod tests {
             two200.to_string(),
             "1606938044258990275541962092341162602522202993782792835301376"
         );
+    }
+
+    #[test]
+    fn an_impossible_table_is_a_memory_error() {
+        let err = Table::<u64>::with_capacity(usize::MAX / 64, "a test table");
+        assert!(matches!(err, Err(SearchError::Memory { .. })));
+    }
+
+    #[test]
+    fn a_long_board_overflows_without_per_square_memory() {
+        // 3 x 1,000,000: past 256 bits near column 146; the steps are worked
+        // out as the sweep reaches them, so nothing is allocated per square.
+        let board = Board::rectangle(3, 1_000_000).unwrap();
+        let err = count_paths(&board, None, false, 1, &Control::new()).unwrap_err();
+        assert_eq!(err, CountError::Search(SearchError::Overflow));
     }
 
     #[test]

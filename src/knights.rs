@@ -8,6 +8,7 @@
 
 use crate::engine::{self, Control, Stop, SubtreeSearch, Ticker};
 pub use crate::error::{CountError, FindError, InputError, SearchError};
+use crate::memory;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -31,6 +32,20 @@ pub const MAX_SEARCH_SQUARES: usize = 64;
 /// Boards larger than this are refused by the heuristic finder (memory).
 pub const MAX_FIND_SQUARES: usize = 100_000_000;
 
+/// The memory [`find_tour`] needs at its peak on `board`, in bytes, as the
+/// finder's buffers add up: the board (1 byte a cell) and, while an attempt
+/// runs, a degree and a visited flag per cell and a path entry (4 bytes) and
+/// a search level (16 bytes) per square; for a closed tour the rotation that
+/// bends an open tour shut holds the open tour and a position per cell (4
+/// bytes).  The tour handed back (4 bytes a square, twice on the way to
+/// Python) comes after those buffers are freed, and is smaller.
+pub fn find_tour_bytes(board: &Board, closed: bool) -> u64 {
+    let (cells, squares) = (board.cells() as u64, board.squares() as u64);
+    let attempt = 3 * cells + 20 * squares;
+    let rotation = if closed { 5 * cells + 4 * squares } else { 0 };
+    attempt.max(rotation)
+}
+
 /// A rectangular grid of `rows x cols` cells, some of which may be missing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
@@ -40,13 +55,16 @@ pub struct Board {
 }
 
 impl Board {
-    /// The full `rows x cols` board.
-    pub fn rectangle(rows: usize, cols: usize) -> Result<Board, InputError> {
+    /// The full `rows x cols` board (1 byte a cell: `Err(Memory)` if even
+    /// that cannot be had).
+    pub fn rectangle(rows: usize, cols: usize) -> Result<Board, CountError> {
         let cells = Self::checked_cells(rows, cols)?;
+        let mut present = memory::try_with_capacity(cells, "the board")?;
+        present.resize(cells, true);
         Ok(Board {
             rows,
             cols,
-            present: vec![true; cells],
+            present,
         })
     }
 
@@ -153,25 +171,32 @@ impl Board {
             .collect()
     }
 
-    /// `true` if every square can reach every other by knight moves.
-    pub fn is_connected(&self) -> bool {
+    /// `true` if every square can reach every other by knight moves.  On
+    /// the largest boards this takes seconds, so it polls `ctl`.
+    pub fn is_connected(&self, ctl: &Control) -> Result<bool, SearchError> {
         let Some(first) = (0..self.cells()).find(|&i| self.present[i]) else {
-            return false;
+            return Ok(false);
         };
-        let mut seen = vec![false; self.cells()];
-        let mut stack = vec![first];
+        let squares = self.squares();
+        let mut seen: Vec<bool> = memory::try_zeroed(self.cells(), "a connectivity check")?;
+        // Each square is pushed at most once: the stack never reallocates.
+        let mut stack: Vec<u32> = memory::try_with_capacity(squares, "a connectivity check")?;
+        stack.push(first as u32);
         seen[first] = true;
         let mut reached = 1;
         while let Some(v) = stack.pop() {
-            for u in self.neighbours(v) {
+            if reached % (1 << 16) == 0 && ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            for u in self.neighbours(v as usize) {
                 if !seen[u] {
                     seen[u] = true;
                     reached += 1;
-                    stack.push(u);
+                    stack.push(u as u32);
                 }
             }
         }
-        reached == self.squares()
+        Ok(reached == squares)
     }
 
     /// `(light, dark)` square counts of the chessboard colouring.
@@ -188,13 +213,18 @@ impl Board {
 
     /// A cheap, exact "no tour from `start`" test: a disconnected knight graph,
     /// or colour counts a path (or cycle) from `start` cannot have.
-    pub fn tour_impossible(&self, start: usize, closed: bool) -> bool {
+    pub fn tour_impossible(
+        &self,
+        start: usize,
+        closed: bool,
+        ctl: &Control,
+    ) -> Result<bool, SearchError> {
         let n = self.squares();
         if n == 1 {
-            return closed;
+            return Ok(closed);
         }
-        if !self.is_connected() {
-            return true;
+        if !self.is_connected(ctl)? {
+            return Ok(true);
         }
         let (light, dark) = self.colour_counts();
         let (same, other) = if Self::is_light(start, self.cols) {
@@ -204,9 +234,9 @@ impl Board {
         };
         // A path from `start` alternates colours: start's colour holds ceil(n/2).
         if same != n.div_ceil(2) || other != n / 2 {
-            return true;
+            return Ok(true);
         }
-        closed && (n % 2 == 1 || self.schwenk_excludes_cycle())
+        Ok(closed && (n % 2 == 1 || self.schwenk_excludes_cycle()))
     }
 
     /// Schwenk's theorem (1991): an `m x n` board, `m <= n`, has a closed tour
@@ -233,7 +263,9 @@ pub struct Window {
 }
 
 impl Window {
-    pub fn of(board: &Board) -> Window {
+    /// The window of `board` (a copy of its squares' rectangle: `Err(Memory)`
+    /// if that cannot be had).
+    pub fn of(board: &Board) -> Result<Window, SearchError> {
         let squares = (0..board.cells()).filter(|&i| board.is_square(i));
         let (mut top, mut bottom, mut left, mut right) = (usize::MAX, 0, usize::MAX, 0);
         for i in squares {
@@ -241,20 +273,19 @@ impl Window {
             (top, bottom) = (top.min(r), bottom.max(r));
             (left, right) = (left.min(c), right.max(c));
         }
-        if top == usize::MAX {
+        let (top, bottom, left, right) = if top == usize::MAX {
             // No squares: keep the board as it is (every search finds nothing).
-            return Window {
-                small: board.clone(),
-                top: 0,
-                left: 0,
-                cols: board.cols,
-            };
-        }
+            (0, board.rows - 1, 0, board.cols - 1)
+        } else {
+            (top, bottom, left, right)
+        };
         let (rows, cols) = (bottom - top + 1, right - left + 1);
-        let present = (0..rows * cols)
-            .map(|i| board.is_square((top + i / cols) * board.cols + left + i % cols))
-            .collect();
-        Window {
+        let mut present = memory::try_with_capacity(rows * cols, "the board's window")?;
+        present.extend(
+            (0..rows * cols)
+                .map(|i| board.is_square((top + i / cols) * board.cols + left + i % cols)),
+        );
+        Ok(Window {
             small: Board {
                 rows,
                 cols,
@@ -263,7 +294,7 @@ impl Window {
             top,
             left,
             cols: board.cols,
-        }
+        })
     }
 
     pub fn board(&self) -> &Board {
@@ -283,36 +314,46 @@ impl Window {
     }
 }
 
-/// Why a sequence of squares is not a knight's tour, or `None` if it is one.
-pub fn tour_defect(board: &Board, path: &[usize], closed: bool) -> Option<String> {
+/// Why a sequence of squares (indices `row * cols + col`) is not a knight's
+/// tour, or `Ok(None)` if it is one; `Err(Memory)` if its bookkeeping (a
+/// byte a cell) cannot be had.
+pub fn tour_defect(
+    board: &Board,
+    path: &[u32],
+    closed: bool,
+) -> Result<Option<String>, SearchError> {
     let squares = board.squares();
     if path.len() != squares {
-        return Some(format!(
+        return Ok(Some(format!(
             "a tour visits all {squares} squares, this sequence has {}",
             path.len()
-        ));
+        )));
     }
-    let mut seen = vec![false; board.cells()];
+    let mut seen: Vec<bool> = memory::try_zeroed(board.cells(), "checking a tour")?;
     for (step, &sq) in path.iter().enumerate() {
+        let sq = sq as usize;
         if !board.is_square(sq) {
-            return Some(format!("step {step} is not a square of the board"));
+            return Ok(Some(format!("step {step} is not a square of the board")));
         }
         if seen[sq] {
             let (r, c) = (sq / board.cols, sq % board.cols);
-            return Some(format!("step {step} revisits square ({r}, {c})"));
+            return Ok(Some(format!("step {step} revisits square ({r}, {c})")));
         }
         seen[sq] = true;
-        if step > 0 && !board.is_knight_move(path[step - 1], sq) {
-            return Some(format!(
+        if step > 0 && !board.is_knight_move(path[step - 1] as usize, sq) {
+            return Ok(Some(format!(
                 "steps {} and {step} are not a knight's move apart",
                 step - 1
-            ));
+            )));
         }
     }
-    if closed && (path.len() < 2 || !board.is_knight_move(path[path.len() - 1], path[0])) {
-        return Some("the last square is not a knight's move from the first".into());
+    let closes = |last: u32, first: u32| board.is_knight_move(last as usize, first as usize);
+    if closed && (path.len() < 2 || !closes(path[path.len() - 1], path[0])) {
+        return Ok(Some(
+            "the last square is not a knight's move from the first".into(),
+        ));
     }
-    None
+    Ok(None)
 }
 
 /// The knight graph of a board of at most 64 cells, as bitboards.
@@ -461,8 +502,9 @@ const TAG_BITS: u32 = 14 + EPOCH_BITS;
 
 impl TailMemo {
     /// A table for the search numbered `owner`: one of its own if a spare is
-    /// left, else any spare (restamped) or a new one.
-    fn new(bits: u32, owner: u64) -> Self {
+    /// left, else any spare (restamped) or a new one (`Err(Memory)` if none
+    /// can be had).
+    fn new(bits: u32, owner: u64) -> Result<Self, SearchError> {
         let len = 2usize << bits;
         let reused = {
             let mut spare = SPARE_TABLES.lock().unwrap_or_else(|p| p.into_inner());
@@ -471,12 +513,15 @@ impl TailMemo {
                 .or_else(|| spare.iter().position(fits));
             at.map(|i| spare.swap_remove(i))
         };
-        let mut table = reused.unwrap_or_else(|| MemoTable {
-            // Zeroed pages come from the OS lazily: untouched slots cost nothing.
-            slots: vec![0u64; len].into_boxed_slice(),
-            epoch: 0,
-            owner: 0,
-        });
+        let mut table = match reused {
+            Some(table) => table,
+            None => MemoTable {
+                // Zeroed pages come from the OS lazily: untouched slots cost nothing.
+                slots: memory::try_zeroed(len, "a memo table of tour tails")?.into_boxed_slice(),
+                epoch: 0,
+                owner: 0,
+            },
+        };
         if table.owner != owner || table.epoch == 0 {
             table.owner = owner;
             table.epoch = (table.epoch + 1) & ((1 << EPOCH_BITS) - 1);
@@ -486,11 +531,11 @@ impl TailMemo {
                 table.epoch = 1;
             }
         }
-        TailMemo {
+        Ok(TailMemo {
             shift: 64 - bits,
             epoch: table.epoch,
             table: Some(table),
-        }
+        })
     }
 
     #[inline]
@@ -552,7 +597,7 @@ impl TourSearch {
         graph: KnightGraph,
         starts: &[(usize, u64)],
         closed: bool,
-    ) -> Result<TourSearch, InputError> {
+    ) -> Result<TourSearch, CountError> {
         let mut roots = Vec::new();
         for &(start, weight) in starts {
             if !graph.board.is_square(start) {
@@ -560,9 +605,10 @@ impl TourSearch {
                     "the start ({}, {}) is not a square of the board",
                     start / graph.board.cols,
                     start % graph.board.cols
-                )));
+                ))
+                .into());
             }
-            if let Some(task) = Self::root(&graph, start, closed, weight) {
+            if let Some(task) = Self::root(&graph, start, closed, weight)? {
                 roots.push(task);
             }
         }
@@ -618,7 +664,12 @@ impl TourSearch {
     }
 
     /// The task at the start, or `None` if the board rules out every tour.
-    fn root(graph: &KnightGraph, start: usize, closed: bool, weight: u64) -> Option<TourTask> {
+    fn root(
+        graph: &KnightGraph,
+        start: usize,
+        closed: bool,
+        weight: u64,
+    ) -> Result<Option<TourTask>, SearchError> {
         let sbit = 1u64 << start;
         let unvisited = graph.all & !sbit;
         let home = if closed { sbit } else { 0 };
@@ -630,10 +681,14 @@ impl TourSearch {
             weight,
         };
         if unvisited == 0 {
-            return Some(task);
+            return Ok(Some(task));
         }
-        if graph.board.tour_impossible(start, closed) {
-            return None;
+        // At most 64 squares: too quick to need the caller's cancel flag.
+        if graph
+            .board
+            .tour_impossible(start, closed, &Control::new())?
+        {
+            return Ok(None);
         }
         let avail = unvisited | sbit;
         let mut rest = unvisited;
@@ -642,16 +697,16 @@ impl TourSearch {
             rest &= rest - 1;
             let degree = (graph.nbr[u] & avail).count_ones();
             if degree == 0 || (degree == 1 && closed) {
-                return None;
+                return Ok(None);
             }
             if degree == 1 {
                 task.end |= 1 << u;
             }
         }
         if task.end.count_ones() > 1 {
-            return None;
+            return Ok(None);
         }
-        Some(task)
+        Ok(Some(task))
     }
 
     /// Move the knight from `head` to `to`: the `end` square of the new
@@ -828,7 +883,7 @@ impl SubtreeSearch for TourSearch {
     type Solution = Vec<u8>;
     type Scratch = TailMemo;
 
-    fn scratch(&self) -> TailMemo {
+    fn scratch(&self) -> Result<TailMemo, SearchError> {
         TailMemo::new(self.memo_bits, self.generation)
     }
 
@@ -917,18 +972,32 @@ pub fn count_tours(
         None => TourSearch::start_classes(&graph),
     };
     let search = TourSearch::new(graph, &starts, closed)?;
-    let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), 64);
+    let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), 64, ctl)?;
     Ok(engine::count(&search, &tasks, threads, ctl)?)
+}
+
+/// `Err` if a plan of `min_tasks` subproblems is more than a plan may hold.
+pub fn check_plan_size(min_tasks: usize) -> Result<(), InputError> {
+    if min_tasks > engine::MAX_PLAN_TASKS {
+        return Err(InputError(format!(
+            "a plan holds at most {} subproblems, {min_tasks} were asked for",
+            engine::MAX_PLAN_TASKS
+        )));
+    }
+    Ok(())
 }
 
 /// The count of [`count_tours`] split into at least `min_tasks` independent
 /// subproblems (fewer if the tree is smaller), the same on every machine.
+/// Polls `ctl` while planning.
 pub fn plan_tours(
     board: Board,
     start: Option<usize>,
     closed: bool,
     min_tasks: usize,
+    ctl: &Control,
 ) -> Result<engine::Planned<TourSearch>, CountError> {
+    check_plan_size(min_tasks)?;
     let (window, start) = windowed(&board, start)?;
     let graph = KnightGraph::new(window.small)?;
     let starts = match start {
@@ -937,21 +1006,22 @@ pub fn plan_tours(
     };
     let search = TourSearch::new(graph, &starts, closed)?;
     let roots = search.roots();
-    Ok(engine::Planned::new(search, roots, min_tasks, 64))
+    Ok(engine::Planned::new(search, roots, min_tasks, 64, ctl)?)
 }
 
 /// The search window of `board`, and `start` in it.
-fn windowed(board: &Board, start: Option<usize>) -> Result<(Window, Option<usize>), InputError> {
+fn windowed(board: &Board, start: Option<usize>) -> Result<(Window, Option<usize>), CountError> {
     if let Some(s) = start {
         if !board.is_square(s) {
             return Err(InputError(format!(
                 "the start ({}, {}) is not a square of the board",
                 s / board.cols,
                 s % board.cols
-            )));
+            ))
+            .into());
         }
     }
-    let window = Window::of(board);
+    let window = Window::of(board)?;
     let start = start.map(|s| window.inward(s));
     Ok((window, start))
 }
@@ -1211,7 +1281,8 @@ fn close_by_rotation(
     if n < 4 {
         return Ok(None);
     }
-    let mut pos = vec![u32::MAX; board.cells()];
+    let mut pos = memory::try_with_capacity(board.cells(), "closing a tour")?;
+    pos.resize(board.cells(), u32::MAX);
     for (i, &sq) in path.iter().enumerate() {
         pos[sq as usize] = i as u32;
     }
@@ -1292,18 +1363,20 @@ fn warnsdorff_attempt(
     let squares = board.squares();
     // Onward degree: unvisited neighbours, plus the start for closed tours,
     // which stays "open" because the tour has to come back to it.
-    let mut degree: Vec<u8> = (0..cells)
-        .map(|i| {
-            if board.is_square(i) {
-                board.neighbours(i).count() as u8
-            } else {
-                0
-            }
-        })
-        .collect();
-    let mut visited = vec![false; cells];
-    let mut path: Vec<u32> = Vec::with_capacity(squares);
-    let mut levels: Vec<Level> = Vec::with_capacity(squares);
+    // Every buffer is allocated at its full size up front, fallibly: on the
+    // largest boards they take gigabytes (see `find_tour_bytes`).
+    let what = "the tour finder's buffers";
+    let mut degree: Vec<u8> = memory::try_with_capacity(cells, what)?;
+    degree.extend((0..cells).map(|i| {
+        if board.is_square(i) {
+            board.neighbours(i).count() as u8
+        } else {
+            0
+        }
+    }));
+    let mut visited: Vec<bool> = memory::try_zeroed(cells, what)?;
+    let mut path: Vec<u32> = memory::try_with_capacity(squares, what)?;
+    let mut levels: Vec<Level> = memory::try_with_capacity(squares, what)?;
     let (cr, cc) = (
         (board.rows as f64 - 1.0) / 2.0,
         (board.cols as f64 - 1.0) / 2.0,
@@ -1497,22 +1570,31 @@ pub fn find_tour(
             start % board.cols
         ))));
     }
-    if board.tour_impossible(start, closed) {
+    let what = format!(
+        "find_tour on a {}x{} board{}",
+        board.rows,
+        board.cols,
+        if closed { " (closed)" } else { "" }
+    );
+    memory::refuse_beyond_available(find_tour_bytes(&board, closed), &what)?;
+    if board.tour_impossible(start, closed, ctl)? {
         return Ok(None);
     }
-    if let Some(path) = warnsdorff(&board, start, closed, ctl).map_err(FindError::Search)? {
+    if let Some(path) = warnsdorff(&board, start, closed, ctl)? {
         return Ok(Some(path));
     }
-    let window = Window::of(&board);
+    let window = Window::of(&board)?;
     if window.small.cells() > MAX_SEARCH_SQUARES {
         return Err(FindError::Unresolved);
     }
     let small_start = window.inward(start);
-    let graph = KnightGraph::new(window.small.clone()).map_err(FindError::Input)?;
-    let search = TourSearch::new(graph, &[(small_start, 1)], closed).map_err(FindError::Input)?;
-    let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), 64);
-    let found =
-        engine::find_first(&search, &tasks, threads, ctl, true).map_err(FindError::Search)?;
+    let graph = KnightGraph::new(window.small.clone())?;
+    let search = TourSearch::new(graph, &[(small_start, 1)], closed).map_err(|e| match e {
+        CountError::Input(e) => FindError::Input(e),
+        CountError::Search(e) => FindError::Search(e),
+    })?;
+    let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), 64, ctl)?;
+    let found = engine::find_first(&search, &tasks, threads, ctl, true)?;
     Ok(found.map(|p| p.into_iter().map(|i| window.outward(i as usize)).collect()))
 }
 
@@ -1585,7 +1667,7 @@ mod tests {
         let graph = KnightGraph::new(Board::rectangle(3, 4).unwrap()).unwrap();
         let search = TourSearch::new(graph, &[(8, 1)], false).unwrap();
         let mut tours = Vec::new();
-        for task in engine::plan(&search, search.roots(), 5, 64) {
+        for task in engine::plan(&search, search.roots(), 5, 64, &Control::new()).unwrap() {
             search
                 .visit(&task, &Stop::new(&Control::new()), &mut |t| {
                     tours.push(t);
@@ -1609,16 +1691,14 @@ mod tests {
             let path = warnsdorff(&board, 0, false, &Control::new())
                 .unwrap()
                 .unwrap();
-            let path: Vec<usize> = path.into_iter().map(|x| x as usize).collect();
-            assert_eq!(tour_defect(&board, &path, false), None);
+            assert_eq!(tour_defect(&board, &path, false), Ok(None));
         }
         for n in [6, 8, 10, 20, 50] {
             let board = Board::rectangle(n, n).unwrap();
             let path = find_tour(board.clone(), 0, true, 1, &Control::new())
                 .unwrap()
                 .unwrap();
-            let path: Vec<usize> = path.into_iter().map(|x| x as usize).collect();
-            assert_eq!(tour_defect(&board, &path, true), None, "closed {n}x{n}");
+            assert_eq!(tour_defect(&board, &path, true), Ok(None), "closed {n}x{n}");
         }
     }
 
@@ -1635,8 +1715,7 @@ mod tests {
         let path = find_tour(board.clone(), 8, false, 2, &Control::new())
             .unwrap()
             .unwrap();
-        let path: Vec<usize> = path.into_iter().map(|x| x as usize).collect();
-        assert_eq!(tour_defect(&board, &path, false), None);
+        assert_eq!(tour_defect(&board, &path, false), Ok(None));
     }
 
     #[test]
@@ -1661,7 +1740,7 @@ mod tests {
                     home: sbit,
                     weight: 1,
                 };
-                let tasks = engine::plan(&search, vec![root], 16, 64);
+                let tasks = engine::plan(&search, vec![root], 16, 64, &Control::new()).unwrap();
                 let cycles = engine::count(&search, &tasks, 2, &Control::new()).unwrap();
                 let exists = rows * cols > 1 && cycles > 0;
                 assert_eq!(exists, !board.schwenk_excludes_cycle(), "{rows}x{cols}");
@@ -1687,13 +1766,43 @@ mod tests {
         let ctl = Arc::new(Control::new());
         let rx = stream_tours(board.clone(), Some(corner), false, ctl).unwrap();
         let first = rx.recv_timeout(Duration::from_secs(10)).unwrap();
-        let first: Vec<usize> = first.into_iter().map(|i| i as usize).collect();
-        assert_eq!(first[0], corner);
-        assert_eq!(tour_defect(&board, &first, false), None);
+        assert_eq!(first[0] as usize, corner);
+        assert_eq!(tour_defect(&board, &first, false), Ok(None));
         let found = find_tour(board.clone(), corner, false, 1, &Control::new()).unwrap();
-        let found: Vec<usize> = found.unwrap().into_iter().map(|i| i as usize).collect();
-        assert_eq!(tour_defect(&board, &found, false), None);
+        assert_eq!(tour_defect(&board, &found.unwrap(), false), Ok(None));
         assert_eq!(find_tour(board, corner, true, 1, &Control::new()), Ok(None));
+    }
+
+    #[test]
+    fn memory_is_estimated_and_plans_are_capped() {
+        let board = Board::rectangle(100, 100).unwrap();
+        // 3 bytes a cell and 20 a square while an attempt runs.
+        assert_eq!(find_tour_bytes(&board, false), 230_000);
+        assert_eq!(find_tour_bytes(&board, true), 230_000);
+        let err = plan_tours(
+            board,
+            None,
+            false,
+            engine::MAX_PLAN_TASKS + 1,
+            &Control::new(),
+        );
+        assert!(matches!(err, Err(CountError::Input(_))));
+        let ctl = Control::new();
+        ctl.cancel();
+        let board = Board::rectangle(8, 8).unwrap();
+        let err = plan_tours(board, None, false, 1 << 20, &ctl);
+        assert!(matches!(
+            err,
+            Err(CountError::Search(SearchError::Cancelled))
+        ));
+    }
+
+    #[test]
+    fn a_board_without_squares_has_no_tour_and_no_panic() {
+        let board = Board::from_mask(2, 2, vec![false; 4]).unwrap();
+        // A closed tour needs at least two squares.
+        assert!(tour_defect(&board, &[], true).unwrap().is_some());
+        assert!(!board.is_connected(&Control::new()).unwrap());
     }
 
     #[test]

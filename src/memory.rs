@@ -17,7 +17,7 @@
 //! check cannot see a limit, the allocation itself fails, and that is
 //! caught too.
 
-use crate::error::SearchError;
+use crate::error::{human_bytes, InputError, SearchError};
 use std::alloc::Layout;
 
 /// Types for which the all-zero bit pattern is a valid value, so a table of
@@ -35,7 +35,11 @@ unsafe impl Zeroable for u32 {}
 unsafe impl Zeroable for u64 {}
 unsafe impl Zeroable for u128 {}
 unsafe impl Zeroable for usize {}
+// SAFETY: the zero byte is `false`.
+unsafe impl Zeroable for bool {}
 unsafe impl<T: Zeroable, const N: usize> Zeroable for [T; N] {}
+// SAFETY: every field is zero-valid; padding bytes may hold anything.
+unsafe impl<A: Zeroable, B: Zeroable> Zeroable for (A, B) {}
 
 /// Requests of this many bytes or more are checked against the memory the
 /// machine has before they are made (smaller ones cannot exhaust it alone).
@@ -46,17 +50,18 @@ pub fn bytes_of<T>(n: usize) -> u64 {
     (n as u64).saturating_mul(std::mem::size_of::<T>() as u64)
 }
 
-/// The memory a new allocation can use now: the kernel's `MemAvailable`
-/// plus free swap, and under an address-space limit (`prlimit --as`,
-/// `ulimit -v`) no more than the room left below it; `None` where unknown.
+/// The memory a new allocation can use without swapping to death: the
+/// kernel's `MemAvailable` plus free swap, and no more than this process's
+/// address-space limit leaves (`ulimit -v`, `prlimit --as`), or `None`
+/// where unknown.
 pub fn available_bytes() -> Option<u64> {
     #[cfg(target_os = "linux")]
     {
         let info = std::fs::read_to_string("/proc/meminfo").ok()?;
         let machine =
             kib_field(&info, "MemAvailable:")? + kib_field(&info, "SwapFree:").unwrap_or(0);
-        Some(match address_space_room() {
-            Some(room) => machine.min(room),
+        Some(match address_space_left() {
+            Some(left) => machine.min(left),
             None => machine,
         })
     }
@@ -64,7 +69,7 @@ pub fn available_bytes() -> Option<u64> {
     None
 }
 
-/// A `Name:   1234 kB` field of a `/proc` file, in bytes.
+/// A `NAME:  123 kB` line of a `/proc` file, in bytes.
 #[cfg(target_os = "linux")]
 fn kib_field(text: &str, name: &str) -> Option<u64> {
     let line = text.lines().find(|line| line.starts_with(name))?;
@@ -77,27 +82,34 @@ fn kib_field(text: &str, name: &str) -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// The address space this process may still map under its `RLIMIT_AS`, or
-/// `None` when there is no such limit.  Refusing against it up front names
-/// the table that would not fit, instead of failing at the allocation.
+/// What the address-space limit leaves: the limit less the address space
+/// this process already holds (`VmSize`, reserved thread stacks and
+/// allocator arenas included, as the limit counts them); `None` when
+/// there is no limit.
 #[cfg(target_os = "linux")]
-fn address_space_room() -> Option<u64> {
+pub fn address_space_left() -> Option<u64> {
     let mut limit = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
-    // SAFETY: getrlimit writes one rlimit into the struct we own.
+    // SAFETY: `getrlimit` only writes the struct it is given.
     if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0
         || limit.rlim_cur == libc::RLIM_INFINITY
     {
         return None;
     }
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let used = kib_field(&status, "VmSize:")?;
-    // rlim_t is 64 bits here but 32 on some targets: the cast is for those.
+    let held = kib_field(&status, "VmSize:")?;
+    // `rlim_t` is `u64` here but not on every target.
     #[allow(clippy::unnecessary_cast)]
     let limit = limit.rlim_cur as u64;
-    Some(limit.saturating_sub(used))
+    Some(limit.saturating_sub(held))
+}
+
+/// No address-space limit is known off Linux.
+#[cfg(not(target_os = "linux"))]
+pub fn address_space_left() -> Option<u64> {
+    None
 }
 
 /// `Err(Memory)` when `bytes` for `what` is more than the machine has now.
@@ -107,12 +119,28 @@ pub fn check_available(bytes: u64, what: &str) -> Result<(), SearchError> {
     }
     match available_bytes() {
         Some(free) if bytes > free => Err(SearchError::Memory {
-            what: format!(
-                "{what} (only {} available)",
-                crate::error::human_bytes(free)
-            ),
+            what: format!("{what} (only {} available)", human_bytes(free)),
             bytes,
         }),
+        _ => Ok(()),
+    }
+}
+
+/// `Err(InputError)` when `what` is estimated to need `bytes` and that is
+/// more than the machine has now: the up-front refusal of a call whose
+/// memory is predictable (a huge `find_tour`, `find_queens`), naming the
+/// estimate and the limit, before anything is allocated.
+pub fn refuse_beyond_available(bytes: u64, what: &str) -> Result<(), InputError> {
+    if bytes < CHECKED_BYTES {
+        return Ok(());
+    }
+    match available_bytes() {
+        Some(free) if bytes > free => Err(InputError(format!(
+            "{what} needs about {}, more than the {} available (the machine's free \
+             memory and swap, within this process's address-space limit)",
+            human_bytes(bytes),
+            human_bytes(free)
+        ))),
         _ => Ok(()),
     }
 }

@@ -9,7 +9,8 @@
 pub mod frames;
 
 use crate::engine::{self, Control, SearchError, Stop, SubtreeSearch, Ticker};
-use crate::knights::InputError;
+use crate::knights::{CountError, InputError};
+use crate::memory;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::Duration;
@@ -145,7 +146,9 @@ impl SubtreeSearch for QueenSearch {
     type Solution = Vec<u8>;
     type Scratch = ();
 
-    fn scratch(&self) {}
+    fn scratch(&self) -> Result<(), SearchError> {
+        Ok(())
+    }
 
     fn split(&self, task: &QueenTask, out: &mut Vec<QueenTask>) -> bool {
         let row = task.placed.len();
@@ -209,25 +212,27 @@ pub fn count_queens(
     unique: bool,
     threads: usize,
     ctl: &Control,
-) -> Result<u128, crate::knights::CountError> {
+) -> Result<u128, CountError> {
     check_search_n(n)?;
     if n == 1 {
         return Ok(1);
     }
     let search = frames::FrameSearch::new(n, unique, ctl)?;
-    let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), n);
+    let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), n, ctl)?;
     Ok(engine::count(&search, &tasks, threads, ctl)?)
 }
 
 /// The count of [`count_queens`] split into at least `min_tasks` independent
 /// subproblems (fewer if the tree is smaller), the same on every machine.
+/// Polls `ctl` while planning.
 pub fn plan_queens(
     n: usize,
     unique: bool,
     min_tasks: usize,
     ctl: &Control,
-) -> Result<engine::Planned<frames::FrameSearch>, crate::knights::CountError> {
+) -> Result<engine::Planned<frames::FrameSearch>, CountError> {
     check_search_n(n)?;
+    crate::knights::check_plan_size(min_tasks)?;
     // One queen: no frames; the blank board's one task counts its 1 solution.
     let search = if n == 1 {
         frames::FrameSearch::blank(1)
@@ -235,7 +240,7 @@ pub fn plan_queens(
         frames::FrameSearch::new(n, unique, ctl)?
     };
     let roots = search.roots();
-    Ok(engine::Planned::new(search, roots, min_tasks, n))
+    Ok(engine::Planned::new(search, roots, min_tasks, n, ctl)?)
 }
 
 /// Solutions arriving from a stream, in lexicographic order.
@@ -255,7 +260,7 @@ pub fn stream_queens(
     n: usize,
     unique: bool,
     ctl: Arc<Control>,
-) -> Result<PlacementReceiver, crate::knights::CountError> {
+) -> Result<PlacementReceiver, CountError> {
     check_search_n(n)?;
     let search = Arc::new(UniqueFilter {
         inner: QueenSearch::plain(n),
@@ -277,7 +282,9 @@ impl SubtreeSearch for UniqueFilter {
     type Solution = Vec<u8>;
     type Scratch = ();
 
-    fn scratch(&self) {}
+    fn scratch(&self) -> Result<(), SearchError> {
+        Ok(())
+    }
 
     fn split(&self, task: &QueenTask, out: &mut Vec<QueenTask>) -> bool {
         self.inner.split(task, out)
@@ -310,22 +317,38 @@ pub fn search_queens(
     threads: usize,
     deterministic: bool,
     ctl: &Control,
-) -> Result<Option<Vec<u8>>, crate::knights::CountError> {
+) -> Result<Option<Vec<u8>>, CountError> {
     check_search_n(n)?;
     let min_tasks = engine::tasks_for(threads);
     if deterministic {
         let search = QueenSearch::plain(n);
-        let tasks = engine::plan(&search, search.roots(), min_tasks, n);
+        let tasks = engine::plan(&search, search.roots(), min_tasks, n, ctl)?;
         return Ok(engine::find_first(&search, &tasks, threads, ctl, true)?);
     }
     let search = frames::FrameSearch::blank(n);
-    let tasks = engine::plan(&search, search.roots(), min_tasks, n);
+    let tasks = engine::plan(&search, search.roots(), min_tasks, n, ctl)?;
     Ok(engine::find_first(&search, &tasks, threads, ctl, false)?)
 }
 
 /// One placement in O(n) by the classic explicit construction (Hoffman,
 /// Loessi and Moore, 1969), or `None` for n = 2, 3.  Columns are 0-based.
-pub fn construct_queens(n: usize) -> Result<Option<Vec<u32>>, InputError> {
+/// The placement takes 4 bytes a queen (`Err(Memory)` if they cannot be
+/// had); [`construction`] yields the same columns without storing them.
+pub fn construct_queens(n: usize) -> Result<Option<Vec<u32>>, CountError> {
+    let Some(columns) = construction(n)? else {
+        return Ok(None);
+    };
+    let mut cols = memory::try_with_capacity(n, "the placement")?;
+    cols.extend(columns);
+    Ok(Some(cols))
+}
+
+/// The columns of [`construct_queens`], row by row, computed one at a time
+/// (so a caller can write them straight where they are wanted), or `None`
+/// for n = 2, 3.
+pub fn construction(
+    n: usize,
+) -> Result<Option<impl ExactSizeIterator<Item = u32> + Send>, InputError> {
     if n == 0 || n > MAX_CONSTRUCT_N {
         return Err(InputError(format!(
             "n must be between 1 and {MAX_CONSTRUCT_N}, got {n}"
@@ -334,55 +357,81 @@ pub fn construct_queens(n: usize) -> Result<Option<Vec<u32>>, InputError> {
     if n == 2 || n == 3 {
         return Ok(None);
     }
-    // 1-based column numbers row by row: the evens, then the odds, with the
-    // classic repairs for n = 6k + 2 and n = 6k + 3.
-    let mut evens: Vec<u32> = (2..=n as u32).step_by(2).collect();
-    let mut odds: Vec<u32> = (1..=n as u32).step_by(2).collect();
-    match n % 6 {
-        2 => {
-            odds.swap(0, 1); // 3, 1, 5, 7, ...
-            let five = odds.remove(2);
-            odds.push(five); // 3, 1, 7, 9, ..., 5
-        }
-        3 => {
-            let two = evens.remove(0);
-            evens.push(two); // 4, 6, ..., 2
-            odds.drain(0..2);
-            odds.extend([1, 3]); // 5, 7, ..., 1, 3
-        }
-        _ => {}
-    }
-    Ok(Some(evens.into_iter().chain(odds).map(|c| c - 1).collect()))
+    Ok(Some((0..n).map(move |row| constructed_column(n, row))))
 }
 
-/// Why `cols` is not an n-queens solution, or `None` if it is: O(n).
-pub fn placement_defect(cols: &[u32]) -> Option<String> {
+/// The column (0-based) of the queen in `row` of the explicit construction.
+/// Its 1-based columns are the evens `2, 4, ...` then the odds `1, 3, ...`,
+/// with the classic repairs: for n = 6k + 2 the odds run `3, 1, 7, 9, ...,
+/// 5` (5 moved last); for n = 6k + 3 the evens run `4, 6, ..., 2` and the
+/// odds `5, 7, ..., 1, 3`.
+#[inline]
+fn constructed_column(n: usize, row: usize) -> u32 {
+    let evens = n / 2;
+    let odds = n - evens;
+    let one_based = if row < evens {
+        let j = row;
+        match n % 6 {
+            3 if j == evens - 1 => 2,
+            3 => 2 * j + 4,
+            _ => 2 * j + 2,
+        }
+    } else {
+        let j = row - evens;
+        match n % 6 {
+            2 if j == 0 => 3,
+            2 if j == 1 => 1,
+            2 if j == odds - 1 => 5,
+            2 => 2 * j + 3,
+            3 if j == odds - 2 => 1,
+            3 if j == odds - 1 => 3,
+            3 => 2 * j + 5,
+            _ => 2 * j + 1,
+        }
+    };
+    (one_based - 1) as u32
+}
+
+/// Why `cols` is not an n-queens solution, or `Ok(None)` if it is: O(n)
+/// time, and a bit per column and diagonal (`Err(Memory)` if those cannot
+/// be had: 5 bits a queen, 640 MiB for 2^30 queens).
+pub fn placement_defect(cols: &[u32]) -> Result<Option<String>, SearchError> {
     let n = cols.len();
     if n == 0 {
-        return Some("a placement needs at least one queen".into());
+        return Ok(Some("a placement needs at least one queen".into()));
     }
-    let mut column = vec![false; n];
-    let mut down = vec![false; 2 * n - 1];
-    let mut up = vec![false; 2 * n - 1];
+    let words = |bits: usize| bits.div_ceil(64);
+    let what = "checking a placement";
+    let mut column: Vec<u64> = memory::try_zeroed(words(n), what)?;
+    let mut down: Vec<u64> = memory::try_zeroed(words(2 * n - 1), what)?;
+    let mut up: Vec<u64> = memory::try_zeroed(words(2 * n - 1), what)?;
+    // Set bit `i` of `set`; whether it was set already.
+    let taken = |set: &mut [u64], i: usize| {
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        let was = set[word] & bit != 0;
+        set[word] |= bit;
+        was
+    };
     for (row, &c) in cols.iter().enumerate() {
         let c = c as usize;
         if c >= n {
-            return Some(format!("row {row}: column {c} is off the {n}x{n} board"));
+            return Ok(Some(format!(
+                "row {row}: column {c} is off the {n}x{n} board"
+            )));
         }
         let (d, u) = (row + n - 1 - c, row + c);
-        if column[c] {
-            return Some(format!("row {row}: column {c} already holds a queen"));
+        if taken(&mut column, c) {
+            return Ok(Some(format!("row {row}: column {c} already holds a queen")));
         }
-        if down[d] || up[u] {
-            return Some(format!(
+        // Both diagonals are marked before either is judged, as before.
+        let (on_down, on_up) = (taken(&mut down, d), taken(&mut up, u));
+        if on_down || on_up {
+            return Ok(Some(format!(
                 "row {row}: the queen shares a diagonal with an earlier one"
-            ));
+            )));
         }
-        column[c] = true;
-        down[d] = true;
-        up[u] = true;
     }
-    None
+    Ok(None)
 }
 
 #[cfg(test)]
@@ -433,14 +482,58 @@ mod tests {
         assert_eq!(unique, 12);
     }
 
+    /// The construction as the classic recipe states it, list by list.
+    fn recipe(n: usize) -> Vec<u32> {
+        let mut evens: Vec<u32> = (2..=n as u32).step_by(2).collect();
+        let mut odds: Vec<u32> = (1..=n as u32).step_by(2).collect();
+        match n % 6 {
+            2 => {
+                odds.swap(0, 1);
+                let five = odds.remove(2);
+                odds.push(five);
+            }
+            3 => {
+                let two = evens.remove(0);
+                evens.push(two);
+                odds.drain(0..2);
+                odds.extend([1, 3]);
+            }
+            _ => {}
+        }
+        evens.into_iter().chain(odds).map(|c| c - 1).collect()
+    }
+
     #[test]
     fn construction_is_valid() {
         for n in 1..300 {
             match construct_queens(n).unwrap() {
                 None => assert!(n == 2 || n == 3),
-                Some(p) => assert_eq!(placement_defect(&p), None, "n={n}"),
+                Some(p) => {
+                    assert_eq!(placement_defect(&p), Ok(None), "n={n}");
+                    assert_eq!(p, recipe(n), "n={n}");
+                }
             }
         }
+        for n in [6 * 1000 + 2, 6 * 1000 + 3, 100_001] {
+            let p = construct_queens(n).unwrap().unwrap();
+            assert_eq!(placement_defect(&p), Ok(None), "n={n}");
+        }
+        assert!(construct_queens(0).is_err());
+        assert!(construct_queens(MAX_CONSTRUCT_N + 1).is_err());
+    }
+
+    #[test]
+    fn defects_are_found() {
+        let d = |cols: &[u32]| placement_defect(cols).unwrap().unwrap();
+        assert!(d(&[]).contains("at least one queen"));
+        assert!(d(&[0, 4]).contains("off the 2x2 board"));
+        assert!(d(&[1, 3, 1, 2]).contains("row 2: column 1 already"));
+        assert!(d(&[0, 1, 3, 2]).contains("row 1: the queen shares a diagonal"));
+        assert_eq!(placement_defect(&[1, 3, 0, 2]), Ok(None));
+        // Past 64 columns the bit sets span several words.
+        let mut p = construct_queens(130).unwrap().unwrap();
+        p.swap(70, 100);
+        assert!(d(&p).contains("diagonal"), "{}", d(&p));
     }
 
     #[test]

@@ -23,7 +23,14 @@ def pack(values: array[int]) -> bytes:
 def unpack(data: bytes) -> array[int]:
     """Little-endian ``u32`` bytes from the core as an ``array('I')``."""
     values = array("I")
-    values.frombytes(data)
+    try:
+        values.frombytes(data)
+    except MemoryError:
+        mib = len(data) / 2**20
+        raise MemoryError(
+            f"not enough memory for {len(data) // 4} values from the core: "
+            f"they need {mib:.1f} MiB more"
+        ) from None
     if not _LITTLE:
         values.byteswap()
     return values

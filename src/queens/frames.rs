@@ -412,7 +412,9 @@ impl SubtreeSearch for FrameSearch {
     type Solution = Vec<u8>;
     type Scratch = ();
 
-    fn scratch(&self) {}
+    fn scratch(&self) -> Result<(), SearchError> {
+        Ok(())
+    }
 
     fn split(&self, task: &FrameTask, out: &mut Vec<FrameTask>) -> bool {
         let (row, mut options) = match self.geometry.next(&task.node) {
