@@ -94,7 +94,7 @@ def test_every_start_and_finish_streams_as_many_as_counted(board, oracle_board):
                 assert oracle.is_solution(holes, jumps, start, game, target)
                 assert game.start == start
                 # The constructor replays and checks it independently.
-                assert PegSolution(board, start, game.jumps) == game
+                assert PegSolution(board, game.jumps, start=start) == game
             streamed += len(games)
     if board != PegBoard.diamond(3):
         assert streamed > 50, "a weak test"
@@ -138,7 +138,7 @@ def test_the_english_board_streams_at_once_in_order():
     order = [_indexer(board)(game) for game in first]
     assert order == sorted(order) and len(set(order)) == len(order)
     # The first one is the one solve_peg finds (the same search, stopped).
-    assert first[0] == solvers.solve_peg(board, (3, 3))
+    assert first[0] == solvers.find_peg_solution(board, start=(3, 3))
 
 
 def test_closing_early_stops_the_thread():
@@ -190,7 +190,7 @@ ENGLISH = PegBoard.english()
         (lambda: peg_solutions(ENGLISH, start=(0, 0)), ValueError, "not a hole"),
         (lambda: peg_solutions(ENGLISH, start=(3, 3), finish=(9, 9)), ValueError, "not a hole"),
         (lambda: peg_solutions(ENGLISH, start="c"), TypeError, "start"),
-        (lambda: peg_solutions(ENGLISH, start=(3, 3), finish="end"), TypeError, "finish"),
+        (lambda: peg_solutions(ENGLISH, start=(3, 3), finish="end"), ValueError, "finish"),
         (lambda: peg_solutions(ENGLISH, start=1.5), TypeError, "start"),
         (lambda: peg_solutions(ENGLISH, start=99), ValueError, "hole"),
         (lambda: peg_solutions(ENGLISH, (3, 3)), TypeError, "positional"),
