@@ -1,0 +1,277 @@
+"""What the three commands share: the options they all take (``--threads``,
+``--json``, ``--progress``, ``--timeout``; the distribution options
+``--checkpoint``, ``--workers``, ``--executor``; ``--animate`` and
+``--delay``), the parsing of a ``ROW,COL`` square, the refusal of options a
+mode has no use for, output files (checked before a search, written after),
+and the printing of answers and of long lists.
+
+The two exceptions here are how a command says what went wrong; the parser
+in ``__init__.py`` turns them into one line on stderr and an exit status.
+
+>>> square("3,0"), square("all")
+((3, 0), 'all')
+>>> args = argparse.Namespace(find=True, list=0, svg=None, threads=None)
+>>> given(args, "--find", "--list", "--svg", "--threads")
+{'--find': True, '--list': True, '--svg': False, '--threads': False}
+>>> refuse("--animate", given(args, "--find", "--list"))
+Traceback (most recent call last):
+...
+solvers.cli._options.UsageError: --find and --list do not apply to --animate
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import contextlib
+import json
+import os
+import sys
+from collections.abc import Callable, Generator, Iterator
+from itertools import islice
+from typing import Any
+
+from .. import animate
+
+#: ``--workers`` starts local processes: more than this many per core only
+#: costs memory (each holds its own interpreter and tables).
+MAX_WORKERS_PER_CORE = 4
+
+
+class UsageError(Exception):
+    """Bad options or arguments: exit status 2."""
+
+
+class Failure(Exception):
+    """The command could not do what was asked (a file not written): exit status 1."""
+
+
+def square(text: str) -> tuple[int, int] | str:
+    """The ``type=`` of a ``--start`` or ``--finish`` option: ROW,COL or 'all'."""
+    if text == "all":
+        return text
+    try:
+        row, col = (int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected ROW,COL (like 3,0) or 'all', got {text!r}"
+        ) from None
+    return row, col
+
+
+def given(args: argparse.Namespace, *options: str) -> dict[str, bool]:
+    """Which of ``options`` the command line gave: a flag set, or a value
+    present (``--list 0`` and ``--threads 0`` are given).  An option the
+    command does not have is not given."""
+    return {option: _given(getattr(args, option[2:].replace("-", "_"), None)) for option in options}
+
+
+def _given(value: object) -> bool:
+    return value is not None and value is not False
+
+
+def refuse(mode: str, options: dict[str, bool]) -> None:
+    """A usage error naming the options given that ``mode`` has no use for."""
+    present = [name for name, on in options.items() if on]
+    if present:
+        verb = "does" if len(present) == 1 else "do"
+        raise UsageError(f"{' and '.join(present)} {verb} not apply to {mode}")
+
+
+# ---------------------------------------------------------------- options all commands take
+
+
+def add_threads(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--threads", type=int, default=None, help="worker threads (default: all)")
+
+
+def add_output(parser: argparse.ArgumentParser) -> None:
+    """``--json``, ``--progress`` and ``--timeout``, in that order."""
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--progress", action="store_true", help="show a progress bar")
+    parser.add_argument("--timeout", type=float, default=None, help="give up after SECONDS")
+
+
+def answer(as_json: bool, data: dict[str, Any], text: object) -> None:
+    """Print the answer: ``data`` as JSON with ``--json``, else ``text``."""
+    print(json.dumps(data) if as_json else text)
+
+
+# ---------------------------------------------------------------- output files
+
+
+def check_writable(args: argparse.Namespace, *options: str) -> None:
+    """Fail before a long search, not after, when an output file's folder is missing."""
+    for option in options:
+        path = getattr(args, option[2:])
+        if path is None:
+            continue
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise Failure(f"cannot write {option} {path}: no folder {folder}")
+
+
+def save(args: argparse.Namespace, found: Any, *options: str) -> None:
+    """Write what was ``found`` (nothing when it is None) to the file each of
+    ``options`` names: ``--svg`` gets ``found.to_svg()``, ``--html``
+    ``found.to_html()``."""
+    if found is None:
+        return
+    for option in options:
+        path = getattr(args, option[2:])
+        if not path:
+            continue
+        text = getattr(found, f"to_{option[2:]}")()
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as error:
+            raise Failure(f"cannot write {option} {path}: {error.strerror or error}") from None
+
+
+# ---------------------------------------------------------------- --list
+
+
+def print_list(
+    args: argparse.Namespace,
+    noun: str,
+    items: Callable[[], Generator[Any, None, None]],
+    json_key: str,
+    *,
+    line: Callable[[Any], str],
+    value: Callable[[Any], object],
+) -> None:
+    """Print the first ``--list`` of ``items()`` (``noun``, for the error of
+    a negative number) as they come: numbered lines, or with ``--json`` the
+    text of ``json.dumps({json_key: [value(item), ...]})`` an item at a
+    time.  Memory stays constant however many are asked for, and
+    `solvers queens 14 --list 100000 | head` stops early."""
+    if args.list < 0:
+        raise UsageError(f"--list needs a number of {noun} of at least 0")
+    generator = items()
+    try:
+        first = islice(generator, min(args.list, sys.maxsize))  # more than sys.maxsize: all
+        if not args.json:
+            for number, item in enumerate(first, start=1):
+                print(f"{number}: {line(item)}")
+            return
+        sys.stdout.write(f"{{{json.dumps(json_key)}: [")
+        for number, item in enumerate(first):
+            sys.stdout.write((", " if number else "") + json.dumps(value(item)))
+        print("]}")
+    finally:
+        generator.close()  # stops the search thread when enough are shown, or on Ctrl-C
+
+
+# ---------------------------------------------------------------- distribution
+
+
+def add_distribution(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="record each finished part of the count in FILE (SQLite); run the same "
+        "command again to resume after a crash",
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, metavar="N", help="count in N local worker processes")
+    where.add_argument(
+        "--executor",
+        metavar="URL",
+        help="count on a Dask cluster: dask://HOST:PORT of its scheduler "
+        "(pip install solvers[dist])",
+    )
+
+
+def counting_only(args: argparse.Namespace) -> None:
+    """--checkpoint, --workers and --executor split a count: nothing else."""
+    modes = given(args, "--find", "--list", "--animate")
+    mode = next((name for name, on in modes.items() if on), None)
+    if mode is not None:
+        refuse(mode, given(args, "--checkpoint", "--workers", "--executor"))
+
+
+@contextlib.contextmanager
+def distributed(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
+    """The ``executor=`` and ``checkpoint=`` arguments the options ask for,
+    with the executor shut down afterwards."""
+    where: dict[str, Any] = {}
+    if args.checkpoint is not None:
+        where["checkpoint"] = args.checkpoint
+    if args.workers is not None:
+        most = MAX_WORKERS_PER_CORE * (os.cpu_count() or 1)
+        if not 1 <= args.workers <= most:
+            raise UsageError(
+                f"--workers must be at least 1 and at most {most} "
+                f"({MAX_WORKERS_PER_CORE} per core of this machine), got {args.workers}"
+            )
+        with concurrent.futures.ProcessPoolExecutor(args.workers) as pool:
+            yield {**where, "executor": pool}
+        return
+    if args.executor is not None:
+        scheme, _, address = args.executor.partition("://")
+        if scheme != "dask" or not address:
+            raise UsageError(
+                f"--executor takes dask://HOST:PORT (a Dask scheduler), got {args.executor!r}"
+            )
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise UsageError("--executor needs Dask: pip install solvers[dist]") from None
+        try:
+            client = Client(f"tcp://{address}", timeout=10)
+        except OSError as error:
+            raise UsageError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        with client:
+            yield {**where, "executor": client.get_executor()}
+        return
+    yield where
+
+
+# ---------------------------------------------------------------- --animate
+
+
+def add_animate(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--animate",
+        action="store_true",
+        help=f"show the search step by step: {what}; on a terminal redrawn in place, "
+        "elsewhere frame after frame",
+    )
+    parser.add_argument(
+        "--delay",
+        type=float,
+        metavar="SECONDS",
+        default=None,
+        help=f"with --animate: pause between steps (default {animate.DELAY})",
+    )
+
+
+#: The options of a search that an animation of it has no use for.
+SEARCH_OPTIONS = (
+    "--find",
+    "--list",
+    "--json",
+    "--svg",
+    "--threads",
+    "--progress",
+    "--timeout",
+    "--method",
+)
+
+
+def animating(args: argparse.Namespace, *refused: str) -> bool:
+    """Whether ``--animate`` is given; if so, refuse the ``refused`` options
+    given with it, and if not, ``--delay``."""
+    if not args.animate:
+        if args.delay is not None:
+            raise UsageError("--delay needs --animate")
+        return False
+    refuse("--animate", given(args, *refused))
+    return True
+
+
+def delay(args: argparse.Namespace) -> float:
+    """The pause between the frames of ``--animate``."""
+    pause: float = animate.DELAY if args.delay is None else args.delay
+    return pause

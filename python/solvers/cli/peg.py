@@ -1,0 +1,211 @@
+"""``solvers peg``: peg solitaire on a named board or one drawn in a file.
+Owns the command's options, the board names it knows (``PEG_BOARDS``), and
+its run: count games (the default), --finish-table, --find one, or
+--animate its replay."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import textwrap
+
+from .. import animate
+from .. import peg as solitaire
+from ..pegboard import PegBoard
+from ._options import (
+    UsageError,
+    add_animate,
+    add_distribution,
+    add_output,
+    add_threads,
+    animating,
+    answer,
+    check_writable,
+    delay,
+    distributed,
+    given,
+    refuse,
+    save,
+    square,
+)
+
+#: Board names ``solvers peg`` knows, with how to build each.
+PEG_BOARDS = {
+    "english": "the 33-hole cross (centre 3,3)",
+    "french": "the 37-hole European board (centre 3,3)",
+    "wiegleb": "the 45-hole cross on 9x9 (centre 4,4)",
+    "diamond:N": "the diamond of 2N^2-2N+1 holes (diamond:5 has 41)",
+    "triangle:N": "the triangle of N rows (triangle:5 has 15 holes)",
+    "rectangle:RxC": "a full R x C rectangle",
+}
+
+HELP = "peg solitaire: count games (default), --finish-table, or --find one"
+
+_ABOUT = (
+    "Peg solitaire: the board starts full but for the --start hole; a peg jumps over a "
+    "neighbour into an empty hole, which removes the peg jumped over. A game ends with "
+    "one peg, on --finish (default: the start hole) or, with --any, anywhere. Holes are "
+    "ROW,COL, 0-based, row 0 at the top."
+)
+_DRAWING = (
+    "or a file drawing the board: o a hole with a peg, . an empty hole, space or # no "
+    "hole; a drawing with one empty hole starts there."
+)
+_NAMES = "\n".join(f"  {name:15} {what}" for name, what in PEG_BOARDS.items())
+
+DESCRIPTION = (
+    f"{textwrap.fill(_ABOUT, 78)}\n\nBOARD is a name:\n{_NAMES}\n{textwrap.fill(_DRAWING, 78)}"
+)
+
+
+def add_options(game: argparse.ArgumentParser) -> None:
+    game.add_argument("board", metavar="BOARD", help="a board name or a file (see above)")
+    game.add_argument(
+        "--triangle", action="store_true", help="the BOARD file is drawn on the triangular grid"
+    )
+    game.add_argument(
+        "--start", type=square, default=None, help="ROW,COL of the empty hole (default: centre)"
+    )
+    ends = game.add_mutually_exclusive_group()
+    ends.add_argument("--finish", type=square, default=None, help="ROW,COL of the last peg")
+    ends.add_argument("--any", action="store_true", help="the last peg may be anywhere")
+    ends.add_argument(
+        "--finish-table", action="store_true", help="the count for every hole of the last peg"
+    )
+    game.add_argument("--find", action="store_true", help="find one game and print its jumps")
+    game.add_argument("--svg", metavar="FILE", help="with --find: save the game as an SVG strip")
+    game.add_argument(
+        "--html", metavar="FILE", help="with --find: save a web page stepping through the game"
+    )
+    game.add_argument(
+        "--method",
+        choices=("meet", "forward"),
+        default=None,
+        help="counting: meet in the middle (default) or go forward to the end",
+    )
+    add_threads(game)
+    add_output(game)
+    add_animate(game, "find a game (as --find does), then replay it jump by jump")
+    add_distribution(game)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.checkpoint is not None and (args.finish_table or args.workers or args.executor):
+        raise UsageError(
+            "--checkpoint saves the layers of a count in this process: not with "
+            "--finish-table, --workers or --executor"
+        )
+    board, drawn = _board(args)
+    start = _start(board, args, drawn)
+    if args.finish == "all":
+        raise UsageError("--finish takes one ROW,COL (use --any for any hole)")
+    finish: solitaire.Finish = (
+        None if args.any else ("start" if args.finish is None else args.finish)
+    )
+    if animating(args, "--json") or args.find:
+        refuse("--find", given(args, "--finish-table", "--progress"))
+        # --threads 0 passes here, as it always has: the finder takes no threads.
+        refuse("--find", {"--method": args.method is not None, "--threads": bool(args.threads)})
+        return _find(board, start, finish, args)
+    refuse("counting", given(args, "--svg", "--html"))
+    options = {
+        "threads": args.threads,
+        "progress": args.progress,
+        "timeout": args.timeout,
+    }
+    here = [start[0], start[1]]
+    if args.finish_table:
+        refuse("--finish-table", given(args, "--method"))
+        with distributed(args) as where:
+            table = solitaire.finish_counts(board, start=start, **options, **where)
+        total = sum(table.values())
+        if args.json:
+            rows = [[[r, c], n] for (r, c), n in table.items()]
+            print(json.dumps({"start": here, "finish_counts": rows, "total": total}))
+        else:
+            width = max(len(str(total)), 5)
+            print(f"{'finish':8} {'games':>{width}}")
+            for (r, c), n in table.items():
+                print(f"{f'{r},{c}':8} {n:>{width}}")
+            print(f"{'total':8} {total:>{width}}")
+        return 0
+    with distributed(args) as where:
+        count = solitaire.count_peg_solutions(
+            board, start=start, finish=finish, method=args.method or "meet", **options, **where
+        )
+    last = None if args.any else here if args.finish is None else list(args.finish)
+    answer(args.json, {"start": here, "finish": last, "count": count}, count)
+    return 0
+
+
+def _find(
+    board: PegBoard, start: tuple[int, int], finish: solitaire.Finish, args: argparse.Namespace
+) -> int:
+    check_writable(args, "--svg", "--html")
+    game = solitaire.find_peg_solution(board, start=start, finish=finish, timeout=args.timeout)
+    save(args, game, "--svg", "--html")
+    if args.json:
+        jumps = None if game is None else [[list(square) for square in jump] for jump in game]
+        print(json.dumps({"jumps": jumps}))
+    elif game is None:
+        print("no solution")
+    elif args.animate:
+        animate.peg_replay(game, delay=delay(args))
+    else:
+        print(board.draw(empty=[game.start]))
+        print(game)
+        print(f"last peg on {game.finish[0]},{game.finish[1]}")
+    return 0
+
+
+def _board(args: argparse.Namespace) -> tuple[PegBoard, tuple[int, int] | None]:
+    """The board named or drawn by BOARD, and the start hole a drawing gives."""
+    name, _, size = args.board.partition(":")
+    builders = {"diamond": PegBoard.diamond, "triangle": PegBoard.triangle}
+    if not size and name in ("english", "french", "wiegleb"):
+        return getattr(PegBoard, name)(), None
+    if size and name in builders:
+        if not size.isdigit():
+            raise UsageError(f"{name}:N needs a whole number N, got {size!r}")
+        return builders[name](int(size)), None
+    if size and name == "rectangle":
+        rows, x, cols = size.partition("x")
+        if not (rows.isdigit() and x and cols.isdigit()):
+            raise UsageError(f"rectangle:RxC needs two whole numbers, like 3x5; got {size!r}")
+        return PegBoard.rectangle(int(rows), int(cols)), None
+    if not os.path.exists(args.board):
+        raise UsageError(
+            f"{args.board!r} is neither a board name ({', '.join(PEG_BOARDS)}) nor a file"
+        )
+    try:
+        with open(args.board, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cannot read {args.board}: {error}") from None
+    try:
+        board, empty = PegBoard.parse_position(text, triangle=args.triangle)
+    except ValueError as error:
+        raise UsageError(f"{args.board}: {error}") from None
+    if len(empty) > 1:
+        raise UsageError(
+            f"{args.board} draws {len(empty)} empty holes; a game starts with one "
+            "(draw the others as o, and the start as .)"
+        )
+    return board, next(iter(empty), None)
+
+
+def _start(
+    board: PegBoard, args: argparse.Namespace, drawn: tuple[int, int] | None
+) -> tuple[int, int]:
+    """The empty hole a game starts from: --start, the drawing's, or the centre."""
+    if args.start is not None:
+        if args.start == "all":
+            raise UsageError("--start takes one ROW,COL for peg solitaire")
+        given_start: tuple[int, int] = args.start
+        return given_start
+    if drawn is not None:
+        return drawn
+    if board.center is None:
+        raise UsageError("this board has no centre hole: give --start ROW,COL")
+    return board.center

@@ -1,0 +1,147 @@
+"""``solvers queens``: N-Queens.  Owns the command's options and its run:
+count (the default, or --unique), --find one (constructed in O(N), or by a
+search), --list the first, or --animate the search."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from collections.abc import Sequence
+
+from .. import animate
+from ..nqueens import MAX_CONSTRUCT_N, MAX_SEARCH_N, count_queens, find_queens, queens
+from ._options import (
+    SEARCH_OPTIONS,
+    UsageError,
+    add_animate,
+    add_distribution,
+    add_output,
+    add_threads,
+    animating,
+    answer,
+    check_writable,
+    delay,
+    distributed,
+    given,
+    print_list,
+    refuse,
+    save,
+)
+
+#: ``solvers queens N --find`` draws the board up to this N, and prints the
+#: columns on one line above it (a wider board does not fit a terminal).
+MAX_BOARD_TEXT = 32
+
+HELP = "N-Queens: count (default), --find one, or --list them"
+
+DESCRIPTION = textwrap.fill(
+    "Placements of N non-attacking queens on an N x N board. A placement "
+    "is the column of the queen in each row, 0-based, row 0 at the top. Counting and "
+    f"listing take N up to {MAX_SEARCH_N}; --find constructs placements for N "
+    f"up to {MAX_CONSTRUCT_N} (--method search: up to {MAX_SEARCH_N}).",
+    78,
+)
+
+
+def add_options(board: argparse.ArgumentParser) -> None:
+    board.add_argument("n", type=int, help="number of queens and size of the board")
+    board.add_argument(
+        "--unique", action="store_true", help="one per class of the 8 rotations and reflections"
+    )
+    add_threads(board)
+    mode = board.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--find",
+        action="store_true",
+        help=f"find one placement; printed as a board up to N={MAX_BOARD_TEXT}, "
+        "as its columns on one line above",
+    )
+    mode.add_argument("--list", type=int, metavar="K", help="print the first K placements")
+    board.add_argument(
+        "--method",
+        choices=("construct", "search"),
+        default=None,
+        help="with --find: construct (default, O(N)) or search (parallel backtracking)",
+    )
+    board.add_argument(
+        "--deterministic",
+        action="store_true",
+        help="with --find --method search: the first placement in --list order",
+    )
+    board.add_argument("--svg", metavar="FILE", help="with --find: save the placement as SVG")
+    add_output(board)
+    add_distribution(board)
+    add_animate(
+        board,
+        "the queens sliding along their rows, until the first placement "
+        f"(N up to {animate.MAX_QUEENS})",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    if animating(args, *SEARCH_OPTIONS, "--unique", "--deterministic"):
+        animate.animate_queens(args.n, delay=delay(args))
+        return 0
+    if args.find:
+        refuse("--find", given(args, "--unique", "--progress"))
+        if args.deterministic and args.method != "search":
+            raise UsageError("--deterministic needs --method search")
+        return _find(args)
+    mode = "counting" if args.list is None else "--list"
+    refuse(mode, given(args, "--method", "--deterministic", "--svg"))
+    if args.list is not None:
+        refuse(mode, given(args, "--threads", "--progress", "--timeout"))
+        print_list(
+            args,
+            "placements",
+            lambda: queens(args.n, unique=args.unique),
+            "solutions",
+            line=lambda placement: " ".join(map(str, placement)),
+            value=list,
+        )
+        return 0
+    with distributed(args) as where:
+        count = count_queens(
+            args.n,
+            unique=args.unique,
+            threads=args.threads,
+            progress=args.progress,
+            timeout=args.timeout,
+            **where,
+        )
+    answer(args.json, {"count": count}, count)
+    return 0
+
+
+def _find(args: argparse.Namespace) -> int:
+    check_writable(args, "--svg")
+    placement = find_queens(
+        args.n,
+        method=args.method or "construct",
+        deterministic=args.deterministic,
+        threads=args.threads,
+        timeout=args.timeout,
+    )
+    save(args, placement, "--svg")
+    if placement is None:
+        answer(args.json, {"placement": None}, "no solution")
+    elif args.json:
+        # the same text as json.dumps, without a list of up to 2**30 Python ints
+        sys.stdout.write('{"placement": [')
+        _write_columns(placement, ", ")
+        print("]}")
+    elif len(placement) <= MAX_BOARD_TEXT:
+        print(placement)
+    else:
+        _write_columns(placement, " ")
+        print()
+    return 0
+
+
+def _write_columns(placement: Sequence[int], sep: str, chunk: int = 1 << 16) -> None:
+    """Write the columns to stdout, ``sep`` between them, a slice at a time."""
+    for start in range(0, len(placement), chunk):
+        if start:
+            sys.stdout.write(sep)
+        sys.stdout.write(sep.join(map(str, placement[start : start + chunk])))

@@ -1,0 +1,132 @@
+"""``solvers tours``: knight's tours on a board of ROWS x COLS or drawn in a
+file.  Owns the command's options and its run: count (the default), --find
+one, --list the first, or --animate the search."""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+from typing import Any
+
+from .. import animate, knights
+from ._options import (
+    SEARCH_OPTIONS,
+    UsageError,
+    add_animate,
+    add_distribution,
+    add_output,
+    add_threads,
+    animating,
+    answer,
+    check_writable,
+    delay,
+    distributed,
+    given,
+    print_list,
+    refuse,
+    save,
+    square,
+)
+
+HELP = "knight's tours: count (default), --find one, or --list them"
+
+DESCRIPTION = textwrap.fill(
+    "Knight's tours on a ROWS x COLS board (or a --board drawing). "
+    "Squares are ROW,COL, 0-based, row 0 at the top; the default start is "
+    "the lower-left corner.",
+    78,
+)
+
+
+def add_options(tours: argparse.ArgumentParser) -> None:
+    tours.add_argument("rows", type=int, nargs="?", help="number of rows")
+    tours.add_argument("cols", type=int, nargs="?", help="number of columns")
+    tours.add_argument(
+        "--board", metavar="FILE", help="a board drawn in text: '.' square, '#' missing"
+    )
+    tours.add_argument(
+        "--start", type=square, default=None, help="ROW,COL, or 'all' to sum over every square"
+    )
+    tours.add_argument("--closed", action="store_true", help="only closed (re-entrant) tours")
+    tours.add_argument(
+        "--method",
+        choices=("auto", "search", "frontier"),
+        default=None,
+        help="counting: backtracking search, the frontier DP (long boards, 7x7), or the "
+        "faster for the board (auto, the default); the count is the same",
+    )
+    add_threads(tours)
+    mode = tours.add_mutually_exclusive_group()
+    mode.add_argument("--find", action="store_true", help="find one tour fast and print it")
+    mode.add_argument("--list", type=int, metavar="N", help="print the first N tours")
+    tours.add_argument("--svg", metavar="FILE", help="with --find: save the tour as SVG")
+    add_output(tours)
+    add_distribution(tours)
+    add_animate(
+        tours,
+        "the knight stepping forward and backing up, until the first tour "
+        f"(boards of up to {animate.MAX_TOUR_CELLS} squares, {animate.MAX_TOUR_SIDE} a side)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    if animating(args, *SEARCH_OPTIONS):
+        where = _board(args)
+        if args.start == "all":
+            raise UsageError("--start all does not apply to --animate: give one square ROW,COL")
+        animate.animate_tours(**where, closed=args.closed, delay=delay(args))
+        return 0
+    where = _board(args)
+    if args.find:
+        refuse("--find", given(args, "--method"))
+        check_writable(args, "--svg")
+        tour = knights.find_tour(
+            **where, closed=args.closed, threads=args.threads, timeout=args.timeout
+        )
+        save(args, tour, "--svg")
+        answer(
+            args.json,
+            {"tour": None if tour is None else [list(s) for s in tour]},
+            "no tour" if tour is None else tour,
+        )
+        return 0
+    refuse("--list" if args.list is not None else "counting", given(args, "--svg"))
+    if args.list is not None:
+        refuse("--list", given(args, "--method"))
+        print_list(
+            args,
+            "tours",
+            lambda: knights.tours(**where, closed=args.closed),
+            "tours",
+            line=lambda tour: " ".join(f"({r},{c})" for r, c in tour),
+            value=lambda tour: [list(s) for s in tour],
+        )
+        return 0
+    with distributed(args) as executor:
+        count = knights.count_tours(
+            **where,
+            closed=args.closed,
+            threads=args.threads,
+            progress=args.progress,
+            timeout=args.timeout,
+            method=args.method or "auto",
+            **executor,
+        )
+    answer(args.json, {"count": count}, count)
+    return 0
+
+
+def _board(args: argparse.Namespace) -> dict[str, Any]:
+    """The board (``rows``, ``cols``, a ``board`` drawing) and the ``start``
+    the arguments give, as keyword arguments of the knights functions."""
+    start = {} if args.start is None else {"start": args.start}
+    if args.board is not None:
+        try:
+            with open(args.board, encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError as error:
+            raise UsageError(f"cannot read --board {args.board}: {error.strerror}") from None
+        return {"rows": args.rows, "cols": args.cols, "board": text, **start}
+    if args.rows is None or args.cols is None:
+        raise UsageError("give ROWS and COLS, or --board FILE")
+    return {"rows": args.rows, "cols": args.cols, **start}
