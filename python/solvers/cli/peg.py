@@ -13,22 +13,7 @@ import textwrap
 from .. import animate
 from .. import peg as solitaire
 from ..pegboard import PegBoard
-from ._options import (
-    UsageError,
-    add_animate,
-    add_distribution,
-    add_output,
-    add_threads,
-    animating,
-    answer,
-    check_writable,
-    delay,
-    distributed,
-    given,
-    refuse,
-    save,
-    square,
-)
+from . import _options as opt
 
 #: Board names ``solvers peg`` knows, with how to build each.
 PEG_BOARDS = {
@@ -65,10 +50,10 @@ def add_options(game: argparse.ArgumentParser) -> None:
         "--triangle", action="store_true", help="the BOARD file is drawn on the triangular grid"
     )
     game.add_argument(
-        "--start", type=square, default=None, help="ROW,COL of the empty hole (default: centre)"
+        "--start", type=opt.square, default=None, help="ROW,COL of the empty hole (default: centre)"
     )
     ends = game.add_mutually_exclusive_group()
-    ends.add_argument("--finish", type=square, default=None, help="ROW,COL of the last peg")
+    ends.add_argument("--finish", type=opt.square, default=None, help="ROW,COL of the last peg")
     ends.add_argument("--any", action="store_true", help="the last peg may be anywhere")
     ends.add_argument(
         "--finish-table", action="store_true", help="the count for every hole of the last peg"
@@ -84,31 +69,31 @@ def add_options(game: argparse.ArgumentParser) -> None:
         default=None,
         help="counting: meet in the middle (default) or go forward to the end",
     )
-    add_threads(game)
-    add_output(game)
-    add_animate(game, "find a game (as --find does), then replay it jump by jump")
-    add_distribution(game)
+    opt.add_threads(game)
+    opt.add_output(game)
+    opt.add_animate(game, "find a game (as --find does), then replay it jump by jump")
+    opt.add_distribution(game)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.checkpoint is not None and (args.finish_table or args.workers or args.executor):
-        raise UsageError(
+        raise opt.UsageError(
             "--checkpoint saves the layers of a count in this process: not with "
             "--finish-table, --workers or --executor"
         )
     board, drawn = _board(args)
     start = _start(board, args, drawn)
     if args.finish == "all":
-        raise UsageError("--finish takes one ROW,COL (use --any for any hole)")
+        raise opt.UsageError("--finish takes one ROW,COL (use --any for any hole)")
     finish: solitaire.Finish = (
         None if args.any else ("start" if args.finish is None else args.finish)
     )
-    if animating(args, "--json") or args.find:
-        refuse("--find", given(args, "--finish-table", "--progress"))
+    if opt.animating(args, "--json") or args.find:
+        opt.refuse("--find", opt.given(args, "--finish-table", "--progress"))
         # --threads 0 passes here, as it always has: the finder takes no threads.
-        refuse("--find", {"--method": args.method is not None, "--threads": bool(args.threads)})
+        opt.refuse("--find", {"--method": args.method is not None, "--threads": bool(args.threads)})
         return _find(board, start, finish, args)
-    refuse("counting", given(args, "--svg", "--html"))
+    opt.refuse("counting", opt.given(args, "--svg", "--html"))
     options = {
         "threads": args.threads,
         "progress": args.progress,
@@ -116,8 +101,8 @@ def run(args: argparse.Namespace) -> int:
     }
     here = [start[0], start[1]]
     if args.finish_table:
-        refuse("--finish-table", given(args, "--method"))
-        with distributed(args) as where:
+        opt.refuse("--finish-table", opt.given(args, "--method"))
+        with opt.distributed(args) as where:
             table = solitaire.finish_counts(board, start=start, **options, **where)
         total = sum(table.values())
         if args.json:
@@ -130,28 +115,28 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{f'{r},{c}':8} {n:>{width}}")
             print(f"{'total':8} {total:>{width}}")
         return 0
-    with distributed(args) as where:
+    with opt.distributed(args) as where:
         count = solitaire.count_peg_solutions(
             board, start=start, finish=finish, method=args.method or "meet", **options, **where
         )
     last = None if args.any else here if args.finish is None else list(args.finish)
-    answer(args.json, {"start": here, "finish": last, "count": count}, count)
+    opt.answer(args.json, {"start": here, "finish": last, "count": count}, count)
     return 0
 
 
 def _find(
     board: PegBoard, start: tuple[int, int], finish: solitaire.Finish, args: argparse.Namespace
 ) -> int:
-    check_writable(args, "--svg", "--html")
+    opt.check_writable(args, "--svg", "--html")
     game = solitaire.find_peg_solution(board, start=start, finish=finish, timeout=args.timeout)
-    save(args, game, "--svg", "--html")
+    opt.save(args, game, "--svg", "--html")
     if args.json:
-        jumps = None if game is None else [[list(square) for square in jump] for jump in game]
+        jumps = None if game is None else [[list(hole) for hole in jump] for jump in game]
         print(json.dumps({"jumps": jumps}))
     elif game is None:
         print("no solution")
     elif args.animate:
-        animate.peg_replay(game, delay=delay(args))
+        animate.peg_replay(game, delay=opt.delay(args))
     else:
         print(board.draw(empty=[game.start]))
         print(game)
@@ -167,28 +152,28 @@ def _board(args: argparse.Namespace) -> tuple[PegBoard, tuple[int, int] | None]:
         return getattr(PegBoard, name)(), None
     if size and name in builders:
         if not size.isdigit():
-            raise UsageError(f"{name}:N needs a whole number N, got {size!r}")
+            raise opt.UsageError(f"{name}:N needs a whole number N, got {size!r}")
         return builders[name](int(size)), None
     if size and name == "rectangle":
         rows, x, cols = size.partition("x")
         if not (rows.isdigit() and x and cols.isdigit()):
-            raise UsageError(f"rectangle:RxC needs two whole numbers, like 3x5; got {size!r}")
+            raise opt.UsageError(f"rectangle:RxC needs two whole numbers, like 3x5; got {size!r}")
         return PegBoard.rectangle(int(rows), int(cols)), None
     if not os.path.exists(args.board):
-        raise UsageError(
+        raise opt.UsageError(
             f"{args.board!r} is neither a board name ({', '.join(PEG_BOARDS)}) nor a file"
         )
     try:
         with open(args.board, encoding="utf-8") as handle:
             text = handle.read()
     except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"cannot read {args.board}: {error}") from None
+        raise opt.UsageError(f"cannot read {args.board}: {error}") from None
     try:
         board, empty = PegBoard.parse_position(text, triangle=args.triangle)
     except ValueError as error:
-        raise UsageError(f"{args.board}: {error}") from None
+        raise opt.UsageError(f"{args.board}: {error}") from None
     if len(empty) > 1:
-        raise UsageError(
+        raise opt.UsageError(
             f"{args.board} draws {len(empty)} empty holes; a game starts with one "
             "(draw the others as o, and the start as .)"
         )
@@ -201,11 +186,11 @@ def _start(
     """The empty hole a game starts from: --start, the drawing's, or the centre."""
     if args.start is not None:
         if args.start == "all":
-            raise UsageError("--start takes one ROW,COL for peg solitaire")
+            raise opt.UsageError("--start takes one ROW,COL for peg solitaire")
         given_start: tuple[int, int] = args.start
         return given_start
     if drawn is not None:
         return drawn
     if board.center is None:
-        raise UsageError("this board has no centre hole: give --start ROW,COL")
+        raise opt.UsageError("this board has no centre hole: give --start ROW,COL")
     return board.center

@@ -11,23 +11,7 @@ from collections.abc import Sequence
 
 from .. import animate
 from ..nqueens import MAX_CONSTRUCT_N, MAX_SEARCH_N, count_queens, find_queens, queens
-from ._options import (
-    SEARCH_OPTIONS,
-    UsageError,
-    add_animate,
-    add_distribution,
-    add_output,
-    add_threads,
-    animating,
-    answer,
-    check_writable,
-    delay,
-    distributed,
-    given,
-    print_list,
-    refuse,
-    save,
-)
+from . import _options as opt
 
 #: ``solvers queens N --find`` draws the board up to this N, and prints the
 #: columns on one line above it (a wider board does not fit a terminal).
@@ -49,7 +33,7 @@ def add_options(board: argparse.ArgumentParser) -> None:
     board.add_argument(
         "--unique", action="store_true", help="one per class of the 8 rotations and reflections"
     )
-    add_threads(board)
+    opt.add_threads(board)
     mode = board.add_mutually_exclusive_group()
     mode.add_argument(
         "--find",
@@ -70,9 +54,9 @@ def add_options(board: argparse.ArgumentParser) -> None:
         help="with --find --method search: the first placement in --list order",
     )
     board.add_argument("--svg", metavar="FILE", help="with --find: save the placement as SVG")
-    add_output(board)
-    add_distribution(board)
-    add_animate(
+    opt.add_output(board)
+    opt.add_distribution(board)
+    opt.add_animate(
         board,
         "the queens sliding along their rows, until the first placement "
         f"(N up to {animate.MAX_QUEENS})",
@@ -80,19 +64,19 @@ def add_options(board: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if animating(args, *SEARCH_OPTIONS, "--unique", "--deterministic"):
-        animate.animate_queens(args.n, delay=delay(args))
+    if opt.animating(args, *opt.SEARCH_OPTIONS, "--unique", "--deterministic"):
+        animate.animate_queens(args.n, delay=opt.delay(args))
         return 0
     if args.find:
-        refuse("--find", given(args, "--unique", "--progress"))
+        opt.refuse("--find", opt.given(args, "--unique", "--progress"))
         if args.deterministic and args.method != "search":
-            raise UsageError("--deterministic needs --method search")
+            raise opt.UsageError("--deterministic needs --method search")
         return _find(args)
     mode = "counting" if args.list is None else "--list"
-    refuse(mode, given(args, "--method", "--deterministic", "--svg"))
+    opt.refuse(mode, opt.given(args, "--method", "--deterministic", "--svg"))
     if args.list is not None:
-        refuse(mode, given(args, "--threads", "--progress", "--timeout"))
-        print_list(
+        opt.refuse(mode, opt.given(args, "--threads", "--progress", "--timeout"))
+        opt.print_list(
             args,
             "placements",
             lambda: queens(args.n, unique=args.unique),
@@ -101,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             value=list,
         )
         return 0
-    with distributed(args) as where:
+    with opt.distributed(args) as where:
         count = count_queens(
             args.n,
             unique=args.unique,
@@ -110,12 +94,12 @@ def run(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             **where,
         )
-    answer(args.json, {"count": count}, count)
+    opt.answer(args.json, {"count": count}, count)
     return 0
 
 
 def _find(args: argparse.Namespace) -> int:
-    check_writable(args, "--svg")
+    opt.check_writable(args, "--svg")
     placement = find_queens(
         args.n,
         method=args.method or "construct",
@@ -123,9 +107,9 @@ def _find(args: argparse.Namespace) -> int:
         threads=args.threads,
         timeout=args.timeout,
     )
-    save(args, placement, "--svg")
+    opt.save(args, placement, "--svg")
     if placement is None:
-        answer(args.json, {"placement": None}, "no solution")
+        opt.answer(args.json, {"placement": None}, "no solution")
     elif args.json:
         # the same text as json.dumps, without a list of up to 2**30 Python ints
         sys.stdout.write('{"placement": [')

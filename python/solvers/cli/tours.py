@@ -9,24 +9,7 @@ import textwrap
 from typing import Any
 
 from .. import animate, knights
-from ._options import (
-    SEARCH_OPTIONS,
-    UsageError,
-    add_animate,
-    add_distribution,
-    add_output,
-    add_threads,
-    animating,
-    answer,
-    check_writable,
-    delay,
-    distributed,
-    given,
-    print_list,
-    refuse,
-    save,
-    square,
-)
+from . import _options as opt
 
 HELP = "knight's tours: count (default), --find one, or --list them"
 
@@ -45,7 +28,7 @@ def add_options(tours: argparse.ArgumentParser) -> None:
         "--board", metavar="FILE", help="a board drawn in text: '.' square, '#' missing"
     )
     tours.add_argument(
-        "--start", type=square, default=None, help="ROW,COL, or 'all' to sum over every square"
+        "--start", type=opt.square, default=None, help="ROW,COL, or 'all' to sum over every square"
     )
     tours.add_argument("--closed", action="store_true", help="only closed (re-entrant) tours")
     tours.add_argument(
@@ -55,14 +38,14 @@ def add_options(tours: argparse.ArgumentParser) -> None:
         help="counting: backtracking search, the frontier DP (long boards, 7x7), or the "
         "faster for the board (auto, the default); the count is the same",
     )
-    add_threads(tours)
+    opt.add_threads(tours)
     mode = tours.add_mutually_exclusive_group()
     mode.add_argument("--find", action="store_true", help="find one tour fast and print it")
     mode.add_argument("--list", type=int, metavar="N", help="print the first N tours")
     tours.add_argument("--svg", metavar="FILE", help="with --find: save the tour as SVG")
-    add_output(tours)
-    add_distribution(tours)
-    add_animate(
+    opt.add_output(tours)
+    opt.add_distribution(tours)
+    opt.add_animate(
         tours,
         "the knight stepping forward and backing up, until the first tour "
         f"(boards of up to {animate.MAX_TOUR_CELLS} squares, {animate.MAX_TOUR_SIDE} a side)",
@@ -70,30 +53,30 @@ def add_options(tours: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if animating(args, *SEARCH_OPTIONS):
+    if opt.animating(args, *opt.SEARCH_OPTIONS):
         where = _board(args)
         if args.start == "all":
-            raise UsageError("--start all does not apply to --animate: give one square ROW,COL")
-        animate.animate_tours(**where, closed=args.closed, delay=delay(args))
+            raise opt.UsageError("--start all does not apply to --animate: give one square ROW,COL")
+        animate.animate_tours(**where, closed=args.closed, delay=opt.delay(args))
         return 0
     where = _board(args)
     if args.find:
-        refuse("--find", given(args, "--method"))
-        check_writable(args, "--svg")
+        opt.refuse("--find", opt.given(args, "--method"))
+        opt.check_writable(args, "--svg")
         tour = knights.find_tour(
             **where, closed=args.closed, threads=args.threads, timeout=args.timeout
         )
-        save(args, tour, "--svg")
-        answer(
+        opt.save(args, tour, "--svg")
+        opt.answer(
             args.json,
             {"tour": None if tour is None else [list(s) for s in tour]},
             "no tour" if tour is None else tour,
         )
         return 0
-    refuse("--list" if args.list is not None else "counting", given(args, "--svg"))
+    opt.refuse("--list" if args.list is not None else "counting", opt.given(args, "--svg"))
     if args.list is not None:
-        refuse("--list", given(args, "--method"))
-        print_list(
+        opt.refuse("--list", opt.given(args, "--method"))
+        opt.print_list(
             args,
             "tours",
             lambda: knights.tours(**where, closed=args.closed),
@@ -102,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             value=lambda tour: [list(s) for s in tour],
         )
         return 0
-    with distributed(args) as executor:
+    with opt.distributed(args) as executor:
         count = knights.count_tours(
             **where,
             closed=args.closed,
@@ -112,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             method=args.method or "auto",
             **executor,
         )
-    answer(args.json, {"count": count}, count)
+    opt.answer(args.json, {"count": count}, count)
     return 0
 
 
@@ -125,8 +108,8 @@ def _board(args: argparse.Namespace) -> dict[str, Any]:
             with open(args.board, encoding="utf-8") as handle:
                 text = handle.read()
         except OSError as error:
-            raise UsageError(f"cannot read --board {args.board}: {error.strerror}") from None
+            raise opt.UsageError(f"cannot read --board {args.board}: {error.strerror}") from None
         return {"rows": args.rows, "cols": args.cols, "board": text, **start}
     if args.rows is None or args.cols is None:
-        raise UsageError("give ROWS and COLS, or --board FILE")
+        raise opt.UsageError("give ROWS and COLS, or --board FILE")
     return {"rows": args.rows, "cols": args.cols, **start}
