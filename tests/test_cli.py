@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import json
 import subprocess
 import sys
@@ -627,6 +629,13 @@ def test_every_subcommand_help_ends_with_its_own_examples(capsys, monkeypatch, c
     lines = examples.splitlines()
     assert lines and all(f"solvers {command} " in line for line in lines)
     assert max(map(len, head.splitlines())) <= 80  # wrapped for a terminal
+
+
+def test_the_shared_options_examples():
+    # tests/test_doctests.py runs the package's docstring; the examples of
+    # the helpers the commands share live in their own module.
+    result = doctest.testmod(importlib.import_module("solvers.cli._options"))
+    assert result.attempted >= 3 and result.failed == 0
 
 
 @pytest.mark.parametrize(

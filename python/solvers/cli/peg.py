@@ -90,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
     )
     if opt.animating(args, "--json") or args.find:
         opt.refuse("--find", opt.given(args, "--finish-table", "--progress"))
-        # --threads 0 passes here, as it always has: the finder takes no threads.
+        # Not given(): `--threads 0` has always been let through here, unlike in
+        # tours and queens (the finder takes no threads, so it is never checked).
         opt.refuse("--find", {"--method": args.method is not None, "--threads": bool(args.threads)})
         return _find(board, start, finish, args)
     opt.refuse("counting", opt.given(args, "--svg", "--html"))

@@ -54,17 +54,17 @@ def add_options(tours: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if opt.animating(args, *opt.SEARCH_OPTIONS):
-        where = _board(args)
+        board = _board(args)
         if args.start == "all":
             raise opt.UsageError("--start all does not apply to --animate: give one square ROW,COL")
-        animate.animate_tours(**where, closed=args.closed, delay=opt.delay(args))
+        animate.animate_tours(**board, closed=args.closed, delay=opt.delay(args))
         return 0
-    where = _board(args)
+    board = _board(args)
     if args.find:
         opt.refuse("--find", opt.given(args, "--method"))
         opt.check_writable(args, "--svg")
         tour = knights.find_tour(
-            **where, closed=args.closed, threads=args.threads, timeout=args.timeout
+            **board, closed=args.closed, threads=args.threads, timeout=args.timeout
         )
         opt.save(args, tour, "--svg")
         opt.answer(
@@ -79,21 +79,21 @@ def run(args: argparse.Namespace) -> int:
         opt.print_list(
             args,
             "tours",
-            lambda: knights.tours(**where, closed=args.closed),
+            lambda: knights.tours(**board, closed=args.closed),
             "tours",
             line=lambda tour: " ".join(f"({r},{c})" for r, c in tour),
             value=lambda tour: [list(s) for s in tour],
         )
         return 0
-    with opt.distributed(args) as executor:
+    with opt.distributed(args) as where:
         count = knights.count_tours(
-            **where,
+            **board,
             closed=args.closed,
             threads=args.threads,
             progress=args.progress,
             timeout=args.timeout,
             method=args.method or "auto",
-            **executor,
+            **where,
         )
     opt.answer(args.json, {"count": count}, count)
     return 0
