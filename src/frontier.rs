@@ -128,14 +128,7 @@ pub fn count_paths_reporting(
     report: &Report,
 ) -> Result<U256, CountError> {
     if let Some(s) = start {
-        if !board.is_square(s) {
-            return Err(InputError(format!(
-                "the start ({}, {}) is not a square of the board",
-                s / board.cols(),
-                s % board.cols()
-            ))
-            .into());
-        }
+        board.check_start(s)?;
     }
     let n = board.squares() as u64;
     if n <= 1 {

@@ -294,7 +294,7 @@ impl SubtreeSearch for UniqueFilter {
             return self.inner.visit(task, stop, emit);
         }
         self.inner.visit(task, stop, &mut |cols| {
-            !is_least_image(&cols, &Symmetry::NON_IDENTITY) || emit(cols)
+            !is_least_image(&cols, Symmetry::non_identity()) || emit(cols)
         })
     }
 }

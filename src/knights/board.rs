@@ -106,6 +106,18 @@ impl Board {
         self.present.get(index).copied().unwrap_or(false)
     }
 
+    /// `Err` naming the cell if `start` is not a square of the board.
+    pub fn check_start(&self, start: usize) -> Result<(), InputError> {
+        if self.is_square(start) {
+            return Ok(());
+        }
+        Err(InputError(format!(
+            "the start ({}, {}) is not a square of the board",
+            start / self.cols,
+            start % self.cols
+        )))
+    }
+
     /// The square a knight reaches from `index` with move `m` of [`MOVES`].
     #[inline]
     pub fn jump(&self, index: usize, m: usize) -> Option<usize> {

@@ -1,13 +1,14 @@
 //! Knight's tours: exact counting, ordered listing and streaming of tours on
 //! boards of at most 64 cells, finding one tour on boards of any size, and a
 //! checker.  This file holds the entry points only; each builds its search
-//! with [`prepare`], so the window, graph and start classes are set up once.
+//! with one `prepare`, so the window, graph and starts are set up in one place.
 //!
-//! * [`board`]: the board model, its search window, the impossibility rules;
-//! * [`graph`]: the bitboard knight graph the exact search runs on;
-//! * [`search`]: the exact search ([`TourSearch`]) on the shared engine;
-//! * [`memo`]: its per-worker tail memo and the pool of spare tables;
-//! * [`warnsdorff`]: the heuristic finder for boards of any size.
+//! * `board.rs`: the board model, its search window, the impossibility rules;
+//! * `graph.rs`: the bitboard knight graph the exact search runs on;
+//! * `search.rs`: the exact search ([`TourSearch`]) on the shared engine;
+//! * `memo.rs`: its per-worker tail memo and the pool of spare tables (the
+//!   key-soundness invariant is stated there);
+//! * `warnsdorff.rs`: the heuristic finder for boards of any size.
 //!
 //! Squares are numbered row-major, `index = row * cols + col`, row 0 at the
 //! top.  The exact search keeps a board in one `u64`, so it takes boards whose
@@ -55,14 +56,7 @@ fn prepare(
     closed: bool,
 ) -> Result<(TourSearch, Window), CountError> {
     if let Some(s) = start {
-        if !board.is_square(s) {
-            return Err(InputError(format!(
-                "the start ({}, {}) is not a square of the board",
-                s / board.cols(),
-                s % board.cols()
-            ))
-            .into());
-        }
+        board.check_start(s)?;
     }
     let window = Window::of(board)?;
     // Refuse before copying: a window too large to search may be huge.
@@ -155,13 +149,7 @@ pub fn find_tour(
     threads: usize,
     ctl: &Control,
 ) -> Result<Option<Vec<u32>>, FindError> {
-    if !board.is_square(start) {
-        return Err(FindError::Input(InputError(format!(
-            "the start ({}, {}) is not a square of the board",
-            start / board.cols(),
-            start % board.cols()
-        ))));
-    }
+    board.check_start(start)?;
     let what = format!(
         "find_tour on a {}x{} board{}",
         board.rows(),

@@ -13,7 +13,7 @@
 use super::graph::KnightGraph;
 use super::memo::{self, TailMemo};
 use crate::engine::{Control, Stop, SubtreeSearch, Ticker};
-use crate::error::{CountError, InputError, SearchError};
+use crate::error::{CountError, SearchError};
 
 /// A subproblem of the tour search: a path prefix and what it leaves.
 #[derive(Debug, Clone)]
@@ -62,14 +62,7 @@ impl TourSearch {
     ) -> Result<TourSearch, CountError> {
         let mut roots = Vec::new();
         for &(start, weight) in starts {
-            if !graph.board.is_square(start) {
-                return Err(InputError(format!(
-                    "the start ({}, {}) is not a square of the board",
-                    start / graph.board.cols,
-                    start % graph.board.cols
-                ))
-                .into());
-            }
+            graph.board.check_start(start)?;
             if let Some(task) = Self::root(&graph, start, closed, weight)? {
                 roots.push(task);
             }

@@ -13,7 +13,7 @@ use crate::engine::Control;
 use crate::error::SearchError;
 use crate::memory;
 
-/// The memory [`find_tour`] needs at its peak on `board`, in bytes, as the
+/// The memory [`find_tour`](super::find_tour) needs at its peak on `board`, in bytes, as the
 /// finder's buffers add up: the board (1 byte a cell) and, while an attempt
 /// runs, a degree and a visited flag per cell and a path entry (4 bytes) and
 /// a search level (16 bytes) per square; for a closed tour the rotation that

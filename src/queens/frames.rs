@@ -383,8 +383,7 @@ impl FrameSearch {
             }
             node = self.geometry.place(&node, r, c);
         }
-        let stabiliser = Symmetry::NON_IDENTITY
-            .into_iter()
+        let stabiliser = (Symmetry::non_identity().iter().copied())
             .filter(|s| images[s.index()] == me)
             .collect();
         images.sort_unstable();
