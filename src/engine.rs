@@ -33,6 +33,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
 
+use crate::error::InputError;
 pub use crate::error::SearchError;
 use crate::memory;
 
@@ -189,6 +190,17 @@ pub fn count_by_visiting<S: SubtreeSearch + ?Sized>(
 /// The most subproblems a plan may be asked for: a plan is held in memory
 /// (and each subproblem is an object on the Python side).
 pub const MAX_PLAN_TASKS: usize = 1 << 24;
+
+/// `Err` if a plan of `min_tasks` subproblems is more than a plan may hold
+/// (every family's `plan_*` checks this before planning).
+pub fn check_plan_size(min_tasks: usize) -> Result<(), InputError> {
+    if min_tasks > MAX_PLAN_TASKS {
+        return Err(InputError(format!(
+            "a plan holds at most {MAX_PLAN_TASKS} subproblems, {min_tasks} were asked for"
+        )));
+    }
+    Ok(())
+}
 
 /// Room kept free in a plan's next level before each split: more than any
 /// family's children of one task (8 knight moves, at most 64 queen columns).

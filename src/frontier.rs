@@ -54,8 +54,9 @@
 //! shard table grows alone, so growing costs a 64th of the table, and the
 //! memory peak is the old layer plus the new tables.
 
-use crate::engine::{with_pool, Control, SearchError};
-use crate::knights::{Board, CountError, InputError, Window};
+use crate::engine::{with_pool, Control};
+use crate::error::{CountError, InputError, SearchError};
+use crate::knights::{Board, Window};
 use crate::memory::{self, advise_huge, prefetch, Zeroable};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -127,14 +128,7 @@ pub fn count_paths_reporting(
     report: &Report,
 ) -> Result<U256, CountError> {
     if let Some(s) = start {
-        if !board.is_square(s) {
-            return Err(InputError(format!(
-                "the start ({}, {}) is not a square of the board",
-                s / board.cols(),
-                s % board.cols()
-            ))
-            .into());
-        }
+        board.check_start(s)?;
     }
     let n = board.squares() as u64;
     if n <= 1 {

@@ -11,6 +11,7 @@ pub mod knights;
 pub mod memory;
 pub mod peg;
 pub mod queens;
+pub mod symmetry;
 
 #[cfg(feature = "python")]
 mod bindings;

@@ -30,9 +30,8 @@
 //! two searches meet owner by owner.  Expanding and merging share one
 //! routine that sums `(position, count)` pairs into sharded tables.
 
-use crate::engine::{with_pool, Control, SearchError};
-use crate::error::CountError;
-use crate::knights::InputError;
+use crate::engine::{with_pool, Control};
+use crate::error::{CountError, InputError, SearchError};
 use crate::memory::{advise_huge, bytes_of, prefetch, try_with_capacity, try_zeroed};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};

@@ -8,9 +8,10 @@
 
 pub mod frames;
 
-use crate::engine::{self, Control, SearchError, Stop, SubtreeSearch, Ticker};
-use crate::knights::{CountError, InputError};
+use crate::engine::{self, Control, Stop, SubtreeSearch, Ticker};
+use crate::error::{CountError, InputError, SearchError};
 use crate::memory;
+use crate::symmetry::Symmetry;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,34 +21,23 @@ pub const MAX_SEARCH_N: usize = 64;
 /// The explicit construction takes any board up to this size.
 pub const MAX_CONSTRUCT_N: usize = 1 << 30;
 
-/// The 8 symmetries of the `n x n` square, as maps of `(row, col)`.
-fn transform(k: usize, n: usize, r: usize, c: usize) -> (usize, usize) {
-    let (r, c) = if k >= 4 { (c, r) } else { (r, c) };
-    let r = if k & 1 == 1 { n - 1 - r } else { r };
-    let c = if k & 2 == 2 { n - 1 - c } else { c };
-    (r, c)
-}
-
-/// The image of a placement under symmetry `k`.
-fn transform_placement(k: usize, cols: &[u8]) -> Vec<u8> {
+/// The image of a placement under symmetry `s`.
+fn transform_placement(s: Symmetry, cols: &[u8]) -> Vec<u8> {
     let n = cols.len();
     let mut out = vec![0u8; n];
     for (r, &c) in cols.iter().enumerate() {
-        let (r2, c2) = transform(k, n, r, c as usize);
+        let (r2, c2) = s.map(r, c as usize, n, n);
         out[r2] = c2 as u8;
     }
     out
 }
 
 /// Whether `cols` is lexicographically smallest among its images under `group`.
-fn is_least_image(cols: &[u8], group: &[usize]) -> bool {
+fn is_least_image(cols: &[u8], group: &[Symmetry]) -> bool {
     group
         .iter()
-        .all(|&k| transform_placement(k, cols).as_slice() >= cols)
+        .all(|&s| transform_placement(s, cols).as_slice() >= cols)
 }
-
-/// The symmetries other than the identity.
-const ALL_SYMMETRIES: [usize; 7] = [1, 2, 3, 4, 5, 6, 7];
 
 /// A subproblem of the plain search: rows `0..placed.len()` are filled.
 /// Diagonals are bit masks indexed by `row + col` (`up`) and
@@ -232,7 +222,7 @@ pub fn plan_queens(
     ctl: &Control,
 ) -> Result<engine::Planned<frames::FrameSearch>, CountError> {
     check_search_n(n)?;
-    crate::knights::check_plan_size(min_tasks)?;
+    engine::check_plan_size(min_tasks)?;
     // One queen: no frames; the blank board's one task counts its 1 solution.
     let search = if n == 1 {
         frames::FrameSearch::blank(1)
@@ -304,7 +294,7 @@ impl SubtreeSearch for UniqueFilter {
             return self.inner.visit(task, stop, emit);
         }
         self.inner.visit(task, stop, &mut |cols| {
-            !is_least_image(&cols, &ALL_SYMMETRIES) || emit(cols)
+            !is_least_image(&cols, Symmetry::non_identity()) || emit(cols)
         })
     }
 }

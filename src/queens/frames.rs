@@ -32,8 +32,9 @@
 //! indexed by `row + col` and `col - row + n - 1` — plus the set of empty rows,
 //! so the free squares of any row are a few shifts away.
 
-use super::{transform, ALL_SYMMETRIES};
-use crate::engine::{Control, SearchError, Stop, SubtreeSearch, Ticker};
+use crate::engine::{Control, Stop, SubtreeSearch, Ticker};
+use crate::error::SearchError;
+use crate::symmetry::Symmetry;
 use std::ops::{BitOr, Shr};
 
 /// The diagonal masks: `u64` while `2n - 1 <= 64` (n <= 32), `u128` above.
@@ -255,7 +256,7 @@ struct FrameInfo {
     node: Node<u128>,
     orbit: u64,
     /// Symmetries (other than the identity) that map the frame to itself.
-    stabiliser: Vec<usize>,
+    stabiliser: Vec<Symmetry>,
 }
 
 /// A subproblem: a partial placement extending a canonical frame.
@@ -356,17 +357,17 @@ impl FrameSearch {
 
     fn add_if_canonical(&mut self, queens: &[(usize, usize)]) {
         let n = self.geometry.n;
-        let as_frame = |k: usize| -> Frame {
+        let as_frame = |s: Symmetry| -> Frame {
             let mut f = [u16::MAX; 4];
             for (i, &(r, c)) in queens.iter().enumerate() {
-                let (r, c) = transform(k, n, r, c);
+                let (r, c) = s.map(r, c, n, n);
                 f[i] = (r * n + c) as u16;
             }
             f.sort_unstable();
             f
         };
-        let me = as_frame(0);
-        let mut images: [Frame; 8] = std::array::from_fn(as_frame);
+        let me = as_frame(Symmetry::IDENTITY);
+        let mut images: [Frame; 8] = Symmetry::ALL.map(as_frame);
         if images.iter().any(|f| *f < me) {
             return;
         }
@@ -382,10 +383,8 @@ impl FrameSearch {
             }
             node = self.geometry.place(&node, r, c);
         }
-        let stabiliser = ALL_SYMMETRIES
-            .iter()
-            .copied()
-            .filter(|&k| images[k] == me)
+        let stabiliser = (Symmetry::non_identity().iter().copied())
+            .filter(|s| images[s.index()] == me)
             .collect();
         images.sort_unstable();
         let orbit = 1 + images.windows(2).filter(|w| w[0] != w[1]).count();
