@@ -212,12 +212,8 @@ impl PegKernel {
         complement: bool,
         timeout: Option<f64>,
     ) -> PyResult<Vec<PegLayer>> {
-        check_parts(parts)?;
-        let (geometry, layer) = (self.geometry.clone(), layer.inner.clone());
-        let pieces = cancellable(py, timeout, None, move |ctl| {
-            peg::split(&geometry, &layer, parts, complement, threads, ctl)
-        })?;
-        Ok(pieces.into_iter().map(PegLayer::from).collect())
+        let by = (parts, complement, threads);
+        self.by_owner(py, &layer, by, timeout, peg::split)
     }
 
     /// The next layer (one more jump) split into `parts` layers by owner
@@ -232,12 +228,8 @@ impl PegKernel {
         complement: bool,
         timeout: Option<f64>,
     ) -> PyResult<Vec<PegLayer>> {
-        check_parts(parts)?;
-        let (geometry, layer) = (self.geometry.clone(), layer.inner.clone());
-        let pieces = cancellable(py, timeout, None, move |ctl| {
-            peg::expand_split(&geometry, &layer, parts, complement, threads, ctl)
-        })?;
-        Ok(pieces.into_iter().map(PegLayer::from).collect())
+        let by = (parts, complement, threads);
+        self.by_owner(py, &layer, by, timeout, peg::expand_split)
     }
 
     /// One layer from pieces of the same layer: counts of a position found
@@ -315,6 +307,25 @@ impl PegKernel {
         })
     }
 
+    /// `split` or `expand_split` (`op`): `layer`, or the layer after it,
+    /// in `parts` pieces by owner (`complement`: keys of a search from the
+    /// finish), on `threads` threads.
+    fn by_owner(
+        &self,
+        py: Python<'_>,
+        layer: &PegLayer,
+        (parts, complement, threads): (usize, bool, usize),
+        timeout: Option<f64>,
+        op: SplitOp,
+    ) -> PyResult<Vec<PegLayer>> {
+        check_parts(parts)?;
+        let (geometry, layer) = (self.geometry.clone(), layer.inner.clone());
+        let pieces = cancellable(py, timeout, None, move |ctl| {
+            op(&geometry, &layer, parts, complement, threads, ctl)
+        })?;
+        Ok(pieces.into_iter().map(PegLayer::from).collect())
+    }
+
     /// The position with every hole full but `empty`, and the finish (a
     /// hole, or anywhere with `None`) as a bit mask.
     fn start_and_finish(
@@ -332,6 +343,16 @@ impl PegKernel {
         Ok((position, finish.map(|f| 1u64 << f)))
     }
 }
+
+/// [`peg::split`] and [`peg::expand_split`].
+type SplitOp = fn(
+    &peg::PegGeometry,
+    &peg::Layer,
+    usize,
+    bool,
+    usize,
+    &crate::engine::Control,
+) -> Result<Vec<peg::Layer>, crate::error::SearchError>;
 
 /// `parts` must be 1 to [`peg::MAX_PARTS`].
 fn check_parts(parts: usize) -> PyResult<()> {
