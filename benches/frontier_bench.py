@@ -17,7 +17,7 @@ Measured on the 2-core development machine (see the README's table): 3x16
 0.11 s), 6x7 6.6 s / 11.7 M states / 649 MB, and 7x7 all starts
 165,575,218,320 in 208 s with 229 M states at the widest step and a peak of
 10.6 GB (run alone: ``cargo run --release --example frontier_count -- 7 7
-all x 2``, which prints each step's states and memory).
+all x 2``, which prints each step and the memory).
 """
 
 from __future__ import annotations

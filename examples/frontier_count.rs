@@ -1,13 +1,13 @@
 //! Count knight's tours of a rectangle by the frontier DP, printing the
 //! count, the widest layer and the time (`cargo run --release --example
 //! frontier_count -- ROWS COLS [all|R,C] [closed] [THREADS] [MAX_RSS_MB]`).
-//! Each step's layer size and the resident memory go to stderr; past
-//! `MAX_RSS_MB` the count is cancelled (to see how far a big board gets).
+//! Each step and the resident memory go to stderr; past `MAX_RSS_MB` the
+//! count is cancelled (to see how far a big board gets).
 
 use _core::engine::Control;
-use _core::frontier::{count_paths_reporting, Report};
+use _core::frontier::count_paths;
 use _core::knights::Board;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 fn main() {
@@ -27,31 +27,33 @@ fn main() {
     let threads = num(4, 0);
     let board = Board::rectangle(rows, cols).expect("a board");
     let max_rss = num(5, usize::MAX);
-    let report = Report::new();
     let ctl = Control::new();
+    let over = AtomicBool::new(false);
     let t = Instant::now();
     let n = std::thread::scope(|scope| {
-        let watcher = scope.spawn(|| watch(&report, &ctl, max_rss, t));
-        let n = count_paths_reporting(&board, start, closed, threads, &ctl, &report);
-        report.steps.store(0, Ordering::Relaxed);
+        let watcher = scope.spawn(|| watch(&ctl, &over, max_rss, t));
+        let n = count_paths(&board, start, closed, threads, &ctl);
+        over.store(true, Ordering::Relaxed);
         let _ = watcher.join();
         n
     });
-    println!(
-        "{rows}x{cols} {:?} closed={closed}: {:?}, widest {} states, {:.3} s",
-        start,
-        n,
-        report.widest.load(Ordering::Relaxed),
-        t.elapsed().as_secs_f64()
-    );
+    match n {
+        Ok(n) => println!(
+            "{rows}x{cols} {start:?} closed={closed}: {}, widest {} states, {:.3} s",
+            n.tours,
+            n.widest,
+            t.elapsed().as_secs_f64()
+        ),
+        Err(e) => println!("{rows}x{cols} {start:?} closed={closed}: {e}"),
+    }
 }
 
-/// Print each new step's layer size and the resident memory; cancel past
-/// `max_rss` MB.  Ends when `report.steps` is reset to 0.
-fn watch(report: &Report, ctl: &Control, max_rss: usize, t: Instant) {
+/// Print each new step and the resident memory; cancel past `max_rss` MB.
+/// Ends when `over` is set.
+fn watch(ctl: &Control, over: &AtomicBool, max_rss: usize, t: Instant) {
     let mut seen = 0;
     let mut peak = 0;
-    loop {
+    while !over.load(Ordering::Relaxed) {
         std::thread::sleep(std::time::Duration::from_millis(50));
         let rss = rss_mb();
         peak = peak.max(rss);
@@ -59,17 +61,13 @@ fn watch(report: &Report, ctl: &Control, max_rss: usize, t: Instant) {
             eprintln!("resident {rss} MB > {max_rss} MB: cancelling");
             ctl.cancel();
         }
-        let (step, steps) = report.progress();
+        let (step, steps) = ctl.progress();
         if step != seen {
             seen = step;
             eprintln!(
-                "step {step}/{steps}: {} states, resident {rss} MB (peak {peak}), {:.1} s",
-                report.states.load(Ordering::Relaxed),
+                "step {step}/{steps}: resident {rss} MB (peak {peak}), {:.1} s",
                 t.elapsed().as_secs_f64()
             );
-        }
-        if steps == 0 && step != 0 {
-            return;
         }
     }
 }

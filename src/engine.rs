@@ -38,7 +38,9 @@ pub use crate::error::SearchError;
 use crate::memory;
 
 /// Shared state between a running search and whoever started it: a cancel
-/// flag, and counters of finished and planned tasks for progress reports.
+/// flag, and counters of finished and planned units of work (the engine's
+/// tasks, the frontier's sweep steps) for progress reports.  Every family
+/// reports through it, so the bindings poll every call the same way.
 #[derive(Debug, Default)]
 pub struct Control {
     cancel: AtomicBool,
@@ -60,7 +62,7 @@ impl Control {
         self.cancel.load(Ordering::Relaxed)
     }
 
-    /// `(finished tasks, planned tasks)`.
+    /// `(finished units, planned units)`.
     pub fn progress(&self) -> (u64, u64) {
         (
             self.done.load(Ordering::Relaxed),
@@ -68,12 +70,14 @@ impl Control {
         )
     }
 
-    fn start(&self, total: usize) {
+    /// Begin a job of `total` units (tasks, sweep steps): progress `(0, total)`.
+    pub fn start(&self, total: usize) {
         self.done.store(0, Ordering::Relaxed);
         self.total.store(total as u64, Ordering::Relaxed);
     }
 
-    fn finish_one(&self) {
+    /// One more unit of the job is done.
+    pub fn finish_one(&self) {
         self.done.fetch_add(1, Ordering::Relaxed);
     }
 }

@@ -59,7 +59,6 @@ use crate::error::{CountError, InputError, SearchError};
 use crate::knights::{Board, Window};
 use crate::memory::{self, advise_huge, prefetch, Zeroable};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// The frontier count takes boards whose squares fit in a rectangle whose
@@ -80,74 +79,48 @@ const DONE: u8 = 1;
 /// The label of a fragment made in this step (renumbered before packing).
 const FRESH: u8 = 15;
 
-/// Live counters of a frontier count, for progress reports and benchmarks.
-#[derive(Debug, Default)]
-pub struct Report {
-    /// Steps (squares of the sweep) done and planned.
-    pub step: AtomicU64,
-    pub steps: AtomicU64,
-    /// States in the newest layer, and in the widest so far.
-    pub states: AtomicU64,
-    pub widest: AtomicU64,
-}
-
-impl Report {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// `(steps done, steps)`.
-    pub fn progress(&self) -> (u64, u64) {
-        (
-            self.step.load(Ordering::Relaxed),
-            self.steps.load(Ordering::Relaxed),
-        )
-    }
+/// What a frontier count found: the number of directed tours, and the
+/// states in the widest layer (what the count cost; the benches report it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counted {
+    pub tours: U256,
+    pub widest: u64,
 }
 
 /// Count directed knight's tours exactly as [`crate::knights::count_tours`]
 /// does (from `start`, or from every square with `None`; `closed`: tours
-/// ending a knight's move from their start), by the frontier DP.
+/// ending a knight's move from their start), by the frontier DP.  Progress
+/// goes to `ctl` as sweep steps done of the steps planned.
 pub fn count_paths(
     board: &Board,
     start: Option<usize>,
     closed: bool,
     threads: usize,
     ctl: &Control,
-) -> Result<U256, CountError> {
-    count_paths_reporting(board, start, closed, threads, ctl, &Report::new())
-}
-
-/// [`count_paths`], updating `report` as it goes.
-pub fn count_paths_reporting(
-    board: &Board,
-    start: Option<usize>,
-    closed: bool,
-    threads: usize,
-    ctl: &Control,
-    report: &Report,
-) -> Result<U256, CountError> {
+) -> Result<Counted, CountError> {
     if let Some(s) = start {
         board.check_start(s)?;
     }
     let n = board.squares() as u64;
     if n <= 1 {
         // One square: one (open) tour of no moves; no closed tour.
-        return Ok(U256::from(if n == 1 && !closed { 1 } else { 0 }));
+        let tours = U256::from(if n == 1 && !closed { 1 } else { 0 });
+        return Ok(Counted { tours, widest: 0 });
     }
     let window = Window::of(board)?;
     let sweep = Sweep::new(window.board(), start.map(|s| window.inward(s)), closed)?;
-    let found = match sweep.caps {
-        None => U256::default(),
-        Some(_) => with_pool(threads, || sweep.run(ctl, report))??,
+    let (found, widest) = match sweep.caps {
+        None => (U256::default(), 0),
+        Some(_) => with_pool(threads, || sweep.run(ctl))??,
     };
     let times = |x: U256, m: u64| x.checked_mul_small(m).ok_or(SearchError::Overflow);
-    Ok(match (start, closed) {
+    let tours = match (start, closed) {
         (None, false) => times(found, 2)?,
         (Some(_), false) => found,
         (Some(_), true) => times(found, 2)?,
         (None, true) => times(times(found, 2)?, n)?,
-    })
+    };
+    Ok(Counted { tours, widest })
 }
 
 /// What happens at one step of the sweep.  "Slots" index the step's
@@ -415,11 +388,13 @@ impl<'a> Sweep<'a> {
         pack(&[DONE; 16][..self.width], 0, 0)
     }
 
-    /// Run every step; the number of undirected paths (cycles when closed),
-    /// from the pinned start if any.
-    fn run(&self, ctl: &Control, report: &Report) -> Result<U256, SearchError> {
+    /// Run every step, counting them in `ctl`'s progress; the number of
+    /// undirected paths (cycles when closed), from the pinned start if any,
+    /// and the states in the widest layer.
+    fn run(&self, ctl: &Control) -> Result<(U256, u64), SearchError> {
         let steps = self.last + 1;
-        report.steps.store(steps as u64, Ordering::Relaxed);
+        ctl.start(steps);
+        let mut widest = 0u64;
         let mut layer = Layer::Narrow(vec![vec![(self.first_key(), 1u64)]]);
         let mut growth = 2.0f64;
         let mut recent = Recent([SquareInfo::default(); 16]);
@@ -449,17 +424,17 @@ impl<'a> Sweep<'a> {
             };
             let after = layer.len();
             growth = (after as f64 / before as f64).clamp(0.25, 8.0);
-            report.step.store(k as u64 + 1, Ordering::Relaxed);
-            report.states.store(after as u64, Ordering::Relaxed);
-            report.widest.fetch_max(after as u64, Ordering::Relaxed);
+            widest = widest.max(after as u64);
+            ctl.finish_one();
         }
         // The finished states: every frontier square done.
         let done = pack(&[DONE; 16][..self.width], 0, 0) & CODES_MASK;
-        match &layer {
+        let paths = match &layer {
             Layer::Narrow(l) => finished(l, done),
             Layer::Wide(l) => finished(l, done),
             Layer::Huge(l) => finished(l, done),
-        }
+        }?;
+        Ok((paths, widest))
     }
 
     /// One step into a layer of counts of `width`.
@@ -1031,6 +1006,7 @@ mod tests {
         let ctl = Control::new();
         let f = count_paths(board, start, closed, 1, &ctl)
             .unwrap()
+            .tours
             .to_u128()
             .unwrap();
         let s = knights::count_tours(board.clone(), start, closed, 1, &ctl).unwrap();
@@ -1062,7 +1038,7 @@ mod tests {
         let ctl = Control::new();
         let b = Board::rectangle(3, 16).unwrap();
         assert_eq!(
-            count_paths(&b, None, false, 2, &ctl).unwrap(),
+            count_paths(&b, None, false, 2, &ctl).unwrap().tours,
             U256::from(17_273_760)
         );
     }

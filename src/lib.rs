@@ -2,7 +2,8 @@
 //!
 //! The cores are plain Rust (usable from `cargo test` and the Criterion
 //! benches); the `python` feature adds the thin pyo3 bindings in
-//! [`bindings`], built by maturin as the extension module `solvers._core`.
+//! `python` (one file per family, see `src/python/mod.rs`), built by
+//! maturin as the extension module `solvers._core`.
 
 pub mod engine;
 pub mod error;
@@ -14,4 +15,4 @@ pub mod queens;
 pub mod symmetry;
 
 #[cfg(feature = "python")]
-mod bindings;
+mod python;

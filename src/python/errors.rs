@@ -1,0 +1,53 @@
+//! How the crate's errors become Python exceptions: one `From` impl per
+//! error type, so a binding writes `?` and the mapping happens here, once.
+//!
+//! * [`InputError`]: `ValueError` (a wrong argument, described for the user).
+//! * [`SearchError`]: `RuntimeError` for a cancelled search (the caller
+//!   raises `KeyboardInterrupt` or `TimeoutError` itself before it gets
+//!   here; a cancel from elsewhere is an internal matter), `OverflowError`
+//!   for a count past its counter, `MemoryError` for a table that does not
+//!   fit, `RuntimeError` for a thread pool that could not start.
+//! * [`CountError`], [`FindError`]: their parts as above; a finder that
+//!   could not decide is a `RuntimeError`.
+
+use crate::error::{CountError, FindError, InputError, SearchError};
+use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyRuntimeError, PyValueError};
+use pyo3::PyErr;
+
+impl From<InputError> for PyErr {
+    fn from(e: InputError) -> PyErr {
+        PyValueError::new_err(e.0)
+    }
+}
+
+impl From<SearchError> for PyErr {
+    fn from(e: SearchError) -> PyErr {
+        match e {
+            SearchError::Cancelled => PyRuntimeError::new_err("the search was cancelled"),
+            SearchError::Overflow => PyOverflowError::new_err(
+                "the count does not fit the 128-bit counter (no answer is better than a wrong one)",
+            ),
+            SearchError::Pool(msg) => PyRuntimeError::new_err(msg),
+            e @ SearchError::Memory { .. } => PyMemoryError::new_err(e.to_string()),
+        }
+    }
+}
+
+impl From<CountError> for PyErr {
+    fn from(e: CountError) -> PyErr {
+        match e {
+            CountError::Input(e) => e.into(),
+            CountError::Search(e) => e.into(),
+        }
+    }
+}
+
+impl From<FindError> for PyErr {
+    fn from(e: FindError) -> PyErr {
+        match e {
+            FindError::Input(e) => e.into(),
+            FindError::Search(e) => e.into(),
+            e @ FindError::Unresolved => PyRuntimeError::new_err(e.to_string()),
+        }
+    }
+}

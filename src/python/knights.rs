@@ -1,0 +1,179 @@
+//! Knight's tours for Python: `count_tours` (search), `count_tours_frontier`
+//! (the frontier DP), `find_tour`, `tour_defect` and the `TourStream` class.
+//! Each converts its arguments into a [`Board`] and a start square (checked
+//! again here, although `solvers.knights` validates first) and hands the
+//! work to [`crate::knights`] or [`crate::frontier`] through the runtime.
+
+use super::packed::{packed, unpacked};
+use super::runtime::{cancellable, Source, Stream};
+use crate::frontier;
+use crate::knights::{self, Board};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The board of `rows` x `cols`, or of the squares `mask` marks.
+pub(super) fn board_from(rows: usize, cols: usize, mask: Option<Vec<bool>>) -> PyResult<Board> {
+    Ok(match mask {
+        None => Board::rectangle(rows, cols)?,
+        Some(mask) => Board::from_mask(rows, cols, mask)?,
+    })
+}
+
+/// The index of square `start`, which must be on the board's grid.
+pub(super) fn start_index(board: &Board, start: (usize, usize)) -> PyResult<usize> {
+    let (r, c) = start;
+    if r >= board.rows() || c >= board.cols() {
+        return Err(PyValueError::new_err(format!(
+            "start ({r}, {c}) is off the {}x{} board",
+            board.rows(),
+            board.cols()
+        )));
+    }
+    Ok(r * board.cols() + c)
+}
+
+/// [`board_from`] and, unless `None` (every square), [`start_index`].
+pub(super) fn board_and_start(
+    rows: usize,
+    cols: usize,
+    mask: Option<Vec<bool>>,
+    start: Option<(usize, usize)>,
+) -> PyResult<(Board, Option<usize>)> {
+    let board = board_from(rows, cols, mask)?;
+    let start = start.map(|s| start_index(&board, s)).transpose()?;
+    Ok((board, start))
+}
+
+/// Count knight's tours; `start=None` sums over every square.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, mask, start, closed, threads, progress=None, timeout=None))]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn count_tours(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    mask: Option<Vec<bool>>,
+    start: Option<(usize, usize)>,
+    closed: bool,
+    threads: usize,
+    progress: Option<Bound<'_, PyAny>>,
+    timeout: Option<f64>,
+) -> PyResult<u128> {
+    let (board, start) = board_and_start(rows, cols, mask, start)?;
+    cancellable(py, timeout, progress, move |ctl| {
+        knights::count_tours(board, start, closed, threads, ctl)
+    })
+}
+
+/// Count knight's tours by the frontier DP (`frontier::count_paths`);
+/// returns `(high, low, states in the widest layer)`: the count is
+/// `high * 2**128 + low` (it can pass 128 bits on long boards).
+/// `progress(done, total)` reports steps of the sweep.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, mask, start, closed, threads, progress=None, timeout=None))]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn count_tours_frontier(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    mask: Option<Vec<bool>>,
+    start: Option<(usize, usize)>,
+    closed: bool,
+    threads: usize,
+    progress: Option<Bound<'_, PyAny>>,
+    timeout: Option<f64>,
+) -> PyResult<(u128, u128, u64)> {
+    let (board, start) = board_and_start(rows, cols, mask, start)?;
+    let counted = cancellable(py, timeout, progress, move |ctl| {
+        frontier::count_paths(&board, start, closed, threads, ctl)
+    })?;
+    Ok((counted.tours.hi, counted.tours.lo, counted.widest))
+}
+
+/// Find one tour; returns the squares as little-endian `u32` indices, or `None`.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, mask, start, closed, threads, timeout=None))]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn find_tour(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    mask: Option<Vec<bool>>,
+    start: (usize, usize),
+    closed: bool,
+    threads: usize,
+    timeout: Option<f64>,
+) -> PyResult<Option<Py<PyBytes>>> {
+    let board = board_from(rows, cols, mask)?;
+    let start = start_index(&board, start)?;
+    let path = cancellable(py, timeout, None, move |ctl| {
+        knights::find_tour(board, start, closed, threads, ctl)
+    })?;
+    path.map(|p| packed(py, &p, "the tour's squares"))
+        .transpose()
+}
+
+/// Why `path` (little-endian `u32` square indices) is not a tour, or `None`.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, mask, path, closed))]
+pub(super) fn tour_defect(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    mask: Option<Vec<bool>>,
+    path: &[u8],
+    closed: bool,
+) -> PyResult<Option<String>> {
+    let board = board_from(rows, cols, mask)?;
+    let path = unpacked(path, "square indices")?;
+    Ok(py.detach(|| knights::tour_defect(&board, &path, closed))?)
+}
+
+impl Source for knights::TourReceiver {
+    type Item = Vec<u32>;
+
+    fn recv_timeout(&self, timeout: Duration) -> Result<Vec<u32>, RecvTimeoutError> {
+        knights::TourReceiver::recv_timeout(self, timeout)
+    }
+}
+
+/// A lazy stream of tours produced by a Rust thread in the seed's move order.
+#[pyclass(frozen, module = "solvers._core")]
+pub(super) struct TourStream(Stream<knights::TourReceiver>);
+
+#[pymethods]
+impl TourStream {
+    #[new]
+    #[pyo3(signature = (rows, cols, mask, start, closed))]
+    fn new(
+        rows: usize,
+        cols: usize,
+        mask: Option<Vec<bool>>,
+        start: Option<(usize, usize)>,
+        closed: bool,
+    ) -> PyResult<Self> {
+        let (board, start) = board_and_start(rows, cols, mask, start)?;
+        let ctl = Arc::new(crate::engine::Control::new());
+        let rx = knights::stream_tours(board, start, closed, ctl.clone())?;
+        Ok(TourStream(Stream::cancelling(rx, ctl)))
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next tour as little-endian `u32` square indices, or `StopIteration`.
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyBytes>>> {
+        let tour = self.0.next(py)?;
+        tour.map(|t| packed(py, &t, "a tour")).transpose()
+    }
+
+    /// Stop the producer thread; the stream then ends.
+    fn close(&self, py: Python<'_>) {
+        self.0.close(py);
+    }
+}

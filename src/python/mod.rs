@@ -1,0 +1,50 @@
+//! The pyo3 module `solvers._core` (built with the `python` feature): thin
+//! bindings over the Rust cores, split by family.  No search logic lives
+//! here; the Python package (`python/solvers`) validates inputs first and
+//! these functions check again, so a bad call is a Python exception, never
+//! a panic.
+//!
+//! * [`errors`]: every crate error as a Python exception (`From` impls).
+//! * [`runtime`]: running Rust work off-thread with the GIL released,
+//!   polling Ctrl-C, timeouts and progress; the shared body of the streams.
+//! * [`packed`]: long number lists as bytes of little-endian `u32`s.
+//! * [`knights`], [`queens`], [`peg`]: one file per family; [`plan`]: the
+//!   subproblems of a count, for executors.
+//!
+//! This file only registers what the others define; `_core.pyi` in the
+//! Python package is its typed description, checked by stubtest.
+
+mod errors;
+mod knights;
+mod packed;
+mod peg;
+mod plan;
+mod queens;
+mod runtime;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("MAX_QUEENS_SEARCH_N", crate::queens::MAX_SEARCH_N)?;
+    m.add("MAX_QUEENS_CONSTRUCT_N", crate::queens::MAX_CONSTRUCT_N)?;
+    m.add_function(wrap_pyfunction!(queens::count_queens, m)?)?;
+    m.add_function(wrap_pyfunction!(queens::search_queens, m)?)?;
+    m.add_function(wrap_pyfunction!(queens::construct_queens, m)?)?;
+    m.add_function(wrap_pyfunction!(queens::placement_defect, m)?)?;
+    m.add_class::<queens::QueenStream>()?;
+    m.add("MAX_SEARCH_SQUARES", crate::knights::MAX_SEARCH_SQUARES)?;
+    m.add("MAX_FIND_SQUARES", crate::knights::MAX_FIND_SQUARES)?;
+    m.add_function(wrap_pyfunction!(knights::count_tours, m)?)?;
+    m.add_function(wrap_pyfunction!(knights::count_tours_frontier, m)?)?;
+    m.add("MAX_FRONTIER_SIDE", crate::frontier::MAX_FRONTIER_SIDE)?;
+    m.add_function(wrap_pyfunction!(knights::find_tour, m)?)?;
+    m.add_function(wrap_pyfunction!(knights::tour_defect, m)?)?;
+    m.add_class::<knights::TourStream>()?;
+    m.add("MAX_PEG_HOLES", crate::peg::MAX_HOLES)?;
+    m.add_class::<peg::PegKernel>()?;
+    m.add_class::<plan::CountPlan>()?;
+    m.add_class::<peg::PegLayer>()?;
+    m.add_class::<peg::PegStream>()?;
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! `CountPlan`: a tours or queens count split into the tasks of a
+//! deterministic plan, addressed by index, so that other processes (an
+//! executor, a checkpointed run) can count any subset of them.  The plan
+//! itself is [`engine::Planned`]; this module only dispatches on the family
+//! and hands finished counts to Python as they come.
+
+use super::knights::board_and_start;
+use super::runtime::{cancellable, cancellable_polling, report};
+use crate::engine::{self, Control, SearchError};
+use crate::{knights, queens};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::sync::{Arc, Mutex};
+
+/// The plan of one family.
+enum Plan {
+    Tours(engine::Planned<knights::TourSearch>),
+    Queens(engine::Planned<queens::frames::FrameSearch>),
+}
+
+impl Plan {
+    fn len(&self) -> usize {
+        match self {
+            Plan::Tours(p) => p.len(),
+            Plan::Queens(p) => p.len(),
+        }
+    }
+
+    fn count_each(
+        &self,
+        which: &[usize],
+        threads: usize,
+        ctl: &Control,
+        finished: &(dyn Fn(usize, u128) + Sync),
+    ) -> Result<Vec<u128>, SearchError> {
+        match self {
+            Plan::Tours(p) => p.count_each(which, threads, ctl, finished),
+            Plan::Queens(p) => p.count_each(which, threads, ctl, finished),
+        }
+    }
+}
+
+/// The subproblems of a tours or queens count (see `solvers.dist`).
+#[pyclass(frozen, module = "solvers._core")]
+pub(super) struct CountPlan {
+    plan: Arc<Plan>,
+}
+
+#[pymethods]
+impl CountPlan {
+    /// The plan of `count_tours` with at least `min_tasks` subproblems.
+    #[staticmethod]
+    #[pyo3(signature = (rows, cols, mask, start, closed, min_tasks))]
+    fn tours(
+        py: Python<'_>,
+        rows: usize,
+        cols: usize,
+        mask: Option<Vec<bool>>,
+        start: Option<(usize, usize)>,
+        closed: bool,
+        min_tasks: usize,
+    ) -> PyResult<CountPlan> {
+        let (board, start) = board_and_start(rows, cols, mask, start)?;
+        let plan = cancellable(py, None, None, move |ctl| {
+            knights::plan_tours(board, start, closed, min_tasks, ctl)
+        })?;
+        Ok(CountPlan {
+            plan: Arc::new(Plan::Tours(plan)),
+        })
+    }
+
+    /// The plan of `count_queens` with at least `min_tasks` subproblems.
+    #[staticmethod]
+    fn queens(py: Python<'_>, n: usize, unique: bool, min_tasks: usize) -> PyResult<CountPlan> {
+        let plan = cancellable(py, None, None, move |ctl| {
+            queens::plan_queens(n, unique, min_tasks, ctl)
+        })?;
+        Ok(CountPlan {
+            plan: Arc::new(Plan::Queens(plan)),
+        })
+    }
+
+    fn __len__(&self) -> usize {
+        self.plan.len()
+    }
+
+    /// The counts of the subproblems `which`, in that order.  `finished`,
+    /// if given, is called every few hundredths of a second with the
+    /// `[(index, count), ...]` finished since its last call (and once at the
+    /// end), so a caller can record them as they come.
+    #[pyo3(signature = (which, threads, progress=None, timeout=None, finished=None))]
+    fn count_each(
+        &self,
+        py: Python<'_>,
+        which: Vec<usize>,
+        threads: usize,
+        progress: Option<Bound<'_, PyAny>>,
+        timeout: Option<f64>,
+        finished: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<u128>> {
+        let len = self.plan.len();
+        if let Some(&bad) = which.iter().find(|&&i| i >= len) {
+            return Err(PyValueError::new_err(format!(
+                "subproblem {bad} is not in this plan of {len}"
+            )));
+        }
+        let plan = self.plan.clone();
+        let done: Arc<Mutex<Vec<(usize, u128)>>> = Arc::default();
+        let sink = done.clone();
+        let hand_over = |finished: &Option<Bound<'_, PyAny>>| -> PyResult<()> {
+            let batch = std::mem::take(&mut *done.lock().unwrap_or_else(|e| e.into_inner()));
+            match finished {
+                Some(callback) if !batch.is_empty() => callback.call1((batch,)).map(drop),
+                _ => Ok(()),
+            }
+        };
+        let poll = |ctl: &Control| -> PyResult<()> {
+            report(progress.as_ref(), ctl)?;
+            hand_over(&finished)
+        };
+        let keep = finished.is_some();
+        let counts = cancellable_polling(py, timeout, poll, move |ctl| {
+            let record = |i: usize, n: u128| {
+                if keep {
+                    sink.lock().unwrap_or_else(|e| e.into_inner()).push((i, n));
+                }
+            };
+            plan.count_each(&which, threads, ctl, &record)
+        })?;
+        hand_over(&finished)?;
+        Ok(counts)
+    }
+}
