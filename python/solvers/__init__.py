@@ -11,8 +11,7 @@ listing function, the module is ``solvers.nqueens``).
 1682
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
+from ._version import __version__
 from .knights import (
     MAX_FIND_CELLS,
     MAX_SEARCH_CELLS,
@@ -41,11 +40,6 @@ from .peg import (
     peg_solutions,
     solve_peg,
 )
-
-try:
-    __version__ = version("solvers")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
 
 __all__ = [
     "MAX_FIND_CELLS",

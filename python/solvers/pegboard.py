@@ -629,8 +629,14 @@ class PegBoard:
 
     # ------------------------------------------------------------ pictures
 
-    def _centres(self, size: float) -> tuple[float, float, list[tuple[float, float]]]:
-        """Picture width, height and the centre of every hole."""
+    def centres(self, size: float) -> tuple[float, float, list[tuple[float, float]]]:
+        """Picture width, height and the centre of every hole, in
+        :attr:`holes` order, when neighbouring holes are ``size`` apart (the
+        layout :mod:`solvers.render` draws).
+
+        >>> PegBoard.rectangle(1, 2).centres(10)
+        (20, 10, [(5.0, 5.0), (15.0, 5.0)])
+        """
         if self._geometry == "triangle":
             rows, step = self._rows, size * math.sqrt(3) / 2
             centres = [
