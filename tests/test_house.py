@@ -156,7 +156,8 @@ def test_no_import_cycle():
 def test_nothing_imports_the_front_door_back():
     edges = graph()
     importers = sorted(name for name, targets in edges.items() if "solvers.distributed" in targets)
-    assert importers == []
+    # only the package root, so that `import solvers` reaches `solvers.distributed`
+    assert importers == ["solvers"]
 
 
 @pytest.mark.parametrize("helper", sorted(SHARED))

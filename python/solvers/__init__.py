@@ -11,6 +11,7 @@ listing function, the module is ``solvers.nqueens``).
 1682
 """
 
+from . import distributed as distributed  # `import solvers; solvers.distributed.plan(...)`
 from ._version import __version__
 from .knights import (
     MAX_FIND_CELLS,
