@@ -301,7 +301,7 @@ def peg_position_svg(
     >>> svg.count('class="peg"'), svg.count('class="hole"')
     (5, 1)
     """
-    gone = board._squares(empty, "empty")
+    gone = board.normalize_squares(empty, "empty")
     pegs = frozenset(square for i, square in enumerate(board.holes) if i not in gone)
     size = _cell_size(board.rows, board.cols, cell)
     return _position_svg(board, pegs, size, None, repr(board))
