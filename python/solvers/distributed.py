@@ -75,7 +75,8 @@ __all__ = [
 # (The helpers imported "as" themselves stay importable from here, where they
 # lived before the machinery moved to _plan and _args.)
 
-#: The families whose counts split into subproblems (each registers on import).
+#: The counts that split into subproblems (their families register with
+#: :mod:`solvers._plan` when imported, here or by the package root).
 _SPLITTABLE = (knights.count_tours, nqueens.count_queens)
 
 
@@ -103,6 +104,5 @@ def plan(
     for family in families().values():
         if count is family.count:
             return family.plan(*args, subproblems=size, **kwargs)
-    raise TypeError(
-        f"plan() splits count_tours and count_queens, got {getattr(count, '__name__', count)!r}"
-    )
+    names = " and ".join(split.__name__ for split in _SPLITTABLE)
+    raise TypeError(f"plan() splits {names}, got {getattr(count, '__name__', count)!r}")
