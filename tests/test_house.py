@@ -1,6 +1,7 @@
 """The house rules of the Python package (issue 13): no import cycle between
 its modules, not even one hidden inside a function; the shared helpers import
-no family; every module says at its top what it owns.
+no family; no module reads another's private names (``knights._board``);
+every module says at its top what it owns.
 
 The modules are read with :mod:`ast`, not imported, so an import that runs
 only when a function is called counts as much as one at the top.  Imports
@@ -180,3 +181,39 @@ def test_every_module_says_what_it_owns(name):
     tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
     doc = ast.get_docstring(tree)
     assert doc and len(doc.split()) >= 5, f"{name} has no module docstring saying what it owns"
+
+
+def private_reads(name: str, tree: ast.AST) -> list[str]:
+    """``module._name`` reads in ``tree`` (module ``name``) of another module
+    of the package imported by ``from ... import module``."""
+    aliases = {}
+    for node in runtime_imports(tree):
+        if isinstance(node, ast.ImportFrom):
+            for module in resolve(name, node):
+                for alias in node.names:
+                    if module.endswith("." + alias.name):
+                        aliases[alias.asname or alias.name] = module
+    return sorted(
+        f"{node.value.id}.{node.attr} (line {node.lineno})"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in aliases
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+    )
+
+
+def test_private_reads_are_seen():
+    tree = ast.parse("from . import knights\ndef f():\n    return knights._board(1, 2)\n")
+    assert private_reads("solvers.animate", tree) == ["knights._board (line 3)"]
+    tree = ast.parse("from . import _validate\n_validate.integer(1, 'n')\n")
+    assert private_reads("solvers.peg", tree) == []
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_module_reads_the_privates_of_another(name):
+    # `knights._board(...)` from another module: a name used across modules
+    # is public (or lives in the shared helper that owns it).
+    reads = private_reads(name, ast.parse(MODULES[name].read_text(encoding="utf-8")))
+    assert reads == [], f"{name} reads privates of other modules: {reads}"
