@@ -28,6 +28,7 @@ same steps as one that never stopped.
 
 from __future__ import annotations
 
+import abc
 from typing import Any
 
 from . import _core, _progress, _validate
@@ -53,7 +54,7 @@ def new_kernel(spec: Spec) -> _core.PegKernel:
     return _core.PegKernel(holes, list(jumps), [list(p) for p in group])
 
 
-class Driver:
+class Driver(abc.ABC):
     """What every way of running the DP shares: the kernel of this process
     (start layers, the last layer's finish counts), the deadline, and a
     progress bar of layers.  Layers rise and fall in size by orders of
@@ -89,32 +90,33 @@ class Driver:
 
     # What a way of running provides (sides are whatever it keeps a search in).
 
+    @abc.abstractmethod
     def start(self, side: str, hole: int) -> Any:
         """Search ``side`` from "every hole full but ``hole``"."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def expand(self, side: Any, name: str) -> Any:
         """``side`` one jump further (it may be the same object, changed)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def pegs(self, side: Any) -> int:
-        raise NotImplementedError
+        """Pegs on the board in the newest layer of ``side``."""
 
+    @abc.abstractmethod
     def size(self, side: Any) -> int:
         """Positions of ``side`` (an upper bound where exact is dear; 0: empty)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def meet(self, a: Any, b: Any) -> int:
         """Sequences through two searches whose layers meet (``b`` may be ``a``)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def meet_across(self, small: Any, large: Any) -> int:
         """Sequences through two searches one jump apart (``large`` may be ``small``)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def last(self, side: Any) -> Any:
         """The one-peg layer of ``side`` as a ``PegLayer`` here, or None if empty."""
-        raise NotImplementedError
 
 
 class Local(Driver):
