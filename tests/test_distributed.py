@@ -116,6 +116,23 @@ def test_interleaved_batches_of_different_plans_keep_their_counts():
     assert totals["a"] == 4542  # the 5x6 corner count in the README table
 
 
+def test_plan_takes_partials_of_the_counts():
+    # plan() used to compare the function with `is`: a partial was refused.
+    from functools import partial
+
+    corner = partial(count_tours, board="....\n....\n....", start=(0, 0))
+    rows, cols, mask = oracle.parse("....\n....\n....")
+    assert distributed.plan(corner, subproblems=8).count() == oracle.count(
+        rows, cols, mask, (0, 0), False
+    )
+    unique = partial(partial(count_queens, 8), unique=True)
+    work = distributed.plan(unique, subproblems=16)
+    assert work == distributed.plan(count_queens, 8, unique=True, subproblems=16)
+    assert work.count() == CLASSES[8]
+    with pytest.raises(TypeError, match="count_tours and count_queens"):
+        distributed.plan(partial(solvers.find_tour, 5, 5))
+
+
 def test_plan_errors():
     with pytest.raises(TypeError, match="count_tours and count_queens"):
         distributed.plan(solvers.find_tour, 5, 5)

@@ -4,23 +4,19 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import pkgutil
 from pathlib import Path
 
 import pytest
+import solvers
 
-MODULES = [
-    "solvers",
-    "solvers.knights",
-    "solvers.nqueens",
-    "solvers.distributed",
-    "solvers.checkpoint",
-    "solvers.peg",
-    "solvers.pegboard",
-    "solvers.render",
-    "solvers._page",
-    "solvers.cli",
-    "solvers.animate",
-]
+#: Every module of the package but the compiled core and ``__main__`` (which
+#: runs the CLI when imported): a new module's examples run with no list to edit.
+MODULES = ["solvers"] + sorted(
+    info.name
+    for info in pkgutil.walk_packages(solvers.__path__, "solvers.")
+    if info.name not in ("solvers._core", "solvers.__main__")
+)
 
 
 @pytest.mark.parametrize("name", MODULES)

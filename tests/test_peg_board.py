@@ -596,7 +596,7 @@ def test_svg():
         circles = root.findall("{http://www.w3.org/2000/svg}circle")
         assert len(circles) == len(board)
         hollow = [c for c in circles if c.get("fill") == "none"]
-        assert len(hollow) == len(set(board._squares(empty, "empty")))
+        assert len(hollow) == len(set(board.normalize_squares(empty, "empty")))
         assert {c.get("class") for c in hollow} <= {"hole"}
     assert board._repr_svg_() == board.to_svg()
     triangle = ET.fromstring(PegBoard.triangle(5).to_svg(empty=[(0, 0)], cell=20))

@@ -11,8 +11,8 @@ listing function, the module is ``solvers.nqueens``).
 1682
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
+from . import distributed as distributed  # `import solvers; solvers.distributed.plan(...)`
+from ._version import __version__
 from .knights import (
     MAX_FIND_CELLS,
     MAX_SEARCH_CELLS,
@@ -41,11 +41,6 @@ from .peg import (
     peg_solutions,
     solve_peg,
 )
-
-try:
-    __version__ = version("solvers")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
 
 __all__ = [
     "MAX_FIND_CELLS",

@@ -1,8 +1,10 @@
 """The peg-solitaire DP on any :class:`concurrent.futures.Executor`: a process
 pool, or a Dask cluster through ``dask.distributed.Client(...).get_executor()``.
-
-:func:`solvers.count_peg_solutions` and :func:`solvers.finish_counts` come
-here when given ``executor=``.
+It owns the tasks the workers run and :class:`Distributed`, the
+:class:`solvers._peg_dp.Driver` that ships layers to them; what to grow and
+when to join is :mod:`solvers._peg_dp`'s, the same as for a count in this
+process.  :func:`solvers.count_peg_solutions` and :func:`solvers.finish_counts`
+come here when given ``executor=``.
 
 How the work is split.  A layer of the DP (the positions after some jumps, one
 per symmetry class, with the number of sequences reaching each) is cut into
@@ -44,22 +46,22 @@ board's kernel once and keeps it.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import FIRST_EXCEPTION, Executor, Future, wait
 from typing import Any
 
-from . import _core, _progress, _validate, distributed
+from . import _args, _core, _validate
+from ._deadline import Deadline
+from ._peg_dp import Driver, Spec, new_kernel
 from .pegboard import PegBoard
+
+__all__ = ["DEFAULT_PARTS", "MAX_PARTS", "Distributed"]
 
 #: At most this many parts: a round moves up to ``parts ** 2`` pieces.
 MAX_PARTS = 1024
 
 #: Parts when the executor does not say how many workers it has.
 DEFAULT_PARTS = 8
-
-#: What a task gets to build its kernel: holes, jumps, symmetry group.
-Spec = tuple[int, tuple[tuple[int, int, int], ...], tuple[tuple[int, ...], ...]]
 
 #: A layer in flight: for each owner, the pieces (bytes) addressed to it.
 Pieces = list[list[bytes]]
@@ -78,31 +80,19 @@ def _kernel(spec: Spec) -> _core.PegKernel:
     """This process's kernel for the board and group of ``spec``."""
     kernel = _KERNELS.get(spec)
     if kernel is None:
-        holes, jumps, group = spec
-        kernel = _core.PegKernel(holes, list(jumps), [list(p) for p in group])
+        kernel = new_kernel(spec)
         if len(_KERNELS) >= _KERNELS_KEPT:
             _KERNELS.clear()
         _KERNELS[spec] = kernel
     return kernel
 
 
-class _Clock:
-    """The seconds a task has left (a task starts its own clock: the driver's
-    and the workers' clocks need not agree)."""
-
-    def __init__(self, timeout: float | None) -> None:
-        self.end = None if timeout is None else time.monotonic() + timeout
-
-    def left(self) -> float | None:
-        return None if self.end is None else max(self.end - time.monotonic(), 0.0)
-
-
 def _pack(layers: list[Any]) -> Packed:
     return [(len(layer), layer.to_bytes()) if len(layer) else None for layer in layers]
 
 
-def _merged(kernel: _core.PegKernel, pieces: list[bytes], threads: int, clock: _Clock) -> Any:
-    return kernel.merge([_core.PegLayer.from_bytes(p) for p in pieces], threads, clock.left())
+def _merged(kernel: _core.PegKernel, pieces: list[bytes], threads: int, clock: Deadline) -> Any:
+    return kernel.merge([_core.PegLayer.from_bytes(p) for p in pieces], threads, clock.remaining())
 
 
 def _round_task(
@@ -119,16 +109,18 @@ def _round_task(
     ``grow``, expand the merged part and split the children by owner (by the
     owner of their complements for a search from the finish, ``complement``);
     with ``mirror``, split the merged part itself by the owner of its
-    complements.  Returns the size of the merged part and the two splits."""
-    clock = _Clock(timeout)
+    complements.  Returns the size of the merged part and the two splits.
+    ``timeout``: the seconds the driver had left (a task starts its own clock:
+    the driver's and the workers' clocks need not agree)."""
+    clock = Deadline(timeout)
     kernel = _kernel(spec)
-    workers = distributed.worker_threads(threads)
+    workers = _args.worker_threads(threads)
     part = _merged(kernel, pieces, workers, clock)
     children = mirrored = None
     if grow:
-        children = _pack(kernel.expand_split(part, parts, workers, complement, clock.left()))
+        children = _pack(kernel.expand_split(part, parts, workers, complement, clock.remaining()))
     if mirror:
-        mirrored = _pack(kernel.split(part, parts, workers, True, clock.left()))
+        mirrored = _pack(kernel.split(part, parts, workers, True, clock.remaining()))
     return len(part), children, mirrored
 
 
@@ -142,12 +134,12 @@ def _meet_task(
     """One owner's share of the join of the two searches: ``other`` (the
     smaller side) merged, ``pieces`` joined with it piece by piece (the join
     is linear in that side: no need to merge the larger layer)."""
-    clock = _Clock(timeout)
+    clock = Deadline(timeout)
     kernel = _kernel(spec)
-    workers = distributed.worker_threads(threads)
+    workers = _args.worker_threads(threads)
     merged = _merged(kernel, other, workers, clock)
     layers = [_core.PegLayer.from_bytes(p) for p in pieces]
-    return kernel.meet_pieces(layers, merged, workers, clock.left())
+    return kernel.meet_pieces(layers, merged, workers, clock.remaining())
 
 
 # ---------------------------------------------------------------- in the driver
@@ -164,7 +156,7 @@ def _parts(value: Any, executor: Executor) -> int:
 
 def _default_parts(executor: Executor) -> int:
     """One part per worker where the executor tells how many it has."""
-    workers = distributed.workers_of(executor)
+    workers = _args.workers_of(executor)
     return DEFAULT_PARTS if workers is None else min(workers, MAX_PARTS)
 
 
@@ -183,56 +175,30 @@ class _Side:
         return not any(self.pieces)
 
 
-class _Driver:
-    """One call's executor, parts, deadline and progress bar."""
+class Distributed(Driver):
+    """The DP on ``executor``: each layer cut into ``parts`` parts, one task
+    per part and layer, ``threads`` per task.  The join of two sides one jump
+    apart is one more round (the search from the smaller side expanded, or
+    for start = finish the meeting layer split by the owner of complements),
+    then a join of sides that meet."""
+
+    join_rounds = 1
 
     def __init__(
         self,
         board: PegBoard,
-        group: Sequence[Sequence[int]],
+        group: Any,
         executor: Any,
         parts: Any,
         threads: Any,
         progress: Any,
         timeout: Any,
     ) -> None:
-        self.executor = distributed.check_executor(executor)
-        self.client = distributed.dask_client(executor)
+        self.executor = _args.check_executor(executor)
+        self.client = _args.dask_client(executor)
         self.parts = _parts(parts, executor)
-        self.threads = distributed.task_threads(executor, threads)
-        self.timeout = _validate.timeout(timeout)
-        self.deadline = None if self.timeout is None else time.monotonic() + self.timeout
-        self.bar = _progress.make(progress, "peg solitaire", unit="layer", eta=False)
-        self.planned = 1
-        self.done = 0
-        self.spec: Spec = (
-            len(board),
-            board.jumps,
-            tuple(tuple(perm) for perm in group),
-        )
-        # The driver's own kernel: start layers and the tiny last layer.
-        self.kernel = _core.PegKernel(len(board), list(board.jumps), [list(p) for p in group])
-
-    def left(self) -> float | None:
-        if self.deadline is None:
-            return None
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise self.timed_out()
-        return left
-
-    def timed_out(self) -> TimeoutError:
-        return TimeoutError(f"no answer within the timeout of {self.timeout} s")
-
-    def note(self, size: int, pegs: int) -> None:
-        """Progress: ``self.done`` rounds, the last on ``size`` positions."""
-        if self.bar is not None:
-            self.bar.note(f"{size:,} positions with {pegs} pegs")
-            self.bar(self.done, self.planned)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
+        self.threads = _args.task_threads(executor, threads)
+        super().__init__(board, group, progress, Deadline(timeout))
 
     def run(self, calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
         """Submit every call (with the time left as its last argument) and
@@ -241,15 +207,15 @@ class _Driver:
         futures: list[Future[Any]] = []
         try:
             for function, args in calls:
-                futures.append(self.executor.submit(function, *args, self.left()))
-            done, pending = wait(futures, timeout=self.left(), return_when=FIRST_EXCEPTION)
+                futures.append(self.executor.submit(function, *args, self.deadline.left()))
+            done, pending = wait(futures, timeout=self.deadline.left(), return_when=FIRST_EXCEPTION)
             for future in done:
                 if not future.cancelled() and future.exception() is not None:
                     if isinstance(future.exception(), TimeoutError):
-                        raise self.timed_out() from future.exception()
+                        raise self.deadline.expired() from future.exception()
                     future.result()  # raises the task's exception
             if pending:
-                raise self.timed_out()
+                raise self.deadline.expired()
             return [future.result() for future in futures]
         except BaseException:
             for future in futures:
@@ -267,12 +233,6 @@ class _Driver:
         futures = iter(self.client.scatter([p for batch in batches for p in batch], hash=False))
         return [[next(futures) for _ in batch] for batch in batches]
 
-    def start(self, hole: int, complement: bool) -> _Side:
-        """The search from "every hole full but ``hole``", split by owner."""
-        layer = self.kernel.start([hole])
-        pieces = self.kernel.split(layer, self.parts, 1, complement, self.left())
-        return _Side([[p.to_bytes()] if len(p) else [] for p in pieces], layer.pegs, complement)
-
     def _regroup(self, packed: list[Packed]) -> tuple[Pieces, int]:
         pieces: Pieces = [[] for _ in range(self.parts)]
         positions = 0
@@ -283,7 +243,7 @@ class _Driver:
                     positions += piece[0]
         return pieces, positions
 
-    def grow(self, side: _Side, *, expand: bool = True, mirror: bool = False) -> Pieces | None:
+    def _round(self, side: _Side, *, expand: bool = True, mirror: bool = False) -> Pieces | None:
         """One round on ``side``: its layer merged by owner, then expanded
         into the next (``expand``) and/or split by the owner of its
         complements (``mirror``, returned)."""
@@ -298,7 +258,6 @@ class _Driver:
                 for pieces in shipped
             ]
         )
-        self.done += 1
         self.note(sum(result[0] for result in results), side.pegs)
         if expand:
             side.pieces, side.estimate = self._regroup([result[1] for result in results])
@@ -307,7 +266,7 @@ class _Driver:
             return self._regroup([result[2] for result in results])[0]
         return None
 
-    def join(self, a: Pieces, b: Pieces) -> int:
+    def _join(self, a: Pieces, b: Pieces) -> int:
         """The sequences through two searches that meet, owner by owner (the
         join is symmetric: the side with fewer bytes is the one merged)."""
         batches = []
@@ -327,98 +286,52 @@ class _Driver:
             raise OverflowError("the count does not fit the 128-bit counter")
         return total
 
-    def last_layer(self, hole: int, holes: int) -> _core.PegLayer | None:
-        """The search from ``hole`` carried to one peg, merged here (a layer
-        of at most one position per hole), or None if no game gets there."""
-        self.planned = max(holes - 2, 1)
-        side = self.start(hole, False)
-        while side.pegs > 1 and not side.empty():
-            self.grow(side)
-        if side.empty() or side.pegs != 1:
+    # ------------------------------------------------------------ the Driver
+
+    def start(self, side: str, hole: int) -> _Side:
+        """The search from "every hole full but ``hole``", split by owner;
+        the search from the finish (side ``"b"``) by the owner of the
+        positions its complements stand for, so both sides of a position
+        have the same owner."""
+        complement = side == "b"
+        layer = self.kernel.start([hole])
+        pieces = self.kernel.split(layer, self.parts, 1, complement, self.deadline.left())
+        return _Side([[p.to_bytes()] if len(p) else [] for p in pieces], layer.pegs, complement)
+
+    def expand(self, side: _Side, name: str) -> _Side:
+        self._round(side)
+        return side
+
+    def pegs(self, side: _Side) -> int:
+        return side.pegs
+
+    def size(self, side: _Side) -> int:
+        return 0 if side.empty() else side.estimate
+
+    def meet(self, a: _Side, b: _Side) -> int:
+        if a is b:  # its meeting layer split a second time, by the owner of complements
+            mirrored = self._round(a, expand=False, mirror=True)
+            assert mirrored is not None
+            return self._join(a.pieces, mirrored)
+        return self._join(a.pieces, b.pieces)
+
+    def meet_across(self, small: _Side, large: _Side) -> int:
+        # The kernel's join across a jump is not local to an owner: expand
+        # one side once more instead, then join sides that meet.
+        if small is large:  # one layer further on one side, the meeting layer on the other
+            mirrored = self._round(small, expand=True, mirror=True)
+            assert mirrored is not None
+            return self._join(small.pieces, mirrored)
+        self._round(small)
+        if small.empty():
+            return 0
+        return self._join(small.pieces, large.pieces)
+
+    def last(self, side: _Side) -> _core.PegLayer | None:
+        """The pieces of the one-peg layer merged here (at most one position a hole)."""
+        if side.empty():
             return None
         pieces = [_core.PegLayer.from_bytes(p) for owner in side.pieces for p in owner]
-        last = self.kernel.merge(pieces, 1, self.left())
-        self.note(len(last), last.pegs)
+        last = self.kernel.merge(pieces, 1, self.deadline.left())
+        self.note(len(last), last.pegs, layer=False)
         return last
-
-    def meet(self, s: int, f: int, steps: int) -> int:
-        """Sequences from ``s`` to ``f``: the two searches grown (the smaller
-        side first) until they are ``steps`` jumps apart, then joined."""
-        self.planned = max(steps, 1)
-        a, b = self.start(s, False), self.start(f, True)
-        for _ in range(steps):
-            side = a if a.estimate <= b.estimate else b
-            self.grow(side)
-            if side.empty():
-                return 0
-        return self.join(a.pieces, b.pieces)
-
-    def meet_itself(self, s: int, steps: int) -> int:
-        """Sequences from ``s`` back to ``s``: one search, joined with itself
-        (its meeting layer split a second time by the owner of complements)."""
-        self.planned = steps // 2 + 1
-        a = self.start(s, False)
-        for _ in range(steps // 2):
-            self.grow(a)
-            if a.empty():
-                return 0
-        # Odd: one layer further on one side (a), the meeting layer on the other.
-        mirrored = self.grow(a, expand=steps % 2 == 1, mirror=True)
-        assert mirrored is not None
-        return self.join(a.pieces, mirrored)
-
-
-def count_peg_solutions(
-    board: PegBoard,
-    s: int,
-    f: int | None,
-    *,
-    reachable: bool,
-    method: str,
-    executor: Any,
-    parts: Any,
-    threads: Any,
-    progress: Any,
-    timeout: Any,
-) -> int:
-    """``solvers.count_peg_solutions`` on ``executor`` (holes ``s``, ``f``
-    already checked; ``reachable`` False: no game, 0 after the argument checks)."""
-    group = board.symmetries_fixing(s) if f is None else board.symmetries_fixing(s, f)
-    driver = _Driver(board, group, executor, parts, threads, progress, timeout)
-    try:
-        if not reachable:
-            return 0
-        steps = len(board) - 2
-        if f is None or method == "forward":
-            last = driver.last_layer(s, len(board))
-            if last is None:
-                return 0
-            if f is None:
-                return last.total()
-            return dict(driver.kernel.finish_counts(last)).get(f, 0)
-        if s == f:
-            return driver.meet_itself(s, steps)
-        return driver.meet(s, f, steps)
-    finally:
-        driver.close()
-
-
-def finish_counts(
-    board: PegBoard,
-    s: int,
-    *,
-    executor: Any,
-    parts: Any,
-    threads: Any,
-    progress: Any,
-    timeout: Any,
-) -> list[tuple[int, int]]:
-    """``solvers.finish_counts`` on ``executor``: ``(hole, count)`` pairs."""
-    driver = _Driver(board, board.symmetries_fixing(s), executor, parts, threads, progress, timeout)
-    try:
-        if len(board) < 2:
-            return []
-        last = driver.last_layer(s, len(board))
-        return [] if last is None else driver.kernel.finish_counts(last)
-    finally:
-        driver.close()

@@ -9,9 +9,10 @@ orders of magnitude: its bar shows the layer and its size, never a time left.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 ProgressCallback = Callable[[int, int], None]
@@ -98,3 +99,21 @@ def make(
     if progress is True:
         return ProgressBar(description, unit=unit, eta=eta)
     raise TypeError(f"progress must be True or False, got {progress!r}")
+
+
+@contextlib.contextmanager
+def shown(
+    progress: Any, description: str, *, unit: str = "subproblem", eta: bool = True
+) -> Iterator[ProgressBar | None]:
+    """The bar of a call (``None`` without ``progress``), closed however the call ends.
+
+    >>> with shown(False, "count") as bar:
+    ...     bar is None
+    True
+    """
+    bar = make(progress, description, unit=unit, eta=eta)
+    try:
+        yield bar
+    finally:
+        if bar is not None:
+            bar.close()

@@ -257,7 +257,7 @@ def animate_queens(
 
 
 def _tour_board(rows: Any, cols: Any, board: Any) -> KnightBoard:
-    kb = knights._board(rows, cols, board)
+    kb = KnightBoard.from_args(rows, cols, board)
     if kb.cells > MAX_TOUR_CELLS or max(kb.rows, kb.cols) > MAX_TOUR_SIDE:
         raise ValueError(
             f"the animation shows boards of at most {MAX_TOUR_CELLS} squares and "
@@ -289,7 +289,7 @@ def tour_steps(
     (50, 'solved', 112)
     """
     kb = _tour_board(rows, cols, board)
-    first = knights._start(kb, start, allow_all=False)
+    first = kb.start_square(start, allow_all=False)
     assert first is not None  # not "all"
     # arguments checked now, not at the first step
     return _tour_search(kb, first, _validate.flag(closed, "closed"))

@@ -21,6 +21,8 @@ import sqlite3
 import time
 from collections.abc import Iterable
 
+from ._version import __version__
+
 __all__ = ["CHECKPOINT_FORMAT", "Checkpoint"]
 
 #: The checkpoint file format written here.  A file is read by any release
@@ -50,8 +52,6 @@ class Checkpoint:
     """
 
     def __init__(self, path: str | os.PathLike[str], problem: str, size: int) -> None:
-        from . import __version__
-
         self.path = os.fspath(path)
         self.size = size
         if "\0" in self.path:

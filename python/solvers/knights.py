@@ -27,7 +27,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
-from . import _core, _packing, _progress, _validate, distributed, render
+from . import _core, _packing, _plan, _progress, _validate, render
 
 __all__ = [
     "COUNT_METHODS",
@@ -163,50 +163,62 @@ class KnightBoard:
             for r in range(self.rows)
         )
 
+    @classmethod
+    def from_args(cls, rows: Any, cols: Any, board: Any) -> KnightBoard:
+        """The board of a call's ``rows``, ``cols`` and ``board=`` arguments
+        (a drawing or a :class:`KnightBoard`; ``rows``/``cols`` then optional,
+        checked against it), as every function of this module reads them.
+
+        >>> KnightBoard.from_args(3, 4, None)
+        KnightBoard(rows=3, cols=4, mask=None)
+        """
+        if board is not None:
+            parsed = board if isinstance(board, KnightBoard) else cls.parse(board)
+            for name, given, actual in (("rows", rows, parsed.rows), ("cols", cols, parsed.cols)):
+                if given is not None and _validate.integer(given, name) != actual:
+                    raise ValueError(
+                        f"{name}={given} disagrees with the board text, which has {actual}"
+                    )
+            return parsed
+        if rows is None or cols is None:
+            raise TypeError("give the board size as rows and cols, or draw it with board=")
+        return cls(_validate.positive(rows, "rows"), _validate.positive(cols, "cols"))
+
+    def start_square(self, start: Any, *, allow_all: bool) -> Square | None:
+        """The square of a call's ``start`` argument: ``(row, col)``,
+        ``"lower-left"`` or, with ``allow_all``, ``"all"`` (``None``).
+
+        >>> KnightBoard(3, 4).start_square("lower-left", allow_all=False)
+        (2, 0)
+        """
+        if isinstance(start, str) and start == LOWER_LEFT:
+            corner = (self.rows - 1, 0)
+            if not self.is_square(*corner):
+                raise ValueError(
+                    f"the default start, the lower-left corner {corner}, is a missing square "
+                    "of this board: pass start=(row, col)"
+                )
+            return corner
+        if isinstance(start, str):
+            if allow_all and start == "all":
+                return None
+            allowed = "a (row, col) pair or 'all'" if allow_all else "a (row, col) pair"
+            raise ValueError(
+                f"start must be {allowed}, got {_validate.shown(start)} "
+                "(the default, 'lower-left', is the corner (rows - 1, 0))"
+            )
+        row, col = _validate.square(start, "start")
+        if not (0 <= row < self.rows and 0 <= col < self.cols):
+            raise ValueError(
+                f"start {(row, col)} is off the {self.rows}x{self.cols} board: "
+                f"rows are 0..{self.rows - 1}, columns 0..{self.cols - 1}"
+            )
+        if not self.is_square(row, col):
+            raise ValueError(f"start {(row, col)} is a missing square ('#') of the board")
+        return row, col
+
     def _mask_list(self) -> list[bool] | None:
         return None if self.mask is None else list(self.mask)
-
-
-def _board(rows: Any, cols: Any, board: Any) -> KnightBoard:
-    if board is not None:
-        parsed = board if isinstance(board, KnightBoard) else KnightBoard.parse(board)
-        for name, given, actual in (("rows", rows, parsed.rows), ("cols", cols, parsed.cols)):
-            if given is not None and _validate.integer(given, name) != actual:
-                raise ValueError(
-                    f"{name}={given} disagrees with the board text, which has {actual}"
-                )
-        return parsed
-    if rows is None or cols is None:
-        raise TypeError("give the board size as rows and cols, or draw it with board=")
-    return KnightBoard(_validate.positive(rows, "rows"), _validate.positive(cols, "cols"))
-
-
-def _start(board: KnightBoard, start: Any, *, allow_all: bool) -> Square | None:
-    if isinstance(start, str) and start == LOWER_LEFT:
-        corner = (board.rows - 1, 0)
-        if not board.is_square(*corner):
-            raise ValueError(
-                f"the default start, the lower-left corner {corner}, is a missing square "
-                "of this board: pass start=(row, col)"
-            )
-        return corner
-    if isinstance(start, str):
-        if allow_all and start == "all":
-            return None
-        allowed = "a (row, col) pair or 'all'" if allow_all else "a (row, col) pair"
-        raise ValueError(
-            f"start must be {allowed}, got {_validate.shown(start)} "
-            "(the default, 'lower-left', is the corner (rows - 1, 0))"
-        )
-    row, col = _validate.square(start, "start")
-    if not (0 <= row < board.rows and 0 <= col < board.cols):
-        raise ValueError(
-            f"start {(row, col)} is off the {board.rows}x{board.cols} board: "
-            f"rows are 0..{board.rows - 1}, columns 0..{board.cols - 1}"
-        )
-    if not board.is_square(row, col):
-        raise ValueError(f"start {(row, col)} is a missing square ('#') of the board")
-    return row, col
 
 
 def _search_limit(board: KnightBoard, what: str) -> None:
@@ -276,8 +288,8 @@ def count_tours(
     >>> count_tours(4, 40, start=(3, 0))  # past the search's 64 cells: the frontier
     60303938883691505682859195
     """
-    kb = _board(rows, cols, board)
-    first = _start(kb, start, allow_all=True)
+    kb = KnightBoard.from_args(rows, cols, board)
+    first = kb.start_square(start, allow_all=True)
     closed = _validate.flag(closed, "closed")
     workers = _validate.threads(threads)
     seconds = _validate.timeout(timeout)
@@ -293,8 +305,7 @@ def count_tours(
                 "use method='search' (or 'auto') with them"
             )
         _frontier_limit(kb)
-        bar = _progress.make(progress, what, unit="square")
-        try:
+        with _progress.shown(progress, what, unit="square") as bar:
             try:
                 high, low, _widest = _core.count_tours_frontier(
                     kb.rows, kb.cols, kb._mask_list(), first, closed, workers, bar, seconds
@@ -305,12 +316,9 @@ def count_tours(
                     "frontier DP's 256-bit counter (no answer is better than a wrong one)"
                 ) from None
             return high << 128 | low  # 256-bit counts: 3x100 has about 10^53 tours
-        finally:
-            if bar is not None:
-                bar.close()
     _search_limit(kb, "count_tours")
     if split:
-        work = _planned(kb, first, closed, distributed.DEFAULT_SUBPROBLEMS, what)
+        work = _planned(kb, first, closed, _plan.DEFAULT_SUBPROBLEMS, what)
         return work.count(
             executor=executor,
             checkpoint=checkpoint,
@@ -318,14 +326,10 @@ def count_tours(
             progress=progress,
             timeout=timeout,
         )
-    bar = _progress.make(progress, what)
-    try:
+    with _progress.shown(progress, what) as bar:
         return _core.count_tours(
             kb.rows, kb.cols, kb._mask_list(), first, closed, workers, bar, seconds
         )
-    finally:
-        if bar is not None:
-            bar.close()
 
 
 def _frontier_limit(board: KnightBoard) -> None:
@@ -364,13 +368,13 @@ _FRONTIER_FROM: dict[int, int] = {1: 1, 2: 1, 3: 10, 4: 9, 5: 8, 6: 7, 7: 7}
 
 def _planned(
     kb: KnightBoard, first: Square | None, closed: bool, subproblems: int, what: str
-) -> distributed.Plan:
+) -> _plan.Plan:
     mask = kb._mask_list()
     params = (kb.rows, kb.cols, None if mask is None else tuple(mask), first, closed, subproblems)
-    return distributed.make_plan("tours", params, what)
+    return _plan.make_plan("tours", params, what)
 
 
-def _plan(
+def _plan_tours(
     rows: int | None = None,
     cols: int | None = None,
     *,
@@ -378,13 +382,30 @@ def _plan(
     start: Start = LOWER_LEFT,
     closed: bool = False,
     subproblems: int,
-) -> distributed.Plan:
-    """:func:`solvers.distributed.plan` for :func:`count_tours`."""
-    kb = _board(rows, cols, board)
-    first = _start(kb, start, allow_all=True)
+) -> _plan.Plan:
+    """:func:`solvers.distributed.plan` for :func:`count_tours` (registered below)."""
+    kb = KnightBoard.from_args(rows, cols, board)
+    first = kb.start_square(start, allow_all=True)
     closed = _validate.flag(closed, "closed")
     _search_limit(kb, "count_tours")
     return _planned(kb, first, closed, subproblems, f"knight's tours {kb.rows}x{kb.cols}")
+
+
+def _build_plan(
+    rows: int,
+    cols: int,
+    mask: tuple[bool, ...] | None,
+    start: Square | None,
+    closed: bool,
+    size: int,
+) -> _core.CountPlan:
+    """The core's plan of a tour count, from the parameters a :class:`Plan` carries."""
+    return _core.CountPlan.tours(
+        rows, cols, None if mask is None else list(mask), start, closed, size
+    )
+
+
+_plan.register(_plan.Family("tours", _build_plan, count_tours, _plan_tours))
 
 
 def tours(
@@ -406,8 +427,8 @@ def tours(
     >>> [tour.squares[:3] for tour in tours(3, 4)]
     [((2, 0), (1, 2), (0, 0)), ((2, 0), (1, 2), (0, 0))]
     """
-    kb = _board(rows, cols, board)
-    first = _start(kb, start, allow_all=True)
+    kb = KnightBoard.from_args(rows, cols, board)
+    first = kb.start_square(start, allow_all=True)
     closed = _validate.flag(closed, "closed")
     _search_limit(kb, "tours")
     stream = _core.TourStream(kb.rows, kb.cols, kb._mask_list(), first, closed)
@@ -448,8 +469,8 @@ def find_tour(
     >>> len(big), big.verify()
     (90000, True)
     """
-    kb = _board(rows, cols, board)
-    first = _start(kb, start, allow_all=False)
+    kb = KnightBoard.from_args(rows, cols, board)
+    first = kb.start_square(start, allow_all=False)
     assert first is not None  # only "all" gives None, refused here
     closed = _validate.flag(closed, "closed")
     workers = _validate.threads(threads)
@@ -487,7 +508,7 @@ def is_tour(
     closed = _validate.flag(closed, "closed")
     if isinstance(squares, Tour) and rows is None and cols is None and board is None:
         return squares.verify(closed=closed)
-    kb = _board(rows, cols, board)
+    kb = KnightBoard.from_args(rows, cols, board)
     order = array("I")
     for step, item in enumerate(_validate.iterable(squares, "squares", _SQUARES)):
         row, col = _validate.square(item, f"square {step}")
@@ -532,7 +553,7 @@ class Tour(Sequence[Square]):
         *,
         board: str | KnightBoard | None = None,
     ) -> None:
-        kb = _board(rows, cols, board)
+        kb = KnightBoard.from_args(rows, cols, board)
         order = array("I")
         for step, item in enumerate(_validate.iterable(squares, "squares", _SQUARES)):
             row, col = _validate.square(item, f"square {step}")

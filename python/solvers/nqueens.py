@@ -22,7 +22,7 @@ from collections.abc import Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any, overload
 
-from . import _core, _packing, _progress, _validate, distributed, render
+from . import _core, _packing, _plan, _progress, _validate, render
 
 __all__ = [
     "FIND_METHODS",
@@ -81,7 +81,7 @@ def count_queens(
     workers = _validate.threads(threads)
     seconds = _validate.timeout(timeout)
     if executor is not None or checkpoint is not None:
-        work = _plan(n, unique=unique, subproblems=distributed.DEFAULT_SUBPROBLEMS)
+        work = _plan_queens(n, unique=unique, subproblems=_plan.DEFAULT_SUBPROBLEMS)
         return work.count(
             executor=executor,
             checkpoint=checkpoint,
@@ -89,19 +89,18 @@ def count_queens(
             progress=progress,
             timeout=timeout,
         )
-    bar = _progress.make(progress, f"{n}-queens")
-    try:
+    with _progress.shown(progress, f"{n}-queens") as bar:
         return _core.count_queens(n, unique, workers, bar, seconds)
-    finally:
-        if bar is not None:
-            bar.close()
 
 
-def _plan(n: int, *, unique: bool = False, subproblems: int) -> distributed.Plan:
-    """:func:`solvers.distributed.plan` for :func:`count_queens`."""
+def _plan_queens(n: int, *, unique: bool = False, subproblems: int) -> _plan.Plan:
+    """:func:`solvers.distributed.plan` for :func:`count_queens` (registered below)."""
     n = _search_n(n, "count_queens")
     unique = _validate.flag(unique, "unique")
-    return distributed.make_plan("queens", (n, unique, subproblems), f"{n}-queens")
+    return _plan.make_plan("queens", (n, unique, subproblems), f"{n}-queens")
+
+
+_plan.register(_plan.Family("queens", _core.CountPlan.queens, count_queens, _plan_queens))
 
 
 def queens(n: int, *, unique: bool = False) -> Generator[Placement, None, None]:

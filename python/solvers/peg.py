@@ -18,22 +18,25 @@ finish), and a count with a given finish runs two searches, one from the start
 and one backwards from the finish (a backward jump is a jump on the
 complemented board), that meet in the middle layer, so only positions both can
 reach are ever joined.  With ``executor=`` the layers are cut into parts by a
-hash of the positions and expanded part by part in the executor's tasks
-(``_peg_dist.py``).
+hash of the positions and expanded part by part in the executor's tasks.
+One driver, :mod:`solvers._peg_dp`, decides what to grow and when to join for
+both ways of running (:mod:`solvers._peg_dist` runs the layers on an
+executor); this module owns the public face: arguments, solutions, finding
+and listing them.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any, Literal, NamedTuple, overload
 
-from . import _core, _peg_dist, _progress, _validate, render
+from . import _args, _core, _peg_dp, _validate, render
+from ._peg_dist import Distributed
 from .checkpoint import Checkpoint
-from .pegboard import Hole, PegBoard, Permutation, Square
+from .pegboard import Hole, PegBoard, Square
 
 __all__ = [
     "MAX_HOLES",
@@ -324,10 +327,21 @@ def _overflow(board: PegBoard, start: Hole) -> OverflowError:
     )
 
 
-def _executor(executor: Executor | None) -> Executor:
+def _driver(
+    board: PegBoard,
+    group: Any,
+    executor: Executor | None,
+    parts: Any,
+    threads: Any,
+    progress: Any,
+    timeout: Any,
+) -> _peg_dp.Driver:
+    """The DP's driver for a call: on ``executor`` (cut into ``parts``), or here."""
+    if executor is None and parts is None:
+        return _peg_dp.Local(board, group, threads, progress, timeout)
     if executor is None:
         raise ValueError("parts= cuts the layers for executor=; give an executor too")
-    return executor
+    return Distributed(board, group, executor, parts, threads, progress, timeout)
 
 
 def _board(board: Any) -> PegBoard:
@@ -336,110 +350,6 @@ def _board(board: Any) -> PegBoard:
             f"board must be a PegBoard (e.g. PegBoard.english()), got {type(board).__name__}"
         )
     return board
-
-
-class _Run:
-    """One call's kernel, threads, deadline and progress bar, shared by its layers."""
-
-    def __init__(
-        self,
-        board: PegBoard,
-        group: tuple[Permutation, ...],
-        threads: int | None,
-        progress: bool,
-        timeout: float | None,
-        steps: int,
-        what: str,
-    ) -> None:
-        self.workers = _validate.threads(threads)
-        seconds = _validate.timeout(timeout)
-        self.deadline = None if seconds is None else time.monotonic() + seconds
-        self.timeout = seconds
-        # Layers rise and fall in size by orders of magnitude: no time left
-        # can be promised, so the bar shows the layers and their sizes.
-        self.bar = _progress.make(progress, what, unit="layer", eta=False)
-        self.steps = max(steps, 1)
-        self.done = 0
-        self.kernel = _core.PegKernel(len(board), list(board.jumps), [list(p) for p in group])
-        self.ledger: Checkpoint | None = None
-
-    def keep(self, ledger: Checkpoint) -> None:
-        """Save every layer in ``ledger`` and resume from the layers it holds."""
-        self.ledger = ledger
-
-    def first(self, side: str, hole: int) -> _core.PegLayer:
-        """The layer ``side`` starts from: the newest saved, or the start."""
-        saved = None if self.ledger is None else self.ledger.layer(side)
-        if self.ledger is None or saved is None:
-            return self.kernel.start([hole])
-        try:
-            return _core.PegLayer.from_bytes(saved)
-        except ValueError as error:
-            raise ValueError(
-                f"checkpoint {self.ledger.path!r} is corrupt: layer {side!r}: {error}"
-            ) from None
-
-    def _left(self) -> float | None:
-        if self.deadline is None:
-            return None
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError(f"no answer within the timeout of {self.timeout} s")
-        return left
-
-    def expand(self, layer: _core.PegLayer, side: str = "a") -> _core.PegLayer:
-        layer = self.kernel.expand(layer, self.workers, self._left())
-        if self.ledger is not None:
-            self.ledger.save_layer(side, layer.pegs, layer.to_bytes())
-        self.done += 1
-        if self.bar is not None:
-            self.bar.note(f"{len(layer):,} positions with {layer.pegs} pegs")
-            self.bar(self.done, self.steps)
-        return layer
-
-    def meet(self, a: _core.PegLayer, b: _core.PegLayer) -> int:
-        return self.kernel.meet(a, b, self.workers, self._left())
-
-    def meet_across(self, a: _core.PegLayer, b: _core.PegLayer) -> int:
-        return self.kernel.meet_across(a, b, self.workers, self._left())
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
-def _to_one_peg(run: _Run, layer: _core.PegLayer) -> _core.PegLayer:
-    while layer.pegs > 1 and len(layer):
-        layer = run.expand(layer)
-    return layer
-
-
-def _meet(run: _Run, s: int, f: int, steps: int, holes: int) -> int:
-    """Sequences from the start to the finish, by two searches that meet.
-    The loops go by the layers' peg counts, so a run resumed from saved
-    layers (``checkpoint=``) takes the same steps as one that never stopped."""
-    a = run.first("a", s)
-    if s == f:
-        # The search backwards from the finish is the search from the start
-        # (on complemented boards): grow one side and meet it with itself.
-        while a.pegs > holes - 1 - steps // 2:
-            a = run.expand(a, "a")
-        if steps % 2:
-            return run.meet_across(a, a)
-        return run.meet(a, a)
-    b = run.first("b", f)
-    while (holes - 1 - a.pegs) + (holes - 1 - b.pegs) < max(steps - 1, 0):
-        # Grow the smaller side until the two are one jump apart.
-        if len(a) <= len(b):
-            a = run.expand(a, "a")
-        else:
-            b = run.expand(b, "b")
-        if not len(a) or not len(b):
-            return 0
-    if steps == 0:
-        return run.meet(a, b)
-    small, large = (a, b) if len(a) <= len(b) else (b, a)
-    return run.meet_across(small, large)
 
 
 def count_peg_solutions(
@@ -485,70 +395,36 @@ def count_peg_solutions(
     s = board.normalize_square(start, "start")
     method = _validate.choice(method, "method", _METHODS)
     f = _finish(board, finish, s)
-    steps = len(board) - 2  # jumps from one empty hole to one peg
-    fixed = (s,) if f is None else (s, f)
-    if f is None or method == "forward":
-        planned = steps
-    else:
-        planned = steps // 2 if s == f else steps - 1
     if checkpoint is not None and (executor is not None or parts is not None):
         raise ValueError("checkpoint= saves the layers of a count in this process: no executor")
-    if executor is not None or parts is not None:
-        try:
-            return _peg_dist.count_peg_solutions(
-                board,
-                s,
-                f,
-                reachable=steps >= 0 and _reachable_class(board, s, f),
-                method=method,
-                executor=_executor(executor),
-                parts=parts,
-                threads=threads,
-                progress=progress,
-                timeout=timeout,
-            )
-        except OverflowError as error:
-            raise _overflow(board, start) from error
-    group = board.symmetries_fixing(*fixed)
-    run = _Run(board, group, threads, progress, timeout, planned, "peg solitaire")
+    group = board.symmetries_fixing(s) if f is None else board.symmetries_fixing(s, f)
+    driver = _driver(board, group, executor, parts, threads, progress, timeout)
     ledger = None
     try:
         if checkpoint is not None:
+            assert isinstance(driver, _peg_dp.Local)
             ledger = _ledger(checkpoint, board, s, f, method)
             if 0 in ledger.done:
                 return ledger.done[0]  # counted to the end before
-            run.keep(ledger)
-        count = _count_here(run, board, s, f, steps, method)
+            driver.keep(ledger)
+        reachable = _reachable_class(board, s, f)
+        count = _peg_dp.count(driver, board, s, f, method, reachable=reachable)
         if ledger is not None:
             ledger.record([(0, count)])
         return count
     except OverflowError as error:
         raise _overflow(board, start) from error
     finally:
-        run.close()
+        driver.close()
         if ledger is not None:
             ledger.close()
-
-
-def _count_here(run: _Run, board: PegBoard, s: int, f: int | None, steps: int, method: str) -> int:
-    if steps < 0 or not _reachable_class(board, s, f):
-        return 0  # no peg ever, or a finish in another position class
-    if f is None:
-        return _to_one_peg(run, run.first("a", s)).total()
-    if method == "forward":
-        last = _to_one_peg(run, run.first("a", s))
-        if not len(last) or last.pegs != 1:
-            return 0
-        return dict(run.kernel.finish_counts(last)).get(f, 0)
-    return _meet(run, s, f, steps, len(board))
 
 
 def _ledger(
     path: str | os.PathLike[str], board: PegBoard, s: int, f: int | None, method: str
 ) -> Checkpoint:
     """A checkpoint of one peg count: its newest layers, then its total."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"checkpoint must be a file path, got {type(path).__name__}")
+    _args.checkpoint_path(path)
     problem = json.dumps(
         {
             "family": "peg",
@@ -584,36 +460,16 @@ def finish_counts(
     board = _board(board)
     s = board.normalize_square(start, "start")
     counts = dict.fromkeys(board.holes, 0)
-    if executor is not None or parts is not None:
-        try:
-            ends = _peg_dist.finish_counts(
-                board,
-                s,
-                executor=_executor(executor),
-                parts=parts,
-                threads=threads,
-                progress=progress,
-                timeout=timeout,
-            )
-        except OverflowError as error:
-            raise _overflow(board, start) from error
-        for hole, count in ends:
-            counts[board.holes[hole]] = count
-        return counts
-    steps = len(board) - 2
     group = board.symmetries_fixing(s)
-    run = _Run(board, group, threads, progress, timeout, steps, "peg solitaire")
+    driver = _driver(board, group, executor, parts, threads, progress, timeout)
     try:
-        if steps >= 0:
-            last = _to_one_peg(run, run.kernel.start([s]))
-            if len(last) and last.pegs == 1:
-                for hole, count in run.kernel.finish_counts(last):
-                    counts[board.holes[hole]] = count
+        for hole, count in _peg_dp.finish_counts(driver, board, s):
+            counts[board.holes[hole]] = count
         return counts
     except OverflowError as error:
         raise _overflow(board, start) from error
     finally:
-        run.close()
+        driver.close()
 
 
 def find_peg_solution(
@@ -658,7 +514,7 @@ def _kernel_fixing(board: PegBoard, f: int | None) -> Any:
     for all its images, so the depth-first searches remember dead positions
     once per class."""
     group = board.symmetries if f is None else board.symmetries_fixing(f)
-    return _core.PegKernel(len(board), list(board.jumps), [list(p) for p in group])
+    return _peg_dp.new_kernel(_peg_dp.spec_of(board, group))
 
 
 def _game(board: PegBoard, s: int, found: Sequence[int]) -> PegSolution:

@@ -356,9 +356,14 @@ class PegBoard:
             raise ValueError(f"{name} {(row, col)} is not a hole of {self!r}")
         return hole
 
-    def _squares(self, squares: Any, name: str) -> frozenset[int]:
-        """Hole indices of a collection of squares; one ``(row, col)`` tuple counts
-        as one square."""
+    def normalize_squares(self, squares: Any, name: str = "squares") -> frozenset[int]:
+        """Hole indices of a collection of squares (``(row, col)`` pairs or
+        hole indices, as :meth:`normalize_square` reads one); one
+        ``(row, col)`` tuple counts as one square.
+
+        >>> sorted(PegBoard.rectangle(1, 3).normalize_squares([(0, 2), 0]))
+        [0, 2]
+        """
         if (
             isinstance(squares, tuple)
             and len(squares) == 2
@@ -605,7 +610,7 @@ class PegBoard:
           ooo
           ooo
         """
-        gone = {self._holes[i] for i in self._squares(empty, "empty")}
+        gone = {self._holes[i] for i in self.normalize_squares(empty, "empty")}
         index = self._index
 
         def char(square: Square, missing: str) -> str:
@@ -629,8 +634,14 @@ class PegBoard:
 
     # ------------------------------------------------------------ pictures
 
-    def _centres(self, size: float) -> tuple[float, float, list[tuple[float, float]]]:
-        """Picture width, height and the centre of every hole."""
+    def centres(self, size: float) -> tuple[float, float, list[tuple[float, float]]]:
+        """Picture width, height and the centre of every hole, in
+        :attr:`holes` order, when neighbouring holes are ``size`` apart (the
+        layout :mod:`solvers.render` draws).
+
+        >>> PegBoard.rectangle(1, 2).centres(10)
+        (20, 10, [(5.0, 5.0), (15.0, 5.0)])
+        """
         if self._geometry == "triangle":
             rows, step = self._rows, size * math.sqrt(3) / 2
             centres = [

@@ -74,6 +74,18 @@ def tour_text(tour: Tour) -> str:
     return "\n".join(lines)
 
 
+def _svg_head(width: float, height: float, title: str, kind: str, fill: str) -> list[str]:
+    """The opening of every picture: the ``svg`` element, ``width`` by
+    ``height`` pixels, its ``title``, and a rectangle (class ``kind``) of
+    ``fill`` behind everything."""
+    w, h = _fmt(width), _fmt(height)
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
+        f"<title>{_ascii_text(title)}</title>",
+        f'<rect class="{kind}" x="0" y="0" width="{w}" height="{h}" fill="{fill}"/>',
+    ]
+
+
 def _cell_size(rows: int, cols: int, cell: float | None) -> float:
     if cell is not None:
         if isinstance(cell, bool) or not isinstance(cell, (int, float)) or not cell > 0:
@@ -99,13 +111,7 @@ def tour_svg(tour: Tour, *, cell: float | None = None, numbers: bool | None = No
         numbers = size >= 18 and len(tour) <= 2500
     width, height = cols * size, rows * size
     board = tour.board
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_fmt(width)}" '
-        f'height="{_fmt(height)}" viewBox="0 0 {_fmt(width)} {_fmt(height)}">',
-        f"<title>{escape(repr(tour))}</title>",
-        f'<rect class="board" x="0" y="0" width="{_fmt(width)}" height="{_fmt(height)}" '
-        f'fill="{MISSING}"/>',
-    ]
+    parts = _svg_head(width, height, repr(tour), "board", MISSING)
     if rows * cols <= 250_000:
         for r in range(rows):
             for c in range(cols):
@@ -169,13 +175,7 @@ def placement_svg(placement: Placement, *, cell: float | None = None) -> str:
     n = len(placement)
     size = _cell_size(n, n, cell)
     side = n * size
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_fmt(side)}" height="{_fmt(side)}" '
-        f'viewBox="0 0 {_fmt(side)} {_fmt(side)}">',
-        f"<title>{escape(repr(placement))}</title>",
-        f'<rect class="board" x="0" y="0" width="{_fmt(side)}" height="{_fmt(side)}" '
-        f'fill="{LIGHT}"/>',
-    ]
+    parts = _svg_head(side, side, repr(placement), "board", LIGHT)
     if n <= 500:
         for r in range(n):
             for c in range(n):
@@ -214,7 +214,7 @@ def _ascii_text(text: str) -> str:
 
 def _peg_layout(board: PegBoard, size: float) -> tuple[float, float, list[tuple[float, float]]]:
     """Width, height and hole centres of one board drawing."""
-    width, height, centres = board._centres(size)
+    width, height, centres = board.centres(size)
     if board.geometry == "triangle":
         # A hexagonal cell reaches size/sqrt(3) above and below its hole, a
         # little more than the half cell the board's layout leaves.
@@ -276,13 +276,9 @@ def _position_svg(
     title: str,
 ) -> str:
     width, height, centres = _peg_layout(board, size)
-    w, h = _fmt(width), _fmt(height)
     return "\n".join(
         [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-            f'viewBox="0 0 {w} {h}">',
-            f"<title>{_ascii_text(title)}</title>",
-            f'<rect class="background" x="0" y="0" width="{w}" height="{h}" fill="{MISSING}"/>',
+            *_svg_head(width, height, title, "background", MISSING),
             _cells_path(board, size, centres),
             *_hole_circles(board, centres, size, pegs, jump),
             "</svg>",
@@ -305,7 +301,7 @@ def peg_position_svg(
     >>> svg.count('class="peg"'), svg.count('class="hole"')
     (5, 1)
     """
-    gone = board._squares(empty, "empty")
+    gone = board.normalize_squares(empty, "empty")
     pegs = frozenset(square for i, square in enumerate(board.holes) if i not in gone)
     size = _cell_size(board.rows, board.cols, cell)
     return _position_svg(board, pegs, size, None, repr(board))
@@ -352,13 +348,9 @@ def peg_solution_svg(
     frame_w = max(board_w, *(0.6 * font * len(label) for _, _, label in frames))
     frame_h = board_h + 1.6 * font
     rows = -(-len(frames) // columns)
-    w = _fmt(columns * frame_w + (columns + 1) * gap)
-    h = _fmt(rows * frame_h + (rows + 1) * gap)
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
-        f"<title>{_ascii_text(repr(solution))}</title>",
-        f'<rect class="background" x="0" y="0" width="{w}" height="{h}" fill="{MISSING}"/>',
-    ]
+    width = columns * frame_w + (columns + 1) * gap
+    height = rows * frame_h + (rows + 1) * gap
+    parts = _svg_head(width, height, repr(solution), "background", MISSING)
     for k, (pegs, jump, label) in enumerate(frames):
         row, col = divmod(k, columns)
         x = gap + col * (frame_w + gap) + (frame_w - board_w) / 2

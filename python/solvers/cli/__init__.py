@@ -42,7 +42,7 @@ import sys
 from collections.abc import Sequence
 from typing import Protocol
 
-from .. import __version__
+from .._version import __version__
 from . import peg, queens, tours
 from ._options import MAX_WORKERS_PER_CORE, Failure, UsageError, counting_only
 from .peg import PEG_BOARDS

@@ -1,0 +1,98 @@
+"""The arguments every long call shares beyond the plain checks of
+:mod:`solvers._validate`: ``executor=`` (what it is, how many workers it has,
+how many threads each of its tasks gets) and ``checkpoint=`` (a file path).
+
+Used by the subtree counts (:mod:`solvers._plan`) and the peg DP
+(:mod:`solvers._peg_dist`) alike, so both read an executor the same way.
+
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> with ThreadPoolExecutor(2) as pool:
+...     workers_of(pool), task_threads(pool, 3)
+(2, 3)
+>>> checkpoint_path(42)
+Traceback (most recent call last):
+...
+TypeError: checkpoint must be a file path, got int
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from concurrent.futures import Executor
+from typing import Any
+
+from . import _validate
+
+__all__ = [
+    "check_executor",
+    "checkpoint_path",
+    "dask_client",
+    "task_threads",
+    "worker_threads",
+    "workers_of",
+]
+
+
+def check_executor(executor: Any) -> Executor:
+    """``executor`` if it is a :class:`concurrent.futures.Executor`, else ``TypeError``."""
+    if not isinstance(executor, Executor):
+        raise TypeError(
+            "executor must be a concurrent.futures.Executor (a ProcessPoolExecutor, or "
+            f"dask.distributed.Client(...).get_executor()), got {type(executor).__name__}"
+        )
+    return executor
+
+
+def checkpoint_path(path: Any) -> str | os.PathLike[str]:
+    """``path`` if it names a file (``str`` or path-like), else ``TypeError``."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"checkpoint must be a file path, got {type(path).__name__}")
+    return path
+
+
+def dask_client(executor: Executor | None) -> Any:
+    """The Dask client behind ``client.get_executor()``, or None."""
+    client = getattr(executor, "_client", None)
+    return client if callable(getattr(client, "scatter", None)) else None
+
+
+def workers_of(executor: Executor | None) -> int | None:
+    """How many tasks ``executor`` runs at once, where it tells."""
+    workers = getattr(executor, "_max_workers", None)  # process and thread pools
+    client = dask_client(executor)
+    if workers is None and client is not None:
+        try:
+            workers = len(client.nthreads())
+        except Exception:  # noqa: BLE001 - only a hint
+            workers = None
+    return workers if isinstance(workers, int) and workers > 0 else None
+
+
+def task_threads(executor: Executor, threads: Any) -> int:
+    """Threads for each task's Rust pool: ``threads`` if given; on a local
+    process or thread pool, the cores shared out among its workers (so the
+    pool does not oversubscribe them); else 0, which the task resolves on its
+    worker (:func:`worker_threads`)."""
+    if threads is not None:
+        return _validate.threads(threads)
+    workers = getattr(executor, "_max_workers", None)
+    if isinstance(workers, int) and workers > 0:
+        return max(1, (os.cpu_count() or 1) // workers)
+    return 0
+
+
+def worker_threads(threads: int) -> int:
+    """In a task: ``threads``, or for 0 the threads of this Dask worker, or
+    else 0 (the Rust core's default: every core of the machine)."""
+    if threads:
+        return threads
+    distributed = sys.modules.get("distributed")
+    if distributed is not None:
+        try:
+            worker = distributed.get_worker()
+        except ValueError:  # not in a Dask worker
+            return 0
+        nthreads = getattr(getattr(worker, "state", worker), "nthreads", 0)
+        return max(int(nthreads), 0)
+    return 0

@@ -1,0 +1,242 @@
+"""The peg-solitaire layered DP, driven once for every way of running it.
+
+A count goes layer by layer: the positions after ``k`` jumps (one per class
+of the board symmetries that fix the start, and the finish), each with the
+number of sequences reaching it.  What to grow and when to join is decided
+here, in :func:`count` and :func:`finish_counts`, whatever runs the layers:
+
+- :class:`Local`: the Rust kernel in this process, optionally saving every
+  layer in a checkpoint so a killed count resumes from its last layers;
+- :class:`solvers._peg_dist.Distributed`: the layers cut into parts by a
+  hash of the positions, expanded part by part on an executor.
+
+Both are a :class:`Driver`: they start a search from one empty hole (a
+*side*: ``"a"`` from the start, ``"b"`` backwards from the finish), expand a
+side by one jump, and join two sides that are ``0`` jumps (:meth:`Driver.meet`)
+or one jump (:meth:`Driver.meet_across`) apart.  A count with a fixed finish
+grows the smaller side until the two are one jump apart, then joins them
+across that jump; for start = finish the one search is both sides.  The loops
+go by the sides' peg counts, so a run resumed from saved layers takes the
+same steps as one that never stopped.
+
+>>> from solvers.pegboard import PegBoard
+>>> board = PegBoard.rectangle(3, 4)
+>>> local = Local(board, board.symmetries_fixing(0, 3), None, False, None)
+>>> count(local, board, 0, 3, "meet"), count(local, board, 0, 3, "forward")
+(432, 432)
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import Any
+
+from . import _core, _progress, _validate
+from ._deadline import Deadline
+from .checkpoint import Checkpoint
+from .pegboard import PegBoard, Permutation
+
+__all__ = ["Driver", "Local", "Spec", "count", "finish_counts", "new_kernel", "spec_of"]
+
+#: A board as the kernel takes it: holes, jumps, symmetry group (plain
+#: tuples, so it pickles small and keys a cache).
+Spec = tuple[int, tuple[tuple[int, int, int], ...], tuple[tuple[int, ...], ...]]
+
+
+def spec_of(board: PegBoard, group: tuple[Permutation, ...] | list[Any]) -> Spec:
+    """The kernel's view of ``board`` with the symmetry ``group``."""
+    return len(board), tuple(board.jumps), tuple(tuple(perm) for perm in group)
+
+
+def new_kernel(spec: Spec) -> _core.PegKernel:
+    """A Rust kernel for the board and group of ``spec``."""
+    holes, jumps, group = spec
+    return _core.PegKernel(holes, list(jumps), [list(p) for p in group])
+
+
+class Driver(abc.ABC):
+    """What every way of running the DP shares: the kernel of this process
+    (start layers, the last layer's finish counts), the deadline, and a
+    progress bar of layers.  Layers rise and fall in size by orders of
+    magnitude: no time left can be promised, so the bar shows the layers
+    done and the latest layer's size."""
+
+    #: Rounds a join takes beyond the layers the control flow expands.
+    join_rounds = 0
+
+    def __init__(self, board: PegBoard, group: Any, progress: Any, deadline: Deadline) -> None:
+        self.deadline = deadline
+        self.bar = _progress.make(progress, "peg solitaire", unit="layer", eta=False)
+        self.planned = 1
+        self.done = 0
+        self.spec = spec_of(board, group)
+        self.kernel = new_kernel(self.spec)
+
+    def plan(self, layers: int, *, join: bool = False) -> None:
+        """The bar's total: ``layers`` expansions (and a join's rounds)."""
+        self.planned = max(layers + (self.join_rounds if join else 0), 1)
+
+    def note(self, size: int, pegs: int, *, layer: bool = True) -> None:
+        """Progress: one more layer done (``layer``), and the latest of
+        ``size`` positions with ``pegs`` pegs."""
+        self.done += layer
+        if self.bar is not None:
+            self.bar.note(f"{size:,} positions with {pegs} pegs")
+            self.bar(self.done, self.planned)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+    # What a way of running provides (sides are whatever it keeps a search in).
+
+    @abc.abstractmethod
+    def start(self, side: str, hole: int) -> Any:
+        """Search ``side`` from "every hole full but ``hole``"."""
+
+    @abc.abstractmethod
+    def expand(self, side: Any, name: str) -> Any:
+        """``side`` one jump further (it may be the same object, changed)."""
+
+    @abc.abstractmethod
+    def pegs(self, side: Any) -> int:
+        """Pegs on the board in the newest layer of ``side``."""
+
+    @abc.abstractmethod
+    def size(self, side: Any) -> int:
+        """Positions of ``side`` (an upper bound where exact is dear; 0: empty)."""
+
+    @abc.abstractmethod
+    def meet(self, a: Any, b: Any) -> int:
+        """Sequences through two searches whose layers meet (``b`` may be ``a``)."""
+
+    @abc.abstractmethod
+    def meet_across(self, small: Any, large: Any) -> int:
+        """Sequences through two searches one jump apart (``large`` may be ``small``)."""
+
+    @abc.abstractmethod
+    def last(self, side: Any) -> Any:
+        """The one-peg layer of ``side`` as a ``PegLayer`` here, or None if empty."""
+
+
+class Local(Driver):
+    """The DP in this process: one kernel, ``threads`` threads, and with
+    :meth:`keep` a checkpoint that saves the newest layer of each side."""
+
+    def __init__(
+        self, board: PegBoard, group: Any, threads: Any, progress: Any, timeout: Any
+    ) -> None:
+        self.workers = _validate.threads(threads)
+        super().__init__(board, group, progress, Deadline(timeout))
+        self.ledger: Checkpoint | None = None
+
+    def keep(self, ledger: Checkpoint) -> None:
+        """Save every layer in ``ledger`` and resume from the layers it holds."""
+        self.ledger = ledger
+
+    def start(self, side: str, hole: int) -> _core.PegLayer:
+        """The newest saved layer of ``side``, or the start."""
+        saved = None if self.ledger is None else self.ledger.layer(side)
+        if self.ledger is None or saved is None:
+            return self.kernel.start([hole])
+        try:
+            return _core.PegLayer.from_bytes(saved)
+        except ValueError as error:
+            raise ValueError(
+                f"checkpoint {self.ledger.path!r} is corrupt: layer {side!r}: {error}"
+            ) from None
+
+    def expand(self, side: _core.PegLayer, name: str) -> _core.PegLayer:
+        layer = self.kernel.expand(side, self.workers, self.deadline.left())
+        if self.ledger is not None:
+            self.ledger.save_layer(name, layer.pegs, layer.to_bytes())
+        self.note(len(layer), layer.pegs)
+        return layer
+
+    def pegs(self, side: _core.PegLayer) -> int:
+        return int(side.pegs)
+
+    def size(self, side: _core.PegLayer) -> int:
+        return len(side)
+
+    def meet(self, a: _core.PegLayer, b: _core.PegLayer) -> int:
+        return int(self.kernel.meet(a, b, self.workers, self.deadline.left()))
+
+    def meet_across(self, small: _core.PegLayer, large: _core.PegLayer) -> int:
+        return int(self.kernel.meet_across(small, large, self.workers, self.deadline.left()))
+
+    def last(self, side: _core.PegLayer) -> _core.PegLayer | None:
+        return side if len(side) else None
+
+
+def _to_one_peg(driver: Driver, side: Any) -> Any:
+    while driver.pegs(side) > 1 and driver.size(side):
+        side = driver.expand(side, "a")
+    return side
+
+
+def _last_layer(driver: Driver, s: int) -> Any:
+    """The search from ``s`` carried to one peg, or None if no game gets there."""
+    last = driver.last(_to_one_peg(driver, driver.start("a", s)))
+    return None if last is None or last.pegs != 1 else last
+
+
+def _meet(driver: Driver, s: int, f: int, steps: int, holes: int) -> int:
+    """Sequences from the start to the finish, by two searches that meet."""
+    a = driver.start("a", s)
+    if s == f:
+        # The search backwards from the finish is the search from the start
+        # (on complemented boards): grow one side and meet it with itself.
+        while driver.pegs(a) > holes - 1 - steps // 2:
+            a = driver.expand(a, "a")
+            if not driver.size(a):
+                return 0
+        if steps % 2:
+            return driver.meet_across(a, a)
+        return driver.meet(a, a)
+    b = driver.start("b", f)
+    while (holes - 1 - driver.pegs(a)) + (holes - 1 - driver.pegs(b)) < max(steps - 1, 0):
+        # Grow the smaller side until the two are one jump apart.
+        if driver.size(a) <= driver.size(b):
+            a = driver.expand(a, "a")
+        else:
+            b = driver.expand(b, "b")
+        if not driver.size(a) or not driver.size(b):
+            return 0
+    if steps == 0:
+        return driver.meet(a, b)
+    if driver.size(a) <= driver.size(b):
+        return driver.meet_across(a, b)
+    return driver.meet_across(b, a)
+
+
+def count(
+    driver: Driver, board: PegBoard, s: int, f: int | None, method: str, *, reachable: bool = True
+) -> int:
+    """Jump sequences from ``board`` full but hole ``s`` to one peg on ``f``
+    (``None``: anywhere), by ``method`` ``"meet"`` or ``"forward"``.
+    ``reachable`` False: the finish is in another position class, no game."""
+    steps = len(board) - 2  # jumps from one empty hole to one peg
+    if f is None or method == "forward":
+        driver.plan(steps)
+    else:
+        driver.plan(steps // 2 if s == f else steps - 1, join=True)
+    if steps < 0 or not reachable:
+        return 0
+    if f is None:
+        last = _last_layer(driver, s)
+        return 0 if last is None else int(last.total())
+    if method == "forward":
+        last = _last_layer(driver, s)
+        return 0 if last is None else dict(driver.kernel.finish_counts(last)).get(f, 0)
+    return _meet(driver, s, f, steps, len(board))
+
+
+def finish_counts(driver: Driver, board: PegBoard, s: int) -> list[tuple[int, int]]:
+    """``(hole, count)`` for every hole some game from ``s`` ends on."""
+    steps = len(board) - 2
+    driver.plan(steps)
+    if steps < 0:
+        return []
+    last = _last_layer(driver, s)
+    return [] if last is None else list(driver.kernel.finish_counts(last))

@@ -1,0 +1,267 @@
+"""Counts split into subproblems: :class:`Plan`, :class:`Subproblem`, the
+task an executor runs (:func:`count_subproblems`) and the loop that runs a
+plan (:func:`run`), in this process or on an executor, recorded in a
+checkpoint.  The public face is :mod:`solvers.distributed`.
+
+This module knows no family.  A plan carries its family's name and
+parameters; each family registers, when it is imported, how to build the
+core's plan from them (:func:`register`), and the package imports every
+family, so any process that unpickles a :class:`Subproblem` (its import of
+``solvers`` comes first) can count it.
+
+>>> sorted(families())
+['queens', 'tours']
+>>> work = families()["queens"].plan(8, subproblems=16)
+>>> work.description, len(work) >= 16, work.count()
+('8-queens', True, 92)
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from dataclasses import dataclass
+from typing import Any
+
+from . import _args, _core, _deadline, _progress, _validate
+from ._deadline import Deadline
+from .checkpoint import Checkpoint
+
+__all__ = [
+    "DEFAULT_SUBPROBLEMS",
+    "Family",
+    "Plan",
+    "Subproblem",
+    "count_subproblem",
+    "count_subproblems",
+    "families",
+    "make_plan",
+    "register",
+    "run",
+]
+
+#: Subproblems in a plan made for distribution (at least; fewer if the tree is smaller).
+DEFAULT_SUBPROBLEMS = 4096
+
+
+@dataclass(frozen=True)
+class Family:
+    """What a family registers: its ``name`` (recorded in plans and
+    checkpoints), ``build(*params)`` (the core's plan), its public ``count``
+    function and ``plan(*args, subproblems=, **kwargs)``, the plan of
+    ``count(*args, **kwargs)``."""
+
+    name: str
+    build: Callable[..., _core.CountPlan]
+    count: Callable[..., int]
+    plan: Callable[..., Plan]
+
+
+_FAMILIES: dict[str, Family] = {}
+
+
+def register(family: Family) -> None:
+    """Make ``family``'s plans buildable (called once, by the family's module)."""
+    _FAMILIES[family.name] = family
+
+
+def families() -> dict[str, Family]:
+    """The registered families, by name (a copy)."""
+    return dict(_FAMILIES)
+
+
+@dataclass(frozen=True)
+class Subproblem:
+    """One independent part of a count: subtree ``index`` of the plan that
+    ``family`` and ``params`` define.  Small and picklable."""
+
+    family: str
+    params: tuple[Any, ...]
+    index: int
+
+
+@functools.lru_cache(maxsize=4)
+def _core_plan(family: str, params: tuple[Any, ...]) -> _core.CountPlan:
+    """The plan in this process (built once per process and problem)."""
+    known = _FAMILIES.get(family)
+    if known is None:
+        raise ValueError(f"unknown family of subproblems {family!r}")
+    return known.build(*params)
+
+
+def count_subproblems(
+    batch: Sequence[Subproblem], threads: int | None = None, deadline: float | None = None
+) -> list[int]:
+    """The counts of ``batch`` (subproblems of one plan), in order; the task
+    an executor runs.  ``threads``: the worker's cores by default.
+    ``deadline`` (``time.time()`` seconds) stops a task whose caller has
+    timed out with ``TimeoutError``, so its worker is free again."""
+    if not batch:
+        return []
+    family, params = batch[0].family, batch[0].params
+    if any((s.family, s.params) != (family, params) for s in batch):
+        raise ValueError("a batch holds subproblems of one plan only")
+    # None (or 0, from a driver that left it to the worker): the worker's threads
+    workers = _validate.threads(threads) if threads else _args.worker_threads(0)
+    left = _deadline.until(deadline)
+    return _core_plan(family, params).count_each([s.index for s in batch], workers, None, left)
+
+
+def count_subproblem(subproblem: Subproblem, threads: int | None = None) -> int:
+    """The count of one subproblem.
+
+    >>> first = families()["queens"].plan(8, subproblems=16).subproblems[0]
+    >>> count_subproblem(first) <= 92
+    True
+    """
+    return count_subproblems([subproblem], threads)[0]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A count split into independent subproblems (see :func:`solvers.distributed.plan`)."""
+
+    family: str
+    params: tuple[Any, ...]
+    description: str
+    size: int
+
+    def __len__(self) -> int:
+        return self.size
+
+    @property
+    def subproblems(self) -> list[Subproblem]:
+        return [Subproblem(self.family, self.params, i) for i in range(self.size)]
+
+    def key(self) -> str:
+        """The problem, as the checkpoint file records it."""
+        return json.dumps({"family": self.family, "params": self.params})
+
+    def count(
+        self,
+        *,
+        executor: Executor | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
+        threads: int | None = None,
+        progress: bool = False,
+        timeout: float | None = None,
+    ) -> int:
+        """The sum of every subproblem's count, on ``executor`` (default: in
+        this process), recorded in ``checkpoint`` (a file) if given."""
+        return run(
+            self,
+            executor=executor,
+            checkpoint=checkpoint,
+            threads=threads,
+            progress=progress,
+            timeout=timeout,
+        )
+
+
+def make_plan(family: str, params: tuple[Any, ...], description: str) -> Plan:
+    """Build the plan here once (which also checks it can be built) and record its size."""
+    return Plan(family, params, description, len(_core_plan(family, params)))
+
+
+# ---------------------------------------------------------------- running
+
+
+def _batches(todo: list[int], jobs: int) -> list[list[int]]:
+    """``todo`` cut into ``jobs`` runs of neighbouring subproblems: neighbours
+    share most of their tails, which a worker's memo then reuses (dealing them
+    round-robin cost the 4x12 tour count 5% more time), and many small runs
+    keep the workers evenly loaded to the end."""
+    if not todo:
+        return []
+    jobs = max(1, min(jobs, len(todo)))
+    size = -(-len(todo) // jobs)
+    return [todo[k : k + size] for k in range(0, len(todo), size)]
+
+
+def run(
+    work: Plan,
+    *,
+    executor: Executor | None,
+    checkpoint: str | os.PathLike[str] | None,
+    threads: int | None,
+    progress: bool,
+    timeout: float | None,
+) -> int:
+    """Count every subproblem of ``work`` not yet in ``checkpoint``."""
+    if executor is not None:
+        _args.check_executor(executor)
+    if checkpoint is not None:
+        _args.checkpoint_path(checkpoint)
+    _validate.threads(threads)
+    deadline = Deadline(timeout)
+    ledger = None if checkpoint is None else Checkpoint(checkpoint, work.key(), work.size)
+    done: dict[int, int] = {} if ledger is None else dict(ledger.done)
+    bar = _progress.make(progress, work.description)
+    try:
+        todo = [i for i in range(work.size) if i not in done]
+
+        def arrived(batch: list[int], counts: list[int]) -> None:
+            if len(counts) != len(batch):
+                raise RuntimeError("a worker returned the wrong number of counts")
+            if ledger is not None:
+                ledger.record(zip(batch, counts, strict=True))
+            done.update(zip(batch, counts, strict=True))
+            if bar is not None:
+                bar(len(done), work.size)
+
+        if executor is None:
+            # One call over everything left; what finishes is handed over (and
+            # recorded) every few hundredths of a second while the rest runs.
+            def finished(pairs: list[tuple[int, int]]) -> None:
+                arrived([i for i, _ in pairs], [n for _, n in pairs])
+
+            plan_here = _core_plan(work.family, work.params)
+            workers = _validate.threads(threads)
+            plan_here.count_each(todo, workers, None, deadline.left(), finished)
+        else:
+            batches = _batches(todo, 64 * (_args.workers_of(executor) or os.cpu_count() or 1))
+            each = _args.task_threads(executor, threads)
+            _run_on(executor, work, batches, each, deadline, arrived)
+        total = sum(done.values())
+        if total >= 1 << 128:
+            raise OverflowError(
+                "the count does not fit the 128-bit counter (no answer is better than a wrong one)"
+            )
+        return total
+    finally:
+        if bar is not None:
+            bar.close()
+        if ledger is not None:
+            ledger.close()
+
+
+def _run_on(
+    executor: Executor,
+    work: Plan,
+    batches: list[list[int]],
+    threads: int | None,
+    deadline: Deadline,
+    arrived: Callable[[list[int], list[int]], None],
+) -> None:
+    pending: dict[Future[list[int]], list[int]] = {}
+    # Tasks already running when the caller times out stop by themselves.
+    stop_at = deadline.wall()
+    try:
+        for batch in batches:
+            subs = [Subproblem(work.family, work.params, i) for i in batch]
+            pending[executor.submit(count_subproblems, subs, threads, stop_at)] = batch
+        while pending:
+            left = deadline.left()
+            ready, _ = wait(pending, timeout=0.2 if left is None else min(left, 0.2),
+                            return_when=FIRST_COMPLETED)  # fmt: skip
+            for future in ready:
+                arrived(pending.pop(future), future.result())
+    finally:
+        # On an error, a timeout or Ctrl-C: drop what has not started.  (What
+        # runs on a worker process cannot be interrupted from here; with a
+        # timeout it stops at the deadline, on Ctrl-C when its batch is done.)
+        for future in pending:
+            future.cancel()

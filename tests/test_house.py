@@ -1,0 +1,219 @@
+"""The house rules of the Python package (issue 13): no import cycle between
+its modules, not even one hidden inside a function; the shared helpers import
+no family; no module reads another's private names (``knights._board``);
+every module says at its top what it owns.
+
+The modules are read with :mod:`ast`, not imported, so an import that runs
+only when a function is called counts as much as one at the top.  Imports
+under ``if TYPE_CHECKING:`` are left out: they never run, and a type checker
+needs no acyclic graph.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "python" / "solvers"
+
+#: Helpers every family may use; they must not import a family back.
+SHARED = {"_validate", "_args", "_progress", "_deadline", "_version", "_plan", "_packing"}
+
+#: The public face of each puzzle family.
+FAMILIES = {"knights", "nqueens", "peg", "pegboard"}
+
+
+def module_name(path: Path) -> str:
+    """``solvers.x.y`` for ``python/solvers/x/y.py`` (``solvers.x`` for ``x/__init__.py``)."""
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+#: Modules without Python source: the compiled core (known by its stub).
+EXTENSIONS = {module_name(p) for p in PACKAGE.rglob("*.pyi")} - set(MODULES)
+
+
+def is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def runtime_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement that can run: at module level, in functions and
+    classes, under any ``if`` or ``try``, but not under ``if TYPE_CHECKING:``."""
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and is_type_checking(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.append(node)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def resolve(name: str, node: ast.Import | ast.ImportFrom) -> set[str]:
+    """The modules of the package that ``node`` (in module ``name``) needs.
+
+    ``from . import knights`` and ``from .knights import Tour`` need the
+    module ``knights``; ``from . import __version__`` needs the package root
+    (its attribute).  A package's ``__init__`` always runs before its
+    submodules, so that alone is no edge: the root is an edge only where a
+    name is taken from it.
+    """
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names if alias.name in MODULES} - {name}
+    if node.level:
+        package = name.split(".")
+        if MODULES[name].name != "__init__.py":
+            package = package[:-1]
+        base = ".".join(package[: len(package) - (node.level - 1)])
+        stem = f"{base}.{node.module}" if node.module else base
+    else:
+        stem = node.module or ""
+    if stem not in MODULES:
+        return set()
+    out = set()
+    for alias in node.names:
+        sub = f"{stem}.{alias.name}"
+        if sub not in EXTENSIONS:
+            out.add(sub if sub in MODULES else stem)
+    return out - {name}
+
+
+def graph() -> dict[str, set[str]]:
+    edges = {}
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        edges[name] = set().union(*(resolve(name, n) for n in runtime_imports(tree)))
+    return edges
+
+
+def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of ``edges`` as a list of modules, or None."""
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt) :] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(edges):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_the_graph_sees_the_package():
+    assert EXTENSIONS == {"solvers._core"}
+    edges = graph()
+    assert "solvers.knights" in edges and "solvers._plan" in edges
+    # an import inside a function is seen (the package root imports the families)
+    assert "solvers.knights" in edges["solvers"]
+    assert "solvers._plan" in edges["solvers.knights"]
+
+
+def test_the_cycle_finder_finds_cycles():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
+    # an import hidden in a function is an edge
+    tree = ast.parse("def f():\n    from . import knights\n")
+    assert resolve("solvers.render", runtime_imports(tree)[0]) == {"solvers.knights"}
+    # a name taken from the package root needs the root, which imports every family
+    tree = ast.parse("def f():\n    from . import __version__\n")
+    assert resolve("solvers.checkpoint", runtime_imports(tree)[0]) == {"solvers"}
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import peg\n")
+    assert [n for n in runtime_imports(tree) if isinstance(n, ast.ImportFrom)][1:] == []
+
+
+def test_no_import_cycle():
+    cycle = find_cycle(graph())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_nothing_imports_the_front_door_back():
+    edges = graph()
+    importers = sorted(name for name, targets in edges.items() if "solvers.distributed" in targets)
+    # only the package root, so that `import solvers` reaches `solvers.distributed`
+    assert importers == ["solvers"]
+
+
+@pytest.mark.parametrize("helper", sorted(SHARED))
+def test_shared_helpers_import_no_family(helper):
+    name = f"solvers.{helper}"
+    assert name in MODULES, f"{name} is missing"
+    edges = graph()
+    seen, todo = set(), [name]
+    while todo:  # what the helper imports, directly or through other modules
+        for nxt in edges[todo.pop()] - seen:
+            seen.add(nxt)
+            todo.append(nxt)
+    families = sorted(f for f in seen if f.removeprefix("solvers.") in FAMILIES)
+    assert families == [], f"{name} imports the families {families}"
+    assert "solvers.distributed" not in seen and "solvers.cli" not in seen
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_every_module_says_what_it_owns(name):
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    doc = ast.get_docstring(tree)
+    assert doc and len(doc.split()) >= 5, f"{name} has no module docstring saying what it owns"
+
+
+def private_reads(name: str, tree: ast.AST) -> list[str]:
+    """``module._name`` reads in ``tree`` (module ``name``) of another module
+    of the package imported by ``from ... import module``."""
+    aliases = {}
+    for node in runtime_imports(tree):
+        if isinstance(node, ast.ImportFrom):
+            for module in resolve(name, node):
+                for alias in node.names:
+                    if module.endswith("." + alias.name):
+                        aliases[alias.asname or alias.name] = module
+    return sorted(
+        f"{node.value.id}.{node.attr} (line {node.lineno})"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in aliases
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+    )
+
+
+def test_private_reads_are_seen():
+    tree = ast.parse("from . import knights\ndef f():\n    return knights._board(1, 2)\n")
+    assert private_reads("solvers.animate", tree) == ["knights._board (line 3)"]
+    tree = ast.parse("from . import _validate\n_validate.integer(1, 'n')\n")
+    assert private_reads("solvers.peg", tree) == []
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_module_reads_the_privates_of_another(name):
+    # `knights._board(...)` from another module: a name used across modules
+    # is public (or lives in the shared helper that owns it).
+    reads = private_reads(name, ast.parse(MODULES[name].read_text(encoding="utf-8")))
+    assert reads == [], f"{name} reads privates of other modules: {reads}"
