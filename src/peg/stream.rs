@@ -1,7 +1,7 @@
 //! Peg-solitaire solutions one at a time: a depth-first search that hands
 //! each solution over as it is found ([`visit`]), on a producer thread with a
 //! bounded channel for a lazy Python iterator ([`stream`]), or only the
-//! first one ([`super::solve`]).
+//! first one ([`solve`]).
 //!
 //! **Order.**  The jumps of a position are tried in the order of the
 //! geometry's jump list, so the solutions come in lexicographic order of
@@ -17,7 +17,8 @@
 //! A live position is explored every time it is reached: that is the
 //! enumeration.
 
-use super::{mix, PegGeometry};
+use super::expand::mix;
+use super::PegGeometry;
 use crate::engine::Control;
 use crate::error::SearchError;
 use crate::memory::{bytes_of, check_available};
@@ -65,6 +66,26 @@ pub fn visit(
         found,
     };
     Ok(walker.walk(start)? == Below::Stop)
+}
+
+/// One solution by depth-first search, jumps tried in their listed order:
+/// the jump indices from `start` to `finish` (a position; `None`: any
+/// single peg), or `None` when there is none: the first solution of
+/// [`visit`].  Positions proved dead are remembered by their least
+/// image, so the group here should fix the finish (deadness is then
+/// symmetric).  Exhaustive, so `None` is certain.
+pub fn solve(
+    geometry: &PegGeometry,
+    start: u64,
+    finish: Option<u64>,
+    ctl: &Control,
+) -> Result<Option<Vec<usize>>, SearchError> {
+    let mut first = None;
+    visit(geometry, start, finish, usize::MAX, ctl, &mut |path| {
+        first = Some(path.to_vec());
+        false
+    })?;
+    Ok(first)
 }
 
 /// What lies below a position.
@@ -278,7 +299,8 @@ pub fn stream(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::rectangle;
+    use super::super::finish_counts;
+    use super::super::tests::{forward_to_one_peg, rectangle, IDENTITY};
     use super::*;
 
     /// Every solution by plain backtracking in jump order, no pruning.
@@ -353,7 +375,7 @@ mod tests {
         let g = rectangle(4, 4, &[(false, false)]);
         let start = g.full & !(1 << 1);
         let ctl = Control::new();
-        let first = super::super::solve(&g, start, None, &ctl).unwrap();
+        let first = solve(&g, start, None, &ctl).unwrap();
         let rx = stream(Arc::new(rectangle(4, 4, &[(false, false)])), start, None).unwrap();
         assert_eq!(
             first,
@@ -371,10 +393,7 @@ mod tests {
             visit(&g, start, None, usize::MAX, &ctl, &mut |_| true),
             Err(SearchError::Cancelled)
         );
-        assert_eq!(
-            super::super::solve(&g, start, Some(1), &ctl),
-            Err(SearchError::Cancelled)
-        );
+        assert_eq!(solve(&g, start, Some(1), &ctl), Err(SearchError::Cancelled));
     }
 
     #[test]
@@ -403,5 +422,30 @@ mod tests {
         }
         assert_eq!(dead.set.len(), 3);
         assert!(dead.contains(1) && !dead.contains(9));
+    }
+
+    #[test]
+    fn solutions_replay_and_none_is_certain() {
+        let g = rectangle(3, 4, IDENTITY);
+        let ctl = Control::new();
+        let jumps: Vec<_> = g.jumps.clone();
+        for start in 0..12 {
+            let ends = finish_counts(&g, &forward_to_one_peg(&g, start));
+            for finish in 0..12 {
+                let count = ends.iter().find(|e| e.0 == finish).map_or(0, |e| e.1);
+                let found = solve(&g, g.full & !(1 << start), Some(1 << finish), &ctl).unwrap();
+                assert_eq!(found.is_some(), count > 0, "{start}->{finish}");
+                if let Some(path) = found {
+                    let mut position = g.full & !(1 << start);
+                    for j in path {
+                        let jump = jumps[j];
+                        assert_eq!(position & jump.need, jump.need);
+                        assert_eq!(position & jump.to, 0);
+                        position ^= jump.flip;
+                    }
+                    assert_eq!(position, 1 << finish);
+                }
+            }
+        }
     }
 }
