@@ -9,7 +9,7 @@ come here when given ``executor=``.
 How the work is split.  A layer of the DP (the positions after some jumps, one
 per symmetry class, with the number of sequences reaching each) is cut into
 ``parts`` parts by a fixed hash of each position: splitmix64's finalizer of its
-canonical 64-bit key, modulo ``parts`` (``owner_of`` in ``src/peg.rs``; the
+canonical 64-bit key, modulo ``parts`` (``owner_of`` in ``src/peg/``; the
 same in every process and on every machine).  Every layer is one round of at
 most ``parts`` tasks, task ``o`` owning the positions that hash to ``o``:
 

@@ -12,7 +12,7 @@ Counts are exact (``u128`` in the core, checked), and the same for every
 432
 
 How it counts: Python drives a layer-by-layer DP, the Rust kernel
-(``src/peg.rs``) turns one layer of positions into the next.  Positions are
+(``src/peg/``) turns one layer of positions into the next.  Positions are
 kept once per class of the board symmetries that fix the start (and the
 finish), and a count with a given finish runs two searches, one from the start
 and one backwards from the finish (a backward jump is a jump on the
