@@ -23,7 +23,7 @@
 //!
 //! # Layers
 //!
-//! A layer (the states after one step) is kept in [`SHARDS`] vectors of
+//! A layer (the states after one step) is kept in `SHARDS` (64) vectors of
 //! `(key, count)`; the next layer is built in parallel (rayon) into sharded
 //! open-addressing tables, which are then compacted in place into the next
 //! layer.  Counts are `u64` while the layer's total times the branching
