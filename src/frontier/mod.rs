@@ -1,0 +1,302 @@
+//! Counting knight's tours by a frontier (transfer-matrix) DP: the count is
+//! the same as [`crate::knights::count_tours`], but no tour is visited, so
+//! boards far beyond any backtracker (7x7: 165,575,218,320 open tours) and
+//! long boards of any length (3xn, 4xn, ...) can be counted.
+//!
+//! This module owns the entry point [`count_paths`] and the layer loop (one
+//! sweep step after another, each built in parallel).  The parts:
+//!
+//! * `sweep.rs`: the precomputation: the order of the squares, each step's
+//!   earlier neighbours, the squares it finalizes, the colour caps on the
+//!   tour's ends, worked out one step at a time (the ring `Recent`).
+//! * `state.rs`: a state packed in a `u64` key; one step's children of a
+//!   key (join the fragments, finalize, prune, renumber).
+//! * `table.rs`: the count types (`u64`, `u128`, [`U256`]), the layers of
+//!   states and the open-addressing tables that merge equal keys.
+//!
+//! # Counting
+//!
+//! The DP counts undirected Hamiltonian paths (cycles); they convert to the
+//! directed tours of `count_tours`: `2 P` over all starts, `P_s` (paths with
+//! an end at `s`) from a start `s`, `2 C` closed from a start, `2 n C` closed
+//! over all starts.
+//!
+//! # Layers
+//!
+//! A layer (the states after one step) is kept in `SHARDS` (64) vectors of
+//! `(key, count)`; the next layer is built in parallel (rayon) into sharded
+//! open-addressing tables, which are then compacted in place into the next
+//! layer.  Counts are `u64` while the layer's total times the branching
+//! cannot reach 2^64, `u128` beyond (checked: an overflow is an error).  A
+//! shard table grows alone, so growing costs a 64th of the table, and the
+//! memory peak is the old layer plus the new tables.
+
+mod state;
+mod sweep;
+mod table;
+
+use crate::engine::{with_pool, Control};
+use crate::error::{CountError, SearchError};
+use crate::knights::{Board, Window};
+use crate::memory;
+use rayon::prelude::*;
+use state::{pack, CODES_MASK, DONE};
+use std::sync::Mutex;
+use sweep::{Recent, SquareInfo, Step, Sweep};
+use table::{finished, mix, Count, Layer, Table, Width, SHARDS, SHARD_BITS};
+
+pub use table::U256;
+
+/// The frontier count takes boards whose squares fit in a rectangle whose
+/// shorter side is at most this (the long side may be any length).
+pub const MAX_FRONTIER_SIDE: usize = 7;
+
+/// Parent states per task (and between two looks at the cancel flag).
+const CHUNK: usize = 4096;
+/// Children buffered per shard before taking its lock.
+const BATCH: usize = 64;
+
+/// What a frontier count found: the number of directed tours, and the
+/// states in the widest layer (what the count cost; the benches report it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counted {
+    pub tours: U256,
+    pub widest: u64,
+}
+
+/// Count directed knight's tours exactly as [`crate::knights::count_tours`]
+/// does (from `start`, or from every square with `None`; `closed`: tours
+/// ending a knight's move from their start), by the frontier DP.  Progress
+/// goes to `ctl` as sweep steps done of the steps planned.
+pub fn count_paths(
+    board: &Board,
+    start: Option<usize>,
+    closed: bool,
+    threads: usize,
+    ctl: &Control,
+) -> Result<Counted, CountError> {
+    if let Some(s) = start {
+        board.check_start(s)?;
+    }
+    let n = board.squares() as u64;
+    if n <= 1 {
+        // One square: one (open) tour of no moves; no closed tour.
+        let tours = U256::from(if n == 1 && !closed { 1 } else { 0 });
+        return Ok(Counted { tours, widest: 0 });
+    }
+    let window = Window::of(board)?;
+    let sweep = Sweep::new(window.board(), start.map(|s| window.inward(s)), closed)?;
+    let (found, widest) = match sweep.caps {
+        None => (U256::default(), 0),
+        Some(_) => with_pool(threads, || sweep.run(ctl))??,
+    };
+    let times = |x: U256, m: u64| x.checked_mul_small(m).ok_or(SearchError::Overflow);
+    let tours = match (start, closed) {
+        (None, false) => times(found, 2)?,
+        (Some(_), false) => found,
+        (Some(_), true) => times(found, 2)?,
+        (None, true) => times(times(found, 2)?, n)?,
+    };
+    Ok(Counted { tours, widest })
+}
+
+impl Sweep<'_> {
+    /// Run every step, counting them in `ctl`'s progress; the number of
+    /// undirected paths (cycles when closed), from the pinned start if any,
+    /// and the states in the widest layer.
+    fn run(&self, ctl: &Control) -> Result<(U256, u64), SearchError> {
+        let steps = self.last + 1;
+        ctl.start(steps);
+        let mut widest = 0u64;
+        let mut layer = Layer::Narrow(vec![vec![(self.first_key(), 1u64)]]);
+        let mut growth = 2.0f64;
+        let mut recent = Recent([SquareInfo::default(); 16]);
+        for k in 0..steps {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            let step = &self.step_at(k, &mut recent);
+            let before = layer.len().max(1);
+            // Tables sized for the growth of the step before; they grow if
+            // that is too little (a shard at a time, so growing is cheap).
+            let expected = (before as f64 * growth.min(2.0)) as usize;
+            let width = layer.next_width();
+            let what = format!(
+                "the frontier count's tables at step {} of {steps}, after {before} states",
+                k + 1
+            );
+            let next = NextLayer {
+                step,
+                expected,
+                what: &what,
+            };
+            layer = match &layer {
+                Layer::Narrow(l) => self.step_to(width, &next, l, ctl)?,
+                Layer::Wide(l) => self.step_to(width, &next, l, ctl)?,
+                Layer::Huge(l) => self.step_to(width, &next, l, ctl)?,
+            };
+            let after = layer.len();
+            growth = (after as f64 / before as f64).clamp(0.25, 8.0);
+            widest = widest.max(after as u64);
+            ctl.finish_one();
+        }
+        // The finished states: every frontier square done.
+        let done = pack(&[DONE; 16][..self.width], 0, 0) & CODES_MASK;
+        let paths = match &layer {
+            Layer::Narrow(l) => finished(l, done),
+            Layer::Wide(l) => finished(l, done),
+            Layer::Huge(l) => finished(l, done),
+        }?;
+        Ok((paths, widest))
+    }
+
+    /// One step into a layer of counts of `width`.
+    fn step_to<I: Count>(
+        &self,
+        width: Width,
+        next: &NextLayer,
+        layer: &[Vec<(u64, I)>],
+        ctl: &Control,
+    ) -> Result<Layer, SearchError> {
+        Ok(match width {
+            Width::Narrow => Layer::Narrow(self.step(next, layer, ctl)?),
+            Width::Wide => Layer::Wide(self.step(next, layer, ctl)?),
+            Width::Huge => Layer::Huge(self.step(next, layer, ctl)?),
+        })
+    }
+
+    /// One step: the next layer from `layer`, inside the pool.  The tables
+    /// are allocated fallibly, and all of them together are first checked
+    /// against the memory the machine has (the old layer is already in
+    /// memory, so what is left is what the kernel reports).
+    fn step<I: Count, O: Count>(
+        &self,
+        next: &NextLayer,
+        layer: &[Vec<(u64, I)>],
+        ctl: &Control,
+    ) -> Result<Vec<Vec<(u64, O)>>, SearchError> {
+        let NextLayer {
+            step,
+            expected,
+            what,
+        } = *next;
+        let per_shard = expected / SHARDS;
+        let bytes = memory::bytes_of::<(u64, O)>(Table::<O>::slots_for(per_shard) * SHARDS);
+        memory::check_available(bytes, what)?;
+        let tables = (0..SHARDS)
+            .map(|_| Table::with_capacity(per_shard, what).map(Mutex::new))
+            .collect::<Result<Vec<Mutex<Table<O>>>, SearchError>>()?;
+        let flush = |shard: usize, batch: &mut Vec<(u64, O)>| -> Result<(), SearchError> {
+            let mut table = tables[shard].lock().unwrap_or_else(|e| e.into_inner());
+            let added = table.add_all(batch, what);
+            batch.clear();
+            added
+        };
+        let chunks: Vec<&[(u64, I)]> = layer.iter().flat_map(|s| s.chunks(CHUNK)).collect();
+        chunks.into_par_iter().try_for_each_init(
+            || -> Vec<Vec<(u64, O)>> { (0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect() },
+            |batches, chunk| -> Result<(), SearchError> {
+                if ctl.is_cancelled() {
+                    return Err(SearchError::Cancelled);
+                }
+                let mut result = Ok(());
+                for &(key, count) in chunk {
+                    let count = O::from_wide(count.to_wide()).ok_or(SearchError::Overflow)?;
+                    self.expand(step, key, &mut |child| {
+                        let shard = (mix(child) >> (64 - SHARD_BITS)) as usize;
+                        let batch = &mut batches[shard];
+                        batch.push((child, count));
+                        if batch.len() == BATCH && result.is_ok() {
+                            result = flush(shard, batch);
+                        }
+                    });
+                    std::mem::replace(&mut result, Ok(()))?;
+                }
+                for (shard, batch) in batches.iter_mut().enumerate() {
+                    if !batch.is_empty() {
+                        flush(shard, batch)?;
+                    }
+                }
+                Ok(())
+            },
+        )?;
+        if ctl.is_cancelled() {
+            return Err(SearchError::Cancelled);
+        }
+        Ok(tables
+            .into_par_iter()
+            .map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()).compact())
+            .collect())
+    }
+}
+
+/// What a step builds: the step, the states expected after it, and the
+/// tables' name in a memory error.
+struct NextLayer<'a> {
+    step: &'a Step,
+    expected: usize,
+    what: &'a str,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::knights;
+
+    fn both(board: &Board, start: Option<usize>, closed: bool) -> (u128, u128) {
+        let ctl = Control::new();
+        let f = count_paths(board, start, closed, 1, &ctl)
+            .unwrap()
+            .tours
+            .to_u128()
+            .unwrap();
+        let s = knights::count_tours(board.clone(), start, closed, 1, &ctl).unwrap();
+        (f, s)
+    }
+
+    #[test]
+    fn agrees_with_search_on_small_rectangles() {
+        for (rows, cols) in (1..=5)
+            .flat_map(|r| (1..=5).map(move |c| (r, c)))
+            .chain([(3, 10), (5, 6)])
+        {
+            {
+                let board = Board::rectangle(rows, cols).unwrap();
+                for closed in [false, true] {
+                    let (f, s) = both(&board, None, closed);
+                    assert_eq!(f, s, "{rows}x{cols} all closed={closed}");
+                    for start in 0..rows * cols {
+                        let (f, s) = both(&board, Some(start), closed);
+                        assert_eq!(f, s, "{rows}x{cols} from {start} closed={closed}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn published_values() {
+        let ctl = Control::new();
+        let b = Board::rectangle(3, 16).unwrap();
+        assert_eq!(
+            count_paths(&b, None, false, 2, &ctl).unwrap().tours,
+            U256::from(17_273_760)
+        );
+    }
+
+    #[test]
+    fn a_long_board_overflows_without_per_square_memory() {
+        // 3 x 1,000,000: past 256 bits near column 146; the steps are worked
+        // out as the sweep reaches them, so nothing is allocated per square.
+        let board = Board::rectangle(3, 1_000_000).unwrap();
+        let err = count_paths(&board, None, false, 1, &Control::new()).unwrap_err();
+        assert_eq!(err, CountError::Search(SearchError::Overflow));
+    }
+
+    #[test]
+    fn too_wide_is_refused() {
+        let b = Board::rectangle(8, 8).unwrap();
+        let err = count_paths(&b, None, false, 1, &Control::new()).unwrap_err();
+        assert!(err.to_string().contains("at most 7"), "{err}");
+    }
+}

@@ -1,0 +1,212 @@
+//! The states of the DP: packing a frontier into a `u64` key, and one
+//! step's children of a key (join, finish, renumbering).
+//!
+//! A *state* is what the frontier squares know about the edges chosen so
+//! far (a partial set of tour edges among swept squares): each frontier
+//! square is unused (degree 0), finished (degree 2, or finalized, or not a
+//! square), or a loose end (degree 1) of a path fragment, labelled so that
+//! the two ends of one fragment share a label; a label seen once is a
+//! fragment whose other end is one of the tour's two ends and has already
+//! left.  Labels are renumbered in order of first appearance, so equal
+//! frontiers give equal states; a state packs into a `u64` (4 bits a square,
+//! 15 squares, and 4 bits for the ends already fixed), which caps the
+//! shorter side at [`MAX_FRONTIER_SIDE`](super::MAX_FRONTIER_SIDE).
+//! Processing square `k` chooses which of its edges to earlier squares are
+//! used (none, one or two), joins the fragments (joining both ends of one
+//! fragment closes a cycle: allowed only as the very last edge of a closed
+//! count), and *finalizes* every square whose last neighbour is `k`: degree
+//! 0 is a dead state, degree 1 makes it an end of the tour.  States with
+//! equal keys are merged, counts added.  A key is never 0 (the fixed ends
+//! are stored plus one), so 0 marks a free table slot.
+//!
+//! # Pruning
+//!
+//! * A tour has at most two ends (none when closed), a pinned start is one
+//!   of them, and their colours are fixed by the two-colouring: with as many
+//!   light as dark squares the ends differ in colour, with one more of a
+//!   colour both ends have it.  An unused square with one unswept neighbour
+//!   left must become an end, so it counts as one already.
+//! * A path that is complete (both its ends fixed) before the last square
+//!   leaves squares uncovered.
+
+use super::sweep::{Step, Sweep};
+
+/// Codes of a frontier square; labels of loose ends are `2..`.
+const UNUSED: u8 = 0;
+pub(super) const DONE: u8 = 1;
+/// The label of a fragment made in this step (renumbered before packing).
+const FRESH: u8 = 15;
+
+impl Sweep<'_> {
+    /// The first layer: every frontier slot before the board, nothing fixed.
+    pub(super) fn first_key(&self) -> u64 {
+        pack(&[DONE; 16][..self.width], 0, 0)
+    }
+
+    /// Every state that `key` goes on to at `step`, passed to `emit`.
+    ///
+    /// The working frontier is a `u64` of nibbles, slot `i` in bits `4i..`:
+    /// the key's codes, and the new square in slot `width` (16 slots at most).
+    #[inline]
+    pub(super) fn expand(&self, step: &Step, key: u64, emit: &mut impl FnMut(u64)) {
+        let w = self.width;
+        let codes = key & CODES_MASK;
+        let ends = (key >> 60) as u32 - 1;
+        let (tl, td) = (ends / 3, ends % 3);
+        if !step.present {
+            self.finish(step, codes | (DONE as u64) << (4 * w), tl, td, emit);
+            return;
+        }
+        self.finish(step, codes, tl, td, emit);
+        for (a, &ya) in step.earlier.iter().enumerate() {
+            let Some(one) = self.join(step, codes, ya) else {
+                continue;
+            };
+            self.finish(step, one, tl, td, emit);
+            for &yb in &step.earlier[a + 1..] {
+                if let Some(two) = self.join(step, one, yb) {
+                    self.finish(step, two, tl, td, emit);
+                }
+            }
+        }
+    }
+
+    /// Add the edge from the new square (slot `width`) to slot `y`; `None`
+    /// if the edge cannot be a tour edge here.
+    #[inline]
+    fn join(&self, step: &Step, codes: u64, y: usize) -> Option<u64> {
+        let x = self.width;
+        let (cx, cy) = (nibble(codes, x), nibble(codes, y));
+        if cy == DONE || (step.start_slot == Some(y) && cy != UNUSED) {
+            return None;
+        }
+        if step.start_slot == Some(x) && cx != UNUSED {
+            return None;
+        }
+        let set = |codes: u64, cx: u8, cy: u8| {
+            let cleared = codes & !(15 << (4 * x)) & !(15 << (4 * y));
+            cleared | (cx as u64) << (4 * x) | (cy as u64) << (4 * y)
+        };
+        Some(match (cx, cy) {
+            (UNUSED, UNUSED) => set(codes, FRESH, FRESH),
+            (UNUSED, l) => set(codes, l, DONE),
+            (l, UNUSED) => set(codes, DONE, l),
+            (l, m) if l == m => {
+                // Both ends of one fragment: a cycle, the very last edge only.
+                if !(self.closed && step.last) {
+                    return None;
+                }
+                set(codes, DONE, DONE)
+            }
+            (l, m) => {
+                // The other ends of the two fragments now end one fragment.
+                let joined = set(codes, DONE, DONE);
+                let at_m = zero_nibbles(joined ^ (m as u64 * ONES)) * 15;
+                joined ^ (at_m & ((l ^ m) as u64 * ONES))
+            }
+        })
+    }
+
+    /// Finalize, prune, shift and pack a state after its edges are chosen.
+    #[inline]
+    fn finish(
+        &self,
+        step: &Step,
+        mut codes: u64,
+        mut tl: u32,
+        mut td: u32,
+        emit: &mut impl FnMut(u64),
+    ) {
+        let Some((cap_l, cap_d)) = self.caps else {
+            return;
+        };
+        let mut fin = step.finalize;
+        while fin != 0 {
+            let i = fin.trailing_zeros() as usize;
+            fin &= fin - 1;
+            match nibble(codes, i) {
+                UNUSED => return,
+                DONE => {}
+                c => {
+                    if step.start_slot != Some(i) {
+                        if step.light >> i & 1 == 1 {
+                            tl += 1;
+                        } else {
+                            td += 1;
+                        }
+                    }
+                    codes ^= ((c ^ DONE) as u64) << (4 * i);
+                }
+            }
+        }
+        if tl > cap_l || td > cap_d {
+            return;
+        }
+        debug_assert_eq!(nibble(codes, 0), DONE);
+        let codes = codes >> 4;
+        let ones = self.ones;
+        let unused = zero_nibbles(codes) & ones;
+        let forced_l = (unused & step.forced_light).count_ones();
+        let forced_d = (unused & step.forced_dark).count_ones();
+        if tl + forced_l > cap_l || td + forced_d > cap_d {
+            return;
+        }
+        let mut labels = (codes >> 1 | codes >> 2 | codes >> 3) & ones;
+        if !self.closed && labels == 0 && !step.last {
+            // Both tour ends fixed and no loose end: the path is complete
+            // (or there is none yet, if no end is fixed).
+            let fixed = tl + td + (self.pinned && step.start_done) as u32;
+            if fixed == 2 {
+                return;
+            }
+        }
+        // Renumber labels in order of first appearance.
+        // `map` holds the new label of label `c` in nibble `c` (kept in a
+        // register: an array on the stack made this loop a third slower).
+        let mut map = 0u64;
+        let mut next = 2u64;
+        let mut out = codes;
+        while labels != 0 {
+            let at = labels.trailing_zeros();
+            labels &= labels - 1;
+            let c = (codes >> at) & 15;
+            let mut to = (map >> (4 * c)) & 15;
+            if to == 0 {
+                to = next;
+                map |= next << (4 * c);
+                next += 1;
+            }
+            out ^= (c ^ to) << at;
+        }
+        debug_assert!(next <= 15);
+        emit(out | ((tl * 3 + td + 1) as u64) << 60);
+    }
+}
+
+/// Bit `4i` set for every nibble of `x`, `i < 16`.
+pub(super) const ONES: u64 = 0x1111_1111_1111_1111;
+
+/// Bit `4i` set where nibble `i` of `x` is 0.
+#[inline]
+fn zero_nibbles(x: u64) -> u64 {
+    !(x | x >> 1 | x >> 2 | x >> 3) & ONES
+}
+
+#[inline]
+fn nibble(x: u64, i: usize) -> u8 {
+    (x >> (4 * i)) as u8 & 15
+}
+
+/// The low 60 bits of a key: the frontier codes.
+pub(super) const CODES_MASK: u64 = (1 << 60) - 1;
+
+/// A key: codes in 4 bits each, the fixed ends `(light, dark)` on top
+/// (never 0, so 0 marks a free table slot).
+#[inline]
+pub(super) fn pack(codes: &[u8], tl: u32, td: u32) -> u64 {
+    let mut key = ((tl * 3 + td + 1) as u64) << 60;
+    for (i, &c) in codes.iter().enumerate() {
+        key |= (c as u64) << (4 * i);
+    }
+    key
+}

@@ -1,0 +1,287 @@
+//! The precomputation of the sweep: the order in which the DP visits the
+//! squares, and what each step needs to know of them.
+//!
+//! The board is cropped to the rectangle holding its squares and swept
+//! along its longer side, one square at a time: with `h` the shorter side,
+//! square `(r, c)` of the sweep (`c` along the long side) is step
+//! `c * h + r`.  A knight move spans at most two sweep columns, so the
+//! earlier neighbours of step `k` lie among steps `k - 2h - 1 .. k` and a
+//! square has no neighbours after step `+ 2h + 1`: the *frontier* is the last
+//! `2h + 1` squares.
+//!
+//! Invariants: the steps are worked out one at a time as the sweep reaches
+//! them (a ring of the last 16 squares, [`Recent`]), so a board of any
+//! length costs no memory per square; a working frontier (`2h + 1` squares
+//! and the new one) fits in that ring, which caps `h` at
+//! [`MAX_FRONTIER_SIDE`].  The colour caps on the tour's ends (see
+//! `state.rs`, "Pruning") are counted here once, from the whole board.
+
+use super::state::ONES;
+use super::MAX_FRONTIER_SIDE;
+use crate::error::InputError;
+use crate::knights::Board;
+
+/// What happens at one step of the sweep.  "Slots" index the step's
+/// working frontier: slot `i` is square `k - 2h - 1 + i`, slot `2h + 1` the
+/// square `k` itself; after the step slot 0 leaves.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Step {
+    pub(super) present: bool,
+    /// Slots of the present earlier neighbours of square `k`.
+    pub(super) earlier: Vec<usize>,
+    /// Slots whose last neighbour (or themselves) is square `k`.
+    pub(super) finalize: u32,
+    /// Slots that are light squares.
+    pub(super) light: u32,
+    /// After the shift (bit `4i` for slot `i` of the new frontier): present
+    /// squares, not the start, with exactly one unswept neighbour, by colour.
+    pub(super) forced_light: u64,
+    pub(super) forced_dark: u64,
+    /// The start's slot, if in the working frontier.
+    pub(super) start_slot: Option<usize>,
+    /// The start has been finalized by the end of this step.
+    pub(super) start_done: bool,
+    /// The last square of the board.
+    pub(super) last: bool,
+}
+
+/// The board as the DP sweeps it.  The steps are worked out one at a time
+/// as the sweep reaches them (from the board, a few squares around the
+/// step), so a board of any length costs no memory per square beyond the
+/// board itself.
+pub(super) struct Sweep<'a> {
+    board: &'a Board,
+    /// The shorter side: squares per sweep column.
+    h: usize,
+    /// Slots of the frontier after a step.
+    pub(super) width: usize,
+    /// Bit `4i` for each of them.
+    pub(super) ones: u64,
+    /// The last present square's sweep index: the sweep has `last + 1` steps.
+    pub(super) last: usize,
+    /// The pinned start's sweep index and its last neighbour's.
+    start: Option<(usize, usize)>,
+    pub(super) closed: bool,
+    pub(super) pinned: bool,
+    /// Tour ends still allowed per colour (light, dark), the pinned start's
+    /// taken out; `None`: the colour counts rule out every tour.
+    pub(super) caps: Option<(u32, u32)>,
+}
+
+/// A square's neighbours as sweep indices, ascending (at most 8).
+#[derive(Clone, Copy, Default)]
+struct Neighbours {
+    at: [usize; 8],
+    len: usize,
+}
+
+impl Neighbours {
+    fn all(&self) -> &[usize] {
+        &self.at[..self.len]
+    }
+}
+
+/// What a step needs to know of a square of its working frontier.
+#[derive(Clone, Copy, Default)]
+pub(super) struct SquareInfo {
+    present: bool,
+    light: bool,
+    /// The step at which the square is finalized.
+    last: usize,
+    nbrs: Neighbours,
+}
+
+/// The working frontier's squares (at most 16), each worked out once, when
+/// the sweep reaches it: square `j` in slot `j % 16`.
+pub(super) struct Recent(pub(super) [SquareInfo; 16]);
+
+// A working frontier (the `2h + 1` squares and the new one) fits in `Recent`.
+const _: () = assert!(2 * MAX_FRONTIER_SIDE + 2 <= 16);
+
+impl<'a> Sweep<'a> {
+    pub(super) fn new(
+        board: &'a Board,
+        start: Option<usize>,
+        closed: bool,
+    ) -> Result<Sweep<'a>, InputError> {
+        let (rows, cols) = (board.rows(), board.cols());
+        let h = rows.min(cols);
+        if h > MAX_FRONTIER_SIDE {
+            return Err(InputError(format!(
+                "the frontier count works on boards whose squares fit in a rectangle with a \
+                 shorter side of at most {MAX_FRONTIER_SIDE} (the longer side may be any \
+                 length); this one needs {rows}x{cols}"
+            )));
+        }
+        let mut sweep = Sweep {
+            board,
+            h,
+            width: 2 * h + 1,
+            ones: ONES >> (64 - 4 * (2 * h + 1)),
+            last: 0,
+            start: None,
+            closed,
+            pinned: false,
+            caps: None,
+        };
+        let len = rows * cols;
+        // Every cycle passes through every square: a closed count needs no
+        // pinned start (the conversion to directed tours does the rest).
+        let start = if closed {
+            None
+        } else {
+            start.map(|s| sweep.to_sweep(s))
+        };
+        sweep.start = start.map(|s| (s, sweep.last_neighbour(s, &sweep.neighbours(s))));
+        sweep.pinned = start.is_some();
+        sweep.last = (0..len).rev().find(|&k| sweep.present(k)).unwrap_or(0);
+
+        let (mut light_n, mut dark_n) = (0u32, 0u32);
+        for k in 0..len {
+            if sweep.present(k) {
+                if sweep.light(k) {
+                    light_n += 1;
+                } else {
+                    dark_n += 1;
+                }
+            }
+        }
+        sweep.caps = if closed {
+            (light_n == dark_n).then_some((0, 0))
+        } else {
+            let caps = if light_n == dark_n {
+                Some((1u32, 1u32))
+            } else if light_n == dark_n + 1 {
+                Some((2, 0))
+            } else if dark_n == light_n + 1 {
+                Some((0, 2))
+            } else {
+                None
+            };
+            match (caps, start) {
+                (Some((l, d)), Some(s)) => {
+                    if sweep.light(s) {
+                        l.checked_sub(1).map(|l| (l, d))
+                    } else {
+                        d.checked_sub(1).map(|d| (l, d))
+                    }
+                }
+                (caps, _) => caps,
+            }
+        };
+        Ok(sweep)
+    }
+
+    /// The sweep index of board cell `i`.
+    fn to_sweep(&self, i: usize) -> usize {
+        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let (r, c) = (i / cols, i % cols);
+        if rows <= cols {
+            c * self.h + r
+        } else {
+            r * self.h + c
+        }
+    }
+
+    /// The board cell of sweep index `k`.
+    fn cell(&self, k: usize) -> usize {
+        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let (r, c) = if rows <= cols {
+            (k % self.h, k / self.h)
+        } else {
+            (k / self.h, k % self.h)
+        };
+        r * cols + c
+    }
+
+    fn present(&self, k: usize) -> bool {
+        self.board.is_square(self.cell(k))
+    }
+
+    fn light(&self, k: usize) -> bool {
+        let i = self.cell(k);
+        let cols = self.board.cols();
+        (i / cols + i % cols) % 2 == 0
+    }
+
+    /// The neighbours of sweep square `k` (none if it is not a square).
+    fn neighbours(&self, k: usize) -> Neighbours {
+        let mut n = Neighbours { at: [0; 8], len: 0 };
+        if self.present(k) {
+            for u in self.board.neighbours(self.cell(k)) {
+                n.at[n.len] = self.to_sweep(u);
+                n.len += 1;
+            }
+            n.at[..n.len].sort_unstable();
+        }
+        n
+    }
+
+    /// The step at which square `k` is finalized: its last neighbour's, or its own.
+    fn last_neighbour(&self, k: usize, n: &Neighbours) -> usize {
+        n.all().last().copied().unwrap_or(k).max(k)
+    }
+
+    /// What a step needs to know of square `k`.
+    fn info(&self, k: usize) -> SquareInfo {
+        let nbrs = self.neighbours(k);
+        SquareInfo {
+            present: self.present(k),
+            light: self.light(k),
+            last: self.last_neighbour(k, &nbrs),
+            nbrs,
+        }
+    }
+
+    /// What happens at step `k` (square `k` of the sweep); `recent` holds
+    /// the squares before `k` and gets `k`'s.
+    pub(super) fn step_at(&self, k: usize, recent: &mut Recent) -> Step {
+        recent.0[k % 16] = self.info(k);
+        let width = self.width;
+        // Slot i of the working frontier is square k + i - width.
+        let square = |i: usize| (k + i).checked_sub(width);
+        let mut step = Step {
+            present: recent.0[k % 16].present,
+            last: k == self.last,
+            start_done: self.start.is_some_and(|(_, done)| done <= k),
+            ..Step::default()
+        };
+        let start = self.start.map(|(s, _)| s);
+        for i in 0..=width {
+            let Some(j) = square(i) else { continue };
+            let SquareInfo {
+                present,
+                light,
+                last,
+                ref nbrs,
+            } = recent.0[j % 16];
+            if present && light {
+                step.light |= 1 << i;
+            }
+            if present && last == k {
+                step.finalize |= 1 << i;
+            }
+            if Some(j) == start {
+                step.start_slot = Some(i);
+            }
+            if i == 0 || !present || Some(j) == start {
+                continue;
+            }
+            let unswept = nbrs.all().iter().filter(|&&u| u > k).count();
+            if unswept == 1 {
+                if light {
+                    step.forced_light |= 1 << (4 * (i - 1));
+                } else {
+                    step.forced_dark |= 1 << (4 * (i - 1));
+                }
+            }
+        }
+        if step.present {
+            step.earlier = (recent.0[k % 16].nbrs.all().iter())
+                .filter(|&&u| u < k)
+                .map(|&u| u + width - k)
+                .collect();
+        }
+        step
+    }
+}
