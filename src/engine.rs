@@ -257,10 +257,14 @@ pub fn plan<S: SubtreeSearch>(
     Ok(tasks)
 }
 
-/// The workers of a pool asked for with `threads = 0`: what rayon picks for
-/// such a pool (`RAYON_NUM_THREADS`, else one per core), found without
-/// `rayon::current_num_threads`, which would start rayon's global pool.
-pub fn default_threads() -> usize {
+/// The workers asked for by `threads`: itself, or for `threads = 0` what
+/// rayon picks for such a pool (`RAYON_NUM_THREADS`, else one per core),
+/// found without `rayon::current_num_threads`, which would start rayon's
+/// global pool.
+pub fn wanted_threads(threads: usize) -> usize {
+    if threads > 0 {
+        return threads;
+    }
     std::env::var("RAYON_NUM_THREADS")
         .ok()
         .and_then(|v| v.trim().parse::<usize>().ok())
@@ -271,12 +275,7 @@ pub fn default_threads() -> usize {
 
 /// A task count that keeps `threads` workers busy despite uneven subtrees.
 pub fn tasks_for(threads: usize) -> usize {
-    let workers = if threads == 0 {
-        default_threads()
-    } else {
-        threads
-    };
-    (workers * 64).max(256)
+    (wanted_threads(threads) * 64).max(256)
 }
 
 /// Address space a pool worker takes, as an address-space limit counts it:
@@ -284,7 +283,7 @@ pub fn tasks_for(threads: usize) -> usize {
 /// allocations.
 const WORKER_ADDRESS_SPACE: u64 = 72 << 20;
 
-/// The workers to run for `threads` (`0`: [`default_threads`]): that many,
+/// The workers to run for `threads` (`0`: one per core, see [`wanted_threads`]): that many,
 /// or fewer when the process runs under an address-space limit (`ulimit
 /// -v`, `prlimit --as`) too tight for them: the workers may take half the
 /// address space left, the rest is for the search's tables.  Each worker
@@ -292,11 +291,7 @@ const WORKER_ADDRESS_SPACE: u64 = 72 << 20;
 /// of it on a small allocation would abort the process; no result depends
 /// on the worker count, only the speed.
 pub fn workers(threads: usize) -> usize {
-    let wanted = if threads == 0 {
-        default_threads()
-    } else {
-        threads
-    };
+    let wanted = wanted_threads(threads);
     match memory::address_space_left() {
         Some(left) => {
             let fit = left / 2 / WORKER_ADDRESS_SPACE;
@@ -658,8 +653,9 @@ mod tests {
 
     #[test]
     fn worker_counts_need_no_global_pool() {
-        assert!(default_threads() >= 1);
-        assert_eq!(tasks_for(0), (default_threads() * 64).max(256));
+        assert!(wanted_threads(0) >= 1);
+        assert_eq!(wanted_threads(5), 5);
+        assert_eq!(tasks_for(0), (wanted_threads(0) * 64).max(256));
         for threads in [1, 2, 7] {
             // Fewer only under an address-space limit, never none.
             assert!((1..=threads).contains(&workers(threads)));

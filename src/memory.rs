@@ -112,17 +112,23 @@ pub fn address_space_left() -> Option<u64> {
     None
 }
 
+/// The memory available now when a request of `bytes` is checked and does
+/// not fit it; `None` when it fits, is too small to check, or nothing is known.
+fn shortfall(bytes: u64) -> Option<u64> {
+    if bytes < CHECKED_BYTES {
+        return None;
+    }
+    available_bytes().filter(|&free| bytes > free)
+}
+
 /// `Err(Memory)` when `bytes` for `what` is more than the machine has now.
 pub fn check_available(bytes: u64, what: &str) -> Result<(), SearchError> {
-    if bytes < CHECKED_BYTES {
-        return Ok(());
-    }
-    match available_bytes() {
-        Some(free) if bytes > free => Err(SearchError::Memory {
+    match shortfall(bytes) {
+        Some(free) => Err(SearchError::Memory {
             what: format!("{what} (only {} available)", human_bytes(free)),
             bytes,
         }),
-        _ => Ok(()),
+        None => Ok(()),
     }
 }
 
@@ -131,17 +137,14 @@ pub fn check_available(bytes: u64, what: &str) -> Result<(), SearchError> {
 /// memory is predictable (a huge `find_tour`, `find_queens`), naming the
 /// estimate and the limit, before anything is allocated.
 pub fn refuse_beyond_available(bytes: u64, what: &str) -> Result<(), InputError> {
-    if bytes < CHECKED_BYTES {
-        return Ok(());
-    }
-    match available_bytes() {
-        Some(free) if bytes > free => Err(InputError(format!(
+    match shortfall(bytes) {
+        Some(free) => Err(InputError(format!(
             "{what} needs about {}, more than the {} available (the machine's free \
              memory and swap, within this process's address-space limit)",
             human_bytes(bytes),
             human_bytes(free)
         ))),
-        _ => Ok(()),
+        None => Ok(()),
     }
 }
 
