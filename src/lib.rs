@@ -9,6 +9,7 @@ pub mod engine;
 pub mod error;
 pub mod frontier;
 pub mod knights;
+pub mod layers;
 pub mod memory;
 pub mod peg;
 pub mod queens;

@@ -11,8 +11,9 @@
 //!   tour's ends, worked out one step at a time (the ring `Recent`).
 //! * `state.rs`: a state packed in a `u64` key; one step's children of a
 //!   key (join the fragments, finalize, prune, renumber).
-//! * `table.rs`: the count types (`u64`, `u128`, [`U256`]), the layers of
-//!   states and the open-addressing tables that merge equal keys.
+//! * `layer.rs`: a layer of states in packed shards, with counts of the
+//!   narrowest type that holds them; the tables that build it, the count
+//!   types and the parallel step are the layer engine's ([`crate::layers`]).
 //!
 //! # Counting
 //!
@@ -23,29 +24,30 @@
 //!
 //! # Layers
 //!
-//! A layer (the states after one step) is kept in `SHARDS` (64) vectors of
-//! `(key, count)`; the next layer is built in parallel (rayon) into sharded
-//! open-addressing tables, which are then compacted in place into the next
-//! layer.  Counts are `u64` while the layer's total times the branching
-//! cannot reach 2^64, `u128` beyond (checked: an overflow is an error).  A
-//! shard table grows alone, so growing costs a 64th of the table, and the
-//! memory peak is the old layer plus the new tables.
+//! A layer (the states after one step) is kept in `SHARDS` (64) packed
+//! shards; the next layer is built in parallel (rayon) into sharded
+//! open-addressing tables ([`crate::layers::accumulate`]), which are then
+//! packed in place into the next layer.  Counts are `u64` while the layer's
+//! total times the branching cannot reach 2^64, `u128` beyond, then 256
+//! bits (checked: an overflow is an error).  A shard table grows alone, so
+//! growing costs a 64th of the table, and the memory peak is the old layer
+//! plus the new tables.
 
+mod layer;
 mod state;
 mod sweep;
-mod table;
 
 use crate::engine::{with_pool, Control};
 use crate::error::{CountError, SearchError};
 use crate::knights::{Board, Window};
-use crate::memory;
+use crate::layers::{accumulate, Count, Entries, Feed, Packed};
+use layer::{finished, Layer, Width};
 use rayon::prelude::*;
 use state::{pack, CODES_MASK, DONE};
-use std::sync::Mutex;
+use std::marker::PhantomData;
 use sweep::{Recent, SquareInfo, Step, Sweep};
-use table::{finished, mix, Count, Layer, Table, Width, SHARDS, SHARD_BITS};
 
-pub use table::U256;
+pub use crate::layers::U256;
 
 /// The frontier count takes boards whose squares fit in a rectangle whose
 /// shorter side is at most this (the long side may be any length).
@@ -53,8 +55,6 @@ pub const MAX_FRONTIER_SIDE: usize = 7;
 
 /// Parent states per task (and between two looks at the cancel flag).
 const CHUNK: usize = 4096;
-/// Children buffered per shard before taking its lock.
-const BATCH: usize = 64;
 
 /// What a frontier count found: the number of directed tours, and the
 /// states in the widest layer (what the count cost; the benches report it).
@@ -108,7 +108,7 @@ impl Sweep<'_> {
         let steps = self.last + 1;
         ctl.start(steps);
         let mut widest = 0u64;
-        let mut layer = Layer::Narrow(vec![vec![(self.first_key(), 1u64)]]);
+        let mut layer = Layer::first(self.first_key());
         let mut growth = 2.0f64;
         let mut recent = Recent([SquareInfo::default(); 16]);
         for k in 0..steps {
@@ -155,7 +155,7 @@ impl Sweep<'_> {
         &self,
         width: Width,
         next: &NextLayer,
-        layer: &[Vec<(u64, I)>],
+        layer: &[Packed<I>],
         ctl: &Control,
     ) -> Result<Layer, SearchError> {
         Ok(match width {
@@ -165,68 +165,47 @@ impl Sweep<'_> {
         })
     }
 
-    /// One step: the next layer from `layer`, inside the pool.  The tables
-    /// are allocated fallibly, and all of them together are first checked
-    /// against the memory the machine has (the old layer is already in
-    /// memory, so what is left is what the kernel reports).
+    /// One step: the next layer from `layer`, inside the pool, on the layer
+    /// engine (which checks the tables against the memory the machine has:
+    /// the old layer is already in memory, so what is left is what the
+    /// kernel reports).
     fn step<I: Count, O: Count>(
         &self,
         next: &NextLayer,
-        layer: &[Vec<(u64, I)>],
+        layer: &[Packed<I>],
         ctl: &Control,
-    ) -> Result<Vec<Vec<(u64, O)>>, SearchError> {
-        let NextLayer {
-            step,
-            expected,
-            what,
-        } = *next;
-        let per_shard = expected / SHARDS;
-        let bytes = memory::bytes_of::<(u64, O)>(Table::<O>::slots_for(per_shard) * SHARDS);
-        memory::check_available(bytes, what)?;
-        let tables = (0..SHARDS)
-            .map(|_| Table::with_capacity(per_shard, what).map(Mutex::new))
-            .collect::<Result<Vec<Mutex<Table<O>>>, SearchError>>()?;
-        let flush = |shard: usize, batch: &mut Vec<(u64, O)>| -> Result<(), SearchError> {
-            let mut table = tables[shard].lock().unwrap_or_else(|e| e.into_inner());
-            let added = table.add_all(batch, what);
-            batch.clear();
-            added
+    ) -> Result<Vec<Packed<O>>, SearchError> {
+        let chunks: Vec<Entries<'_, I>> = layer.iter().flat_map(|s| s.chunks(CHUNK)).collect();
+        let feed = Expand::<I, O> {
+            sweep: self,
+            step: next.step,
+            counts: PhantomData,
         };
-        let chunks: Vec<&[(u64, I)]> = layer.iter().flat_map(|s| s.chunks(CHUNK)).collect();
-        chunks.into_par_iter().try_for_each_init(
-            || -> Vec<Vec<(u64, O)>> { (0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect() },
-            |batches, chunk| -> Result<(), SearchError> {
-                if ctl.is_cancelled() {
-                    return Err(SearchError::Cancelled);
-                }
-                let mut result = Ok(());
-                for &(key, count) in chunk {
-                    let count = O::from_wide(count.to_wide()).ok_or(SearchError::Overflow)?;
-                    self.expand(step, key, &mut |child| {
-                        let shard = (mix(child) >> (64 - SHARD_BITS)) as usize;
-                        let batch = &mut batches[shard];
-                        batch.push((child, count));
-                        if batch.len() == BATCH && result.is_ok() {
-                            result = flush(shard, batch);
-                        }
-                    });
-                    std::mem::replace(&mut result, Ok(()))?;
-                }
-                for (shard, batch) in batches.iter_mut().enumerate() {
-                    if !batch.is_empty() {
-                        flush(shard, batch)?;
-                    }
-                }
-                Ok(())
-            },
-        )?;
-        if ctl.is_cancelled() {
-            return Err(SearchError::Cancelled);
+        let tables = accumulate(chunks, next.expected, &feed, next.what, ctl)?;
+        Ok(tables.into_par_iter().map(|t| t.pack()).collect())
+    }
+}
+
+/// The frontier's rule for the layer engine: a state's count goes to each
+/// of its children at the step, as a count of type `O`.
+struct Expand<'a, I, O> {
+    sweep: &'a Sweep<'a>,
+    step: &'a Step,
+    counts: PhantomData<fn(I) -> O>,
+}
+
+impl<'a, I: Count, O: Count> Feed for Expand<'a, I, O> {
+    type Chunk = Entries<'a, I>;
+    type Count = O;
+
+    #[inline]
+    fn feed(&self, chunk: Self::Chunk, emit: &mut impl FnMut(u64, O)) -> Result<(), SearchError> {
+        for (key, count) in chunk.iter() {
+            let count = O::from_wide(count.to_wide()).ok_or(SearchError::Overflow)?;
+            self.sweep
+                .expand(self.step, key, &mut |child| emit(child, count));
         }
-        Ok(tables
-            .into_par_iter()
-            .map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()).compact())
-            .collect())
+        Ok(())
     }
 }
 

@@ -2,104 +2,63 @@
 //! layer from the previous with rayon, [`expand_split`] expands one part of
 //! a split layer and splits its children by owner as it drains them,
 //! [`merge`] sums the pieces that several tasks sent to one owner, and
-//! [`split`] splits a layer by owner.  Expanding and merging share one
-//! routine (`accumulate`, then `drain`) that sums `(position, count)` pairs
-//! into sharded open-addressing tables (`ShardTable`); the meeting index
-//! reuses their slot layout and hashing.
+//! [`split`] splits a layer by owner.  Expanding and merging are one step
+//! of the layer engine ([`crate::layers::accumulate`]) with two rules (a
+//! position's jumps, or the position itself), then `drain`, which moves the
+//! engine's tables into the peg's layers.
 
 use super::{Layer, PegGeometry};
 use crate::engine::{with_pool, Control};
 use crate::error::SearchError;
-use crate::memory::{advise_huge, bytes_of, prefetch, try_with_capacity, try_zeroed};
+use crate::layers::{accumulate, needing, Feed, ShardTable, SHARDS};
+use crate::memory::{advise_huge, bytes_of, try_with_capacity, try_zeroed};
 use rayon::prelude::*;
-use std::collections::HashMap;
-use std::sync::Mutex;
 
-/// Children are sorted into this many shards by hash, merged one shard per task.
-pub(super) const SHARD_BITS: u32 = 6;
-pub(super) const SHARDS: usize = 1 << SHARD_BITS;
 /// Parents per task (and between two looks at the cancel flag).
 const CHUNK: usize = 2048;
 
 /// What the summing tables are, in a memory error.
 const TABLES: &str = "the peg layer tables";
 
-/// Bytes between two writes of [`touch_pages`]: the smallest page size.
-const PAGE: usize = 4096;
-
-/// A zeroed table of `n` slots for `what`, advised onto huge pages.  Its
-/// pages come lazily mapped from the allocator (calloc-style) and are
-/// touched here, page by page in order: first touches in random order, by
-/// hash, made building an index 3x slower.  `parallel` touches them with
-/// rayon (in the current pool); it must be `false` wherever a lock is held,
-/// see [`ShardTable::grow`].
-///
-/// What the huge pages bring, measured with `benches/peg_bench.py`-style
-/// runs with and without them (`PR_SET_THP_DISABLE`), 2 threads on a shared
-/// 2-core machine: 10 to 20% less CPU time (the English board centre to
-/// centre 4.6 s against 5.6 s, (2,4) to (2,4) 29 s against 37 s, medians),
-/// most of it kernel time in page faults (a third less) and the rest fewer
-/// TLB misses; and up to 14% more resident memory (2 MiB pages only partly
-/// used).  Wall times moved the same way but within the noise of that machine.
-pub(super) fn zeroed_slots(
-    n: usize,
-    what: &str,
-    parallel: bool,
-) -> Result<Vec<[u64; 2]>, SearchError> {
-    let mut slots = try_zeroed::<[u64; 2]>(n, what)?;
-    advise_huge(&slots);
-    if parallel {
-        slots.par_chunks_mut(1 << 16).for_each(touch_pages);
-    } else {
-        touch_pages(&mut slots);
-    }
-    Ok(slots)
-}
-
-/// Map every page of `slots` (already zero) by writing a zero into it.
-/// The writes are volatile: the compiler knows the memory is zero and would
-/// drop plain ones.
-fn touch_pages(slots: &mut [[u64; 2]]) {
-    for slot in slots
-        .iter_mut()
-        .step_by(PAGE / std::mem::size_of::<[u64; 2]>())
-    {
-        // SAFETY: `slot` is a valid, exclusive reference into the table.
-        unsafe { std::ptr::write_volatile(slot, [0; 2]) };
-    }
-}
-
-#[inline]
-pub(super) fn mix(key: u64) -> u64 {
-    (key ^ key >> 31).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-}
-
 /// At most this many parts when splitting a layer.
 pub const MAX_PARTS: usize = 1 << 16;
 
-/// How an accumulating pass turns one input position into the positions
-/// that receive its count.
-trait Feed: Sync {
-    fn feed(&self, position: u64, emit: impl FnMut(u64));
-}
-
-/// Expanding: every child of the position, canonical.
+/// Expanding, the layer engine's rule: a position's count goes to every
+/// child of the position, canonical.
 struct Children<'a>(&'a PegGeometry);
 
-impl Feed for Children<'_> {
+impl<'a> Feed for Children<'a> {
+    type Chunk = Chunk<'a>;
+    type Count = u128;
     #[inline]
-    fn feed(&self, position: u64, emit: impl FnMut(u64)) {
-        self.0.for_each_child(position, emit);
+    fn feed(
+        &self,
+        (keys, counts): Chunk<'a>,
+        emit: &mut impl FnMut(u64, u128),
+    ) -> Result<(), SearchError> {
+        for (&position, &count) in keys.iter().zip(counts) {
+            self.0.for_each_child(position, |child| emit(child, count));
+        }
+        Ok(())
     }
 }
 
-/// Merging: the position itself.
-struct Same;
+/// Merging: a position's count goes to the position itself.
+struct Same<'a>(std::marker::PhantomData<Chunk<'a>>);
 
-impl Feed for Same {
+impl<'a> Feed for Same<'a> {
+    type Chunk = Chunk<'a>;
+    type Count = u128;
     #[inline]
-    fn feed(&self, position: u64, mut emit: impl FnMut(u64)) {
-        emit(position);
+    fn feed(
+        &self,
+        (keys, counts): Chunk<'a>,
+        emit: &mut impl FnMut(u64, u128),
+    ) -> Result<(), SearchError> {
+        for (&position, &count) in keys.iter().zip(counts) {
+            emit(position, count);
+        }
+        Ok(())
     }
 }
 
@@ -128,8 +87,14 @@ pub fn expand_split(
 ) -> Result<Vec<Layer>, SearchError> {
     let parts = parts.clamp(1, MAX_PARTS);
     with_pool(threads, || {
-        let expected = expected_children(layer) / SHARDS;
-        let tables = accumulate(chunks_of(&[layer])?, expected, &Children(geometry), ctl)?;
+        let expected = expected_children(layer);
+        let tables = accumulate(
+            chunks_of(&[layer])?,
+            expected,
+            &Children(geometry),
+            TABLES,
+            ctl,
+        )?;
         let pegs = layer.pegs.saturating_sub(1);
         drain(
             tables,
@@ -152,10 +117,16 @@ pub fn merge(pieces: &[&Layer], threads: usize, ctl: &Control) -> Result<Layer, 
     // as big as all of them (tables grow if this guess is low).
     let total: usize = pieces.iter().map(|piece| piece.len()).sum();
     let largest = pieces.iter().map(|piece| piece.len()).max().unwrap_or(0);
-    let expected = largest.max(total / 2) / SHARDS;
+    let expected = largest.max(total / 2);
     let parents = pieces.iter().map(|piece| piece.parents).max().unwrap_or(0);
     with_pool(threads, || {
-        let tables = accumulate(chunks_of(pieces)?, expected, &Same, ctl)?;
+        let tables = accumulate(
+            chunks_of(pieces)?,
+            expected,
+            &Same(std::marker::PhantomData),
+            TABLES,
+            ctl,
+        )?;
         let what = format!("the merged layer of {pegs} pegs");
         let mut merged = drain(tables, (pegs, parents), 1, |_| 0, &what, ctl)?;
         Ok(merged.pop().unwrap_or_default())
@@ -225,73 +196,13 @@ pub(super) fn chunks_of<'a>(layers: &[&'a Layer]) -> Result<Vec<Chunk<'a>>, Sear
 /// Up to [`CHUNK`] positions of a layer and their counts.
 pub(super) type Chunk<'a> = (&'a [u64], &'a [u128]);
 
-/// Sum per position the counts that `feed` sends from every entry of
-/// `chunks` (an entry's count goes to each position it emits), in
-/// parallel, into SHARDS tables.  Runs inside a pool.
-fn accumulate(
-    chunks: Vec<Chunk<'_>>,
-    expected: usize,
-    feed: &impl Feed,
-    ctl: &Control,
-) -> Result<Vec<ShardTable>, SearchError> {
-    // Positions go to one of SHARDS tables by the top bits of their hash,
-    // through small per-task buffers, so a lock is taken once per batch.
-    // Every phase looks at the cancel flag at least once per shard or chunk:
-    // allocating and draining the tables of a wide layer take about a second.
-    let tables: Vec<Mutex<ShardTable>> = (0..SHARDS)
-        .map(|_| {
-            if ctl.is_cancelled() {
-                return Err(SearchError::Cancelled);
-            }
-            // A memory error names all the tables, not the one that failed.
-            let slots = ShardTable::slots_for(expected).unwrap_or(usize::MAX);
-            let all = bytes_of::<[u64; 2]>(slots).saturating_mul(SHARDS as u64);
-            let table = ShardTable::with_capacity(expected).map_err(|e| needing(e, all))?;
-            Ok(Mutex::new(table))
-        })
-        .collect::<Result<_, _>>()?;
-    let flush = |shard: usize, batch: &mut Vec<(u64, u128)>| -> Result<(), SearchError> {
-        let mut table = tables[shard].lock().unwrap_or_else(|e| e.into_inner());
-        let added = table.add_all(batch);
-        batch.clear();
-        added
-    };
-    chunks.into_par_iter().try_for_each(|(keys, counts)| {
-        if ctl.is_cancelled() {
-            return Err(SearchError::Cancelled);
-        }
-        let mut batches: Vec<Vec<(u64, u128)>> =
-            (0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect();
-        let mut result = Ok(());
-        for (&position, &count) in keys.iter().zip(counts) {
-            feed.feed(position, |child| {
-                let shard = (mix(child) >> (64 - SHARD_BITS)) as usize;
-                let batch = &mut batches[shard];
-                batch.push((child, count));
-                if batch.len() == BATCH && result.is_ok() {
-                    result = flush(shard, batch);
-                }
-            });
-        }
-        for (shard, batch) in batches.iter_mut().enumerate() {
-            if result.is_ok() {
-                result = flush(shard, batch);
-            }
-        }
-        result
-    })?;
-    Ok((tables.into_iter())
-        .map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()))
-        .collect())
-}
-
 /// Move the entries of `tables` into `parts` layers of `pegs` pegs (`what`
 /// they are, in a memory error; `parents` their size hint), each position
 /// into layer `owner(position)`.  Every table drains straight into its own
 /// stretch of each part, in parallel (the pages of a fresh zeroed vector are
 /// only mapped when touched).  Runs inside a pool.
 fn drain(
-    tables: Vec<ShardTable>,
+    tables: Vec<ShardTable<u128>>,
     (pegs, parents): (u32, usize),
     parts: usize,
     owner: impl Fn(u64) -> usize + Sync,
@@ -307,7 +218,7 @@ fn drain(
             if parts == 1 {
                 return Ok(Vec::new());
             }
-            let mut owners = try_with_capacity(table.used, what)?;
+            let mut owners = try_with_capacity(table.len(), what)?;
             owners.extend(table.keys().map(|key| owner(key) as u32));
             Ok(owners)
         })
@@ -317,7 +228,7 @@ fn drain(
     for (table, owners) in tables.iter().zip(&owners) {
         let mut sizes_here = try_zeroed::<usize>(parts, what)?;
         if parts == 1 {
-            sizes_here[0] = table.used;
+            sizes_here[0] = table.len();
         } else {
             for &part in owners {
                 sizes_here[part as usize] += 1;
@@ -363,18 +274,9 @@ fn drain(
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
-            table.drain_into(&mut targets, &owners, what)
+            drain_into(table, &mut targets, &owners, what)
         })?;
     Ok(out)
-}
-
-/// `e` with `bytes` as what it needed, if it is a memory error: the whole
-/// of what was being built, rather than the one piece that failed.
-fn needing(e: SearchError, bytes: u64) -> SearchError {
-    match e {
-        SearchError::Memory { what, .. } => SearchError::Memory { what, bytes },
-        e => e,
-    }
 }
 
 /// Where a table drains its entries for one part: keys and counts.
@@ -393,164 +295,31 @@ fn expected_children(layer: &Layer) -> usize {
     ((n as f64 * growth * 1.1) as usize).max(64 * SHARDS)
 }
 
-/// Children buffered per shard before taking its lock.
-const BATCH: usize = 32;
-
-/// An open-addressing table summing counts per position (0 marks a free
-/// slot: a position always has a peg).  A slot is `[key, count]`, 16 bytes,
-/// four to a cache line; a count that outgrows 64 bits (rare: mid-game
-/// counts are small) is marked `WIDE` and summed in `wide` instead.
-struct ShardTable {
-    slots: Vec<[u64; 2]>,
-    used: usize,
-    wide: HashMap<u64, u128>,
-}
-
-/// Where `key` starts probing in a table of `mask + 1` slots: bits below
-/// the shard bits of its hash, so positions spread within a shard.
-#[inline]
-pub(super) fn home_slot(key: u64, mask: usize) -> usize {
-    (mix(key) >> 16) as usize & mask
-}
-
-/// Put `entry`, whose key is not in `slots` yet, in the first free slot
-/// from its home (linear probing; the table is never full).
-pub(super) fn put_new(slots: &mut [[u64; 2]], entry: [u64; 2]) {
-    let mask = slots.len() - 1;
-    let mut slot = home_slot(entry[0], mask);
-    while slots[slot][0] != 0 {
-        slot = (slot + 1) & mask;
-    }
-    slots[slot] = entry;
-}
-
-/// The count of a slot whose true count lives in the `wide` map.
-pub(super) const WIDE: u64 = u64::MAX;
-
-/// What the `wide` maps are, in a memory error.
-pub(super) const WIDE_COUNTS: &str = "the peg counts past 64 bits";
-
-/// `n` as a slot's count, or `None` if it must live in the `wide` map.
-#[inline]
-pub(super) fn narrow(n: u128) -> Option<u64> {
-    u64::try_from(n).ok().filter(|&n| n != WIDE)
-}
-
-impl ShardTable {
-    /// A table for about `n` entries.  Runs in the pool, outside any lock:
-    /// its pages are touched in parallel.
-    fn with_capacity(n: usize) -> Result<ShardTable, SearchError> {
-        let size = Self::slots_for(n).ok_or_else(|| {
-            SearchError::memory(TABLES, bytes_of::<[u64; 2]>(n).saturating_mul(2))
-        })?;
-        Ok(ShardTable {
-            slots: zeroed_slots(size, TABLES, true)?,
-            used: 0,
-            wide: HashMap::new(),
-        })
-    }
-
-    /// The slots of a table for `n` entries: at most half full.
-    fn slots_for(n: usize) -> Option<usize> {
-        let size = n.checked_mul(2)?.checked_next_power_of_two()?;
-        Some(size.max(16))
-    }
-
-    /// Add a batch of `(position, count)`, prefetching its slots first.
-    /// Called under the shard's lock: nothing here may run rayon work.
-    fn add_all(&mut self, batch: &[(u64, u128)]) -> Result<(), SearchError> {
-        if 10 * (self.used + batch.len()) > 7 * self.slots.len() {
-            self.grow()?;
+/// Move the entries of `table` into `targets`: the `i`th entry (in slot
+/// order) into `targets[owners[i]]`, or all into `targets[0]` when `owners`
+/// is empty.  Each target is exactly as long as what it receives.
+fn drain_into(
+    table: ShardTable<u128>,
+    targets: &mut [Target<'_>],
+    owners: &[u32],
+    what: &str,
+) -> Result<(), SearchError> {
+    let entries = table.entries().iter();
+    if owners.is_empty() {
+        let (keys, counts) = &mut targets[0];
+        for ((key, count), (k, n)) in keys.iter_mut().zip(counts.iter_mut()).zip(entries) {
+            (*key, *count) = (k, n);
         }
-        let mask = self.slots.len() - 1;
-        for &(key, _) in batch {
-            prefetch(&self.slots[home_slot(key, mask)]);
-        }
-        for &(key, count) in batch {
-            let mut slot = home_slot(key, mask);
-            loop {
-                let [k, n] = self.slots[slot];
-                if k == key || k == 0 {
-                    let sum = match (k == 0, n) {
-                        (true, _) => Some(count),
-                        (false, WIDE) => self.wide[&key].checked_add(count),
-                        (false, n) => (n as u128).checked_add(count),
-                    }
-                    .ok_or(SearchError::Overflow)?;
-                    let narrow = narrow(sum);
-                    if narrow.is_none() {
-                        self.wide.try_reserve(1).map_err(|_| {
-                            SearchError::memory(
-                                WIDE_COUNTS,
-                                bytes_of::<(u64, u128)>(self.wide.len() + 1),
-                            )
-                        })?;
-                        self.wide.insert(key, sum);
-                    }
-                    self.used += (k == 0) as usize;
-                    self.slots[slot] = [key, narrow.unwrap_or(WIDE)];
-                    break;
-                }
-                slot = (slot + 1) & mask;
-            }
-        }
-        Ok(())
+        return Ok(());
     }
-
-    /// Double the table.  This runs under the shard's lock (inside `flush`),
-    /// so it must not run rayon work: a worker waiting here for a nested
-    /// parallel job may steal another chunk of the expansion whose flush
-    /// needs this same lock, and then waits on itself (rayon's deadlock
-    /// pattern).  So the new table is touched sequentially; only tables made
-    /// outside any lock ([`ShardTable::with_capacity`], the index) are
-    /// touched in parallel.
-    fn grow(&mut self) -> Result<(), SearchError> {
-        let size = 2 * self.slots.len();
-        let old = std::mem::replace(&mut self.slots, zeroed_slots(size, TABLES, false)?);
-        for entry in old {
-            if entry[0] != 0 {
-                put_new(&mut self.slots, entry);
-            }
-        }
-        Ok(())
+    let mut next = try_zeroed::<usize>(targets.len(), what)?;
+    for ((k, n), &part) in entries.zip(owners) {
+        let part = part as usize;
+        let (keys, counts) = &mut targets[part];
+        (keys[next[part]], counts[next[part]]) = (k, n);
+        next[part] += 1;
     }
-
-    /// The keys of the filled slots, in slot order.
-    fn keys(&self) -> impl Iterator<Item = u64> + '_ {
-        self.slots
-            .iter()
-            .map(|slot| slot[0])
-            .filter(|&key| key != 0)
-    }
-
-    /// Move the entries into `targets`: the `i`th filled slot into
-    /// `targets[owners[i]]`, or all into `targets[0]` when `owners` is empty.
-    /// Each target is exactly as long as what it receives.
-    fn drain_into(
-        self,
-        targets: &mut [Target<'_>],
-        owners: &[u32],
-        what: &str,
-    ) -> Result<(), SearchError> {
-        let filled = self.slots.iter().filter(|slot| slot[0] != 0);
-        if owners.is_empty() {
-            let (keys, counts) = &mut targets[0];
-            for ((key, count), &[k, n]) in keys.iter_mut().zip(counts.iter_mut()).zip(filled) {
-                *key = k;
-                *count = if n == WIDE { self.wide[&k] } else { n as u128 };
-            }
-            return Ok(());
-        }
-        let mut next = try_zeroed::<usize>(targets.len(), what)?;
-        for (&[k, n], &part) in filled.zip(owners) {
-            let part = part as usize;
-            let (keys, counts) = &mut targets[part];
-            keys[next[part]] = k;
-            counts[next[part]] = if n == WIDE { self.wide[&k] } else { n as u128 };
-            next[part] += 1;
-        }
-        Ok(())
-    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -579,22 +348,6 @@ mod tests {
         };
         let next = expand(&g, &fine, 2, &ctl).unwrap();
         assert_eq!((next.keys, next.counts), (vec![0b00100], vec![u128::MAX]));
-    }
-
-    #[test]
-    fn impossible_tables_are_memory_errors_not_aborts() {
-        let is_memory = |e: SearchError| matches!(e, SearchError::Memory { .. });
-        assert!(ShardTable::with_capacity(usize::MAX / 2).is_err_and(is_memory));
-        assert!(ShardTable::with_capacity(usize::MAX / 64).is_err_and(is_memory));
-        assert!(zeroed_slots(usize::MAX / 64, "a test table", false).is_err_and(is_memory));
-        // A table that is fine, for contrast (so the error above is the size's).
-        let mut table = ShardTable::with_capacity(100).unwrap();
-        for key in 1..1000u64 {
-            table.add_all(&[(key, 1)]).unwrap();
-        }
-        assert_eq!(table.used, 999);
-        let message = SearchError::memory(TABLES, 3 << 30).to_string();
-        assert!(message.contains("the peg layer tables"), "{message}");
     }
 
     #[test]

@@ -278,7 +278,7 @@ impl PegGeometry {
 /// The owner of a position among `parts` when a layer is split across
 /// tasks (or machines): a fixed hash of its canonical key, the same in every
 /// process and on every machine (never a randomly seeded hasher), and
-/// unrelated to [`mix`](super::expand::mix), which places keys in the
+/// unrelated to [`mix`](crate::layers::mix), which places keys in the
 /// tables.  The hash is the finalizer of splitmix64, in arithmetic modulo
 /// 2^64:
 ///

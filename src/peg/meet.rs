@@ -10,16 +10,12 @@
 //! forward searches, from the start and from the finish, meet at a middle
 //! layer, and only positions both can reach contribute.
 
-use super::expand::{
-    chunks_of, home_slot, mix, narrow, put_new, zeroed_slots, Chunk, SHARDS, SHARD_BITS, WIDE,
-    WIDE_COUNTS,
-};
+use super::expand::{chunks_of, Chunk};
 use super::{Layer, PegGeometry};
 use crate::engine::{with_pool, Control};
 use crate::error::SearchError;
-use crate::memory::{bytes_of, prefetch, try_with_capacity};
+use crate::layers::{freeze, shard_of, Feed, Frozen, SHARDS};
 use rayon::prelude::*;
-use std::collections::HashMap;
 
 /// Positions whose probes are prefetched together when meeting.
 const PROBE_BLOCK: usize = 8;
@@ -86,106 +82,64 @@ fn sum_by_chunks(
 }
 
 /// A hash index of a layer: position -> sequences reaching that one
-/// position (its orbit's count divided by the orbit's size).  Slots as in
-/// [`ShardTable`]: `[key, count]`, a count past 64 bits marked `WIDE` and
-/// kept in `wide`.  Key 0 marks a free slot: a position always has a peg.
+/// position (its orbit's count divided by the orbit's size), built by the
+/// layer engine and frozen into one region.
 struct KeyIndex {
-    /// `SHARDS` regions of `1 << bits` slots, a position in the region given
-    /// by the top bits of its hash (so the regions are built in parallel).
-    slots: Vec<[u64; 2]>,
-    bits: u32,
-    wide: HashMap<u64, u128>,
+    table: Frozen<u128>,
 }
 
 /// What the index is, in a memory error.
 const INDEX: &str = "the meeting index";
 
-impl KeyIndex {
-    /// Runs inside the pool, and looks at the cancel flag between phases
-    /// (building the index of a wide layer takes about a second).
-    fn new(geometry: &PegGeometry, layer: &Layer, ctl: &Control) -> Result<KeyIndex, SearchError> {
-        let cancelled = || match ctl.is_cancelled() {
-            true => Err(SearchError::Cancelled),
-            false => Ok(()),
-        };
-        let mut entries: Vec<(u64, u128)> = try_with_capacity(layer.len(), INDEX)?;
-        // Into the room just reserved: an indexed parallel extend writes in
-        // place and never reallocates.
-        entries.par_extend(
-            (layer.keys.par_iter())
-                .zip(&layer.counts)
-                .map(|(&key, &count)| (key, count / geometry.orbit_size(key) as u128)),
-        );
-        cancelled()?;
-        entries.par_sort_unstable_by_key(|&(key, _)| mix(key) >> (64 - SHARD_BITS));
-        cancelled()?;
-        let mut starts = vec![0; SHARDS + 1];
-        for (region, start) in starts.iter_mut().enumerate().skip(1) {
-            *start = entries
-                .partition_point(|&(k, _)| ((mix(k) >> (64 - SHARD_BITS)) as usize) < region);
-        }
-        starts[SHARDS] = entries.len();
-        // Every region at most half full, however unevenly the hash spreads.
-        let fullest = starts.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
-        let per_region = (2 * fullest).next_power_of_two().max(16);
-        let bits = per_region.trailing_zeros();
-        let slots_needed = per_region
-            .checked_mul(SHARDS)
-            .ok_or_else(|| SearchError::memory(INDEX, u64::MAX))?;
-        let mut slots = zeroed_slots(slots_needed, INDEX, true)?;
-        cancelled()?;
-        slots
-            .par_chunks_mut(per_region)
-            .enumerate()
-            .try_for_each(|(region, area)| {
-                cancelled()?;
-                for &(key, n) in &entries[starts[region]..starts[region + 1]] {
-                    let n = narrow(n);
-                    put_new(area, [key, n.unwrap_or(WIDE)]);
-                }
-                Ok(())
-            })?;
-        let wide_entries = entries.iter().filter(|&&(_, n)| narrow(n).is_none());
-        let mut wide = HashMap::new();
-        let count = wide_entries.clone().count();
-        wide.try_reserve(count)
-            .map_err(|_| SearchError::memory(WIDE_COUNTS, bytes_of::<(u64, u128)>(count)))?;
-        wide.extend(wide_entries.copied());
-        Ok(KeyIndex { slots, bits, wide })
-    }
+/// Building the index, the layer engine's rule: a position's count, shared
+/// among the positions of its orbit, goes to the position itself.
+struct PerPosition<'a>(&'a PegGeometry);
 
+impl<'a> Feed for PerPosition<'a> {
+    type Chunk = Chunk<'a>;
+    type Count = u128;
     #[inline]
-    fn region(&self, key: u64) -> &[[u64; 2]] {
-        let region = (mix(key) >> (64 - SHARD_BITS)) as usize;
-        &self.slots[region << self.bits..(region + 1) << self.bits]
+    fn feed(
+        &self,
+        (keys, counts): Chunk<'a>,
+        emit: &mut impl FnMut(u64, u128),
+    ) -> Result<(), SearchError> {
+        for (&key, &count) in keys.iter().zip(counts) {
+            emit(key, count / self.0.orbit_size(key) as u128);
+        }
+        Ok(())
+    }
+}
+
+impl KeyIndex {
+    /// Runs inside the pool, and looks at the cancel flag (building the
+    /// index of a wide layer takes about a second).
+    fn new(geometry: &PegGeometry, layer: &Layer, ctl: &Control) -> Result<KeyIndex, SearchError> {
+        // The keys of a layer are distinct: a shard gets as many as hash to it.
+        let sizes = (layer.keys.par_chunks(1 << 16))
+            .map(|keys| {
+                let mut sizes = vec![0usize; SHARDS];
+                keys.iter().for_each(|&key| sizes[shard_of(key)] += 1);
+                sizes
+            })
+            .reduce(
+                || vec![0; SHARDS],
+                |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
+            );
+        let chunks = chunks_of(&[layer])?;
+        let table = freeze(chunks, &sizes, &PerPosition(geometry), INDEX, ctl)?;
+        Ok(KeyIndex { table })
     }
 
     #[inline]
     fn prefetch(&self, key: u64) {
-        let region = self.region(key);
-        prefetch(&region[home_slot(key, region.len() - 1)]);
+        self.table.prefetch(key);
     }
 
     /// The per-position count of `key`, 0 if absent.
     #[inline]
     fn get(&self, key: u64) -> u128 {
-        let region = self.region(key);
-        let mask = region.len() - 1;
-        let mut slot = home_slot(key, mask);
-        loop {
-            let [k, n] = region[slot];
-            if k == key {
-                return if n == WIDE {
-                    self.wide[&key]
-                } else {
-                    n as u128
-                };
-            }
-            if k == 0 {
-                return 0;
-            }
-            slot = (slot + 1) & mask;
-        }
+        self.table.get(key)
     }
 }
 

@@ -17,10 +17,10 @@
 //! A live position is explored every time it is reached: that is the
 //! enumeration.
 
-use super::expand::mix;
 use super::PegGeometry;
 use crate::engine::Control;
 use crate::error::SearchError;
+use crate::layers::MixHasher;
 use crate::memory::{bytes_of, check_available};
 use std::collections::HashSet;
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
@@ -147,34 +147,6 @@ impl Walker<'_> {
             self.dead.insert(key)?;
         }
         Ok(below)
-    }
-}
-
-/// A hasher for positions: one multiply (the default SipHash cost more
-/// than the search itself).
-#[derive(Default, Clone, Copy)]
-struct MixHasher;
-
-impl std::hash::BuildHasher for MixHasher {
-    type Hasher = MixHash;
-    fn build_hasher(&self) -> MixHash {
-        MixHash(0)
-    }
-}
-
-struct MixHash(u64);
-
-impl std::hash::Hasher for MixHash {
-    fn finish(&self) -> u64 {
-        mix(self.0)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
     }
 }
 

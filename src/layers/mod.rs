@@ -1,0 +1,34 @@
+//! The layered-DP engine shared by the peg-solitaire count ([`crate::peg`])
+//! and the frontier count of knight's tours ([`crate::frontier`]).
+//!
+//! Both are the same machine: a layer of states (keys, `u64`, never 0) with
+//! the number of ways to reach each, expanded in parallel into the next
+//! layer, where equal keys have their counts summed, after which the old
+//! layer is dropped.  This module owns that machine once:
+//!
+//! * `count.rs`: the count types, `u64`, `u128` and [`U256`], behind the
+//!   [`Count`] trait (checked addition and conversion);
+//! * `table.rs`: the one hash table, [`ShardTable`]: open addressing,
+//!   16-byte slots, counts past 64 bits kept beside it, growth that never
+//!   runs rayon work under a lock, pages advised onto huge pages and first
+//!   touched in order; [`Packed`], a finished shard kept as a layer; and
+//!   [`Frozen`], a finished layer's tables in one region, for lookups;
+//! * `accumulate.rs`: one step, [`accumulate`]: a DP's [`Feed`] run over
+//!   the layer's chunks in parallel, the pairs it emits batched per shard
+//!   and summed into [`SHARDS`] tables, checked first against the memory
+//!   the machine has, polling the cancel flag.
+//!
+//! What the layers mean stays with each DP: the peg's positions, owners and
+//! meeting in the middle in `peg/`, the frontier's states and sweep in
+//! `frontier/`.
+
+mod accumulate;
+mod count;
+mod table;
+
+pub use accumulate::{accumulate, freeze, Feed, BATCH};
+pub use count::{Count, U256};
+pub use table::{
+    mix, needing, shard_of, zeroed_slots, Entries, Frozen, MixHasher, Packed, Region, ShardTable,
+    Sum, WideMap, SHARDS, SHARD_BITS, WIDE,
+};
