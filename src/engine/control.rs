@@ -1,0 +1,111 @@
+//! Control: what a search and whoever started it share.  The caller's side
+//! is [`Control`] (cancel it, read its progress); the search's side is
+//! [`Stop`] (should this task give up?) polled through a [`Ticker`] (only
+//! every 4096 nodes, so the check costs nothing in the hot loops).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+use crate::error::SearchError;
+
+/// Shared state between a running search and whoever started it: a cancel
+/// flag, and counters of finished and planned units of work (the engine's
+/// tasks, the frontier's sweep steps) for progress reports.  Every family
+/// reports through it, so the bindings poll every call the same way.
+#[derive(Debug, Default)]
+pub struct Control {
+    cancel: AtomicBool,
+    done: AtomicU64,
+    total: AtomicU64,
+}
+
+impl Control {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Ask the search to stop; it returns [`SearchError::Cancelled`] soon after.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// `(finished units, planned units)`.
+    pub fn progress(&self) -> (u64, u64) {
+        (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Begin a job of `total` units (tasks, sweep steps): progress `(0, total)`.
+    pub fn start(&self, total: usize) {
+        self.done.store(0, Ordering::Relaxed);
+        self.total.store(total as u64, Ordering::Relaxed);
+    }
+
+    /// One more unit of the job is done.
+    pub fn finish_one(&self) {
+        self.done.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// What a search polls to learn whether it should give up: the caller's
+/// cancel flag, and in find-first mode whether an earlier task already found.
+pub struct Stop<'a> {
+    pub(super) ctl: &'a Control,
+    pub(super) found: Option<(&'a AtomicUsize, usize, bool)>,
+}
+
+impl<'a> Stop<'a> {
+    /// A stop that only listens to the cancel flag.
+    pub fn new(ctl: &'a Control) -> Self {
+        Stop { ctl, found: None }
+    }
+
+    /// `true` when the current task's work is no longer wanted.
+    #[inline]
+    pub fn now(&self) -> bool {
+        if self.ctl.is_cancelled() {
+            return true;
+        }
+        match self.found {
+            None => false,
+            // Deterministic: only a hit in an earlier task makes ours useless.
+            Some((best, me, true)) => best.load(Ordering::Relaxed) < me,
+            // Any hit will do.
+            Some((best, _, false)) => best.load(Ordering::Relaxed) != usize::MAX,
+        }
+    }
+}
+
+/// Polls [`Stop`] every 4096 nodes so the check costs nothing.
+pub struct Ticker {
+    ticks: u32,
+}
+
+const POLL_MASK: u32 = (1 << 12) - 1;
+
+impl Ticker {
+    pub fn new() -> Self {
+        Ticker { ticks: 0 }
+    }
+
+    /// Count one node; `Err(Cancelled)` once in a while if the stop is set.
+    #[inline]
+    pub fn tick(&mut self, stop: &Stop) -> Result<(), SearchError> {
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks & POLL_MASK == 0 && stop.now() {
+            return Err(SearchError::Cancelled);
+        }
+        Ok(())
+    }
+}
+
+impl Default for Ticker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
