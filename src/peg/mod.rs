@@ -19,7 +19,8 @@
 //!
 //! **The files.**  `geometry.rs`: the board, its jumps and symmetries,
 //! canonical forms and owners.  `layer.rs`: a layer and its bytes.
-//! `expand.rs`: the sharded tables that expand, merge and split layers.
+//! `expand.rs`: expanding, merging and splitting layers, as rules for the
+//! layer engine ([`crate::layers`], whose sharded tables do the summing).
 //! `meet.rs`: joining two searches, and the finish counts.  [`stream`]: one
 //! solution at a time by depth-first search, and [`solve`].
 
