@@ -180,6 +180,30 @@ fn add_into<W: Count>(
     Ok(added)
 }
 
+/// The count of `key` in `slots` (wide counts in `wide`), zero if absent.
+#[inline]
+fn find<W: Count>(slots: &[[u64; 2]], wide: &WideMap<W>, key: u64) -> W {
+    let len = slots.len();
+    let mut slot = home(key, len);
+    loop {
+        let [k, n] = slots[slot];
+        if k == key {
+            return if n == WIDE {
+                wide[&key]
+            } else {
+                W::from_narrow(n)
+            };
+        }
+        if k == 0 {
+            return W::default();
+        }
+        slot += 1;
+        if slot == len {
+            slot = 0;
+        }
+    }
+}
+
 /// Where the layer engine's step sums its pairs: a [`ShardTable`] (which
 /// grows), or a [`Region`] of a [`Frozen`] table (sized in advance).
 pub trait Sum<W: Count>: Send {
@@ -297,25 +321,7 @@ impl<W: Count> ShardTable<W> {
     /// The count of `key`, zero if absent.
     #[inline]
     pub fn get(&self, key: u64) -> W {
-        let len = self.slots.len();
-        let mut slot = home(key, len);
-        loop {
-            let [k, n] = self.slots[slot];
-            if k == key {
-                return if n == WIDE {
-                    self.wide[&key]
-                } else {
-                    W::from_narrow(n)
-                };
-            }
-            if k == 0 {
-                return W::default();
-            }
-            slot += 1;
-            if slot == len {
-                slot = 0;
-            }
-        }
+        find(&self.slots, &self.wide, key)
     }
 
     /// The keys, in slot order.
@@ -428,26 +434,7 @@ impl<W: Count> Frozen<W> {
     /// The count of `key`, zero if absent.
     #[inline]
     pub fn get(&self, key: u64) -> W {
-        let region = self.region(key);
-        let len = region.len();
-        let mut slot = home(key, len);
-        loop {
-            let [k, n] = region[slot];
-            if k == key {
-                return if n == WIDE {
-                    self.wide[&key]
-                } else {
-                    W::from_narrow(n)
-                };
-            }
-            if k == 0 {
-                return W::default();
-            }
-            slot += 1;
-            if slot == len {
-                slot = 0;
-            }
-        }
+        find(self.region(key), &self.wide, key)
     }
 }
 

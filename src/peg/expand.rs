@@ -23,30 +23,18 @@ const TABLES: &str = "the peg layer tables";
 /// At most this many parts when splitting a layer.
 pub const MAX_PARTS: usize = 1 << 16;
 
-/// Expanding, the layer engine's rule: a position's count goes to every
-/// child of the position, canonical.
-struct Children<'a>(&'a PegGeometry);
-
-impl<'a> Feed for Children<'a> {
-    type Chunk = Chunk<'a>;
-    type Count = u128;
-    #[inline]
-    fn feed(
-        &self,
-        (keys, counts): Chunk<'a>,
-        emit: &mut impl FnMut(u64, u128),
-    ) -> Result<(), SearchError> {
-        for (&position, &count) in keys.iter().zip(counts) {
-            self.0.for_each_child(position, |child| emit(child, count));
-        }
-        Ok(())
-    }
+/// The peg's rules for the layer engine: where a position's count goes.
+#[derive(Clone, Copy)]
+pub(super) enum Rule<'a> {
+    /// Expanding: to every child of the position, canonical.
+    Children(&'a PegGeometry),
+    /// Merging: to the position itself.
+    Same,
+    /// Indexing: to the position itself, shared among its orbit's positions.
+    PerPosition(&'a PegGeometry),
 }
 
-/// Merging: a position's count goes to the position itself.
-struct Same<'a>(std::marker::PhantomData<Chunk<'a>>);
-
-impl<'a> Feed for Same<'a> {
+impl<'a> Feed for Rule<'a> {
     type Chunk = Chunk<'a>;
     type Count = u128;
     #[inline]
@@ -55,8 +43,15 @@ impl<'a> Feed for Same<'a> {
         (keys, counts): Chunk<'a>,
         emit: &mut impl FnMut(u64, u128),
     ) -> Result<(), SearchError> {
-        for (&position, &count) in keys.iter().zip(counts) {
-            emit(position, count);
+        let entries = keys.iter().copied().zip(counts.iter().copied());
+        match *self {
+            Rule::Children(geometry) => entries.for_each(|(position, count)| {
+                geometry.for_each_child(position, |child| emit(child, count))
+            }),
+            Rule::Same => entries.for_each(|(position, count)| emit(position, count)),
+            Rule::PerPosition(geometry) => entries.for_each(|(position, count)| {
+                emit(position, count / geometry.orbit_size(position) as u128)
+            }),
         }
         Ok(())
     }
@@ -91,7 +86,7 @@ pub fn expand_split(
         let tables = accumulate(
             chunks_of(&[layer])?,
             expected,
-            &Children(geometry),
+            &Rule::Children(geometry),
             TABLES,
             ctl,
         )?;
@@ -120,13 +115,7 @@ pub fn merge(pieces: &[&Layer], threads: usize, ctl: &Control) -> Result<Layer, 
     let expected = largest.max(total / 2);
     let parents = pieces.iter().map(|piece| piece.parents).max().unwrap_or(0);
     with_pool(threads, || {
-        let tables = accumulate(
-            chunks_of(pieces)?,
-            expected,
-            &Same(std::marker::PhantomData),
-            TABLES,
-            ctl,
-        )?;
+        let tables = accumulate(chunks_of(pieces)?, expected, &Rule::Same, TABLES, ctl)?;
         let what = format!("the merged layer of {pegs} pegs");
         let mut merged = drain(tables, (pegs, parents), 1, |_| 0, &what, ctl)?;
         Ok(merged.pop().unwrap_or_default())

@@ -10,11 +10,11 @@
 //! forward searches, from the start and from the finish, meet at a middle
 //! layer, and only positions both can reach contribute.
 
-use super::expand::{chunks_of, Chunk};
+use super::expand::{chunks_of, Chunk, Rule};
 use super::{Layer, PegGeometry};
 use crate::engine::{with_pool, Control};
 use crate::error::SearchError;
-use crate::layers::{freeze, shard_of, Feed, Frozen, SHARDS};
+use crate::layers::{freeze, shard_of, Frozen, SHARDS};
 use rayon::prelude::*;
 
 /// Positions whose probes are prefetched together when meeting.
@@ -91,26 +91,6 @@ struct KeyIndex {
 /// What the index is, in a memory error.
 const INDEX: &str = "the meeting index";
 
-/// Building the index, the layer engine's rule: a position's count, shared
-/// among the positions of its orbit, goes to the position itself.
-struct PerPosition<'a>(&'a PegGeometry);
-
-impl<'a> Feed for PerPosition<'a> {
-    type Chunk = Chunk<'a>;
-    type Count = u128;
-    #[inline]
-    fn feed(
-        &self,
-        (keys, counts): Chunk<'a>,
-        emit: &mut impl FnMut(u64, u128),
-    ) -> Result<(), SearchError> {
-        for (&key, &count) in keys.iter().zip(counts) {
-            emit(key, count / self.0.orbit_size(key) as u128);
-        }
-        Ok(())
-    }
-}
-
 impl KeyIndex {
     /// Runs inside the pool, and looks at the cancel flag (building the
     /// index of a wide layer takes about a second).
@@ -127,7 +107,7 @@ impl KeyIndex {
                 |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
             );
         let chunks = chunks_of(&[layer])?;
-        let table = freeze(chunks, &sizes, &PerPosition(geometry), INDEX, ctl)?;
+        let table = freeze(chunks, &sizes, &Rule::PerPosition(geometry), INDEX, ctl)?;
         Ok(KeyIndex { table })
     }
 
