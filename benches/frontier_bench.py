@@ -6,6 +6,7 @@ step, peak memory and wall time of each case, each in a fresh Python process
     python benches/frontier_bench.py --big         # also 6x7 and 7x7 (minutes, gigabytes)
     python benches/frontier_bench.py --search      # also time the search where it is feasible
     python benches/frontier_bench.py 3x16 6x6      # chosen cases
+    python benches/frontier_bench.py --memory 4GB 7x7   # within a memory budget (spills to disk)
 
 A case is ``RxC`` (all starts, open tours), optionally ``RxC@r,c`` (from one
 square) and a trailing ``c`` for closed tours (``6x6@0,0c``).  A count past
@@ -29,6 +30,8 @@ import subprocess
 import sys
 import textwrap
 
+from solvers import _validate
+
 QUICK = ["3x16", "3x60", "3x100", "4x30", "4x60", "5x8", "5x12", "6x6", "6x6@0,0c", "6x6c"]
 BIG = ["6x7", "7x7"]
 SEARCH_FEASIBLE = {"3x16", "5x8", "6x6", "6x6@0,0c", "6x6c"}
@@ -36,12 +39,15 @@ SEARCH_FEASIBLE = {"3x16", "5x8", "6x6", "6x6@0,0c", "6x6c"}
 SNIPPET = """
 import json, resource, time
 from solvers import _core
-rows, cols, start, closed, method, threads = {args!r}
+rows, cols, start, closed, method, threads, memory = {args!r}
 t = time.perf_counter()
 widest = ""
+spilled = 0
 try:
     if method == "frontier":
-        high, low, widest = _core.count_tours_frontier(rows, cols, None, start, closed, threads)
+        high, low, widest, spilled = _core.count_tours_frontier(
+            rows, cols, None, start, closed, threads, None, None, memory
+        )
         result = high << 128 | low
     else:
         result = _core.count_tours(rows, cols, None, start, closed, threads)
@@ -50,7 +56,7 @@ except OverflowError:
     result = "overflow"
 seconds = time.perf_counter() - t
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps([result, widest, peak, seconds]))
+print(json.dumps([result, widest, peak, seconds, spilled]))
 """
 
 
@@ -63,9 +69,10 @@ def parse(case: str) -> tuple[int, int, tuple[int, int] | None, bool]:
     return rows, cols, start, closed
 
 
-def run(case: str, method: str, threads: int) -> list:
+def run(case: str, method: str, threads: int, memory: int | None) -> list:
     rows, cols, start, closed = parse(case)
-    code = textwrap.dedent(SNIPPET).format(args=(rows, cols, start, closed, method, threads))
+    args = (rows, cols, start, closed, method, threads, memory)
+    code = textwrap.dedent(SNIPPET).format(args=args)
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
@@ -78,20 +85,27 @@ def main() -> None:
     parser.add_argument("--big", action="store_true", help="also 6x7 and 7x7")
     parser.add_argument("--search", action="store_true", help="also time the search")
     parser.add_argument("--threads", type=int, default=0, help="0: one per core")
+    parser.add_argument("--memory", default=None, help="the frontier's memory budget (e.g. 4GB)")
     args = parser.parse_args()
+    memory = _validate.memory(args.memory)
     cases = args.cases or QUICK + (BIG if args.big else [])
     cores = args.threads or os.cpu_count()
     print(f"Threads: {cores}\n")
-    print("| board | method | count | states at the widest step | peak MB | seconds |")
-    print("|---|---|---:|---:|---:|---:|")
+    if memory is not None:
+        print(f"Memory budget: {memory:,} bytes\n")
+    print("| board | method | count | states at the widest step | peak MB | GB spilled | seconds |")
+    print("|---|---|---:|---:|---:|---:|---:|")
     for case in cases:
         methods = ["frontier"] + (["search"] if args.search and case in SEARCH_FEASIBLE else [])
         for method in methods:
             print(f"running {case} {method} ...", file=sys.stderr, flush=True)
-            result, widest, peak, seconds = run(case, method, args.threads)
+            result, widest, peak, seconds, spilled = run(case, method, args.threads, memory)
             widest = f"{widest:,}" if widest != "" else ""
             count = f"{int(result):,}" if result.isdigit() else result
-            print(f"| {case} | {method} | {count} | {widest} | {peak:.0f} | {seconds:.2f} |")
+            print(
+                f"| {case} | {method} | {count} | {widest} | {peak:.0f} "
+                f"| {spilled / 1e9:.2f} | {seconds:.2f} |"
+            )
             sys.stdout.flush()
 
 

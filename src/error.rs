@@ -30,6 +30,12 @@ pub enum SearchError {
     Pool(String),
     /// A table could not be allocated: `what` it was, and the `bytes` it needed.
     Memory { what: String, bytes: u64 },
+    /// A file of layers spilled to disk could not be written or read (the
+    /// message names the file and the system's reason).
+    File(String),
+    /// A file of layers is not what was written: truncated, altered, or
+    /// from another problem (the message names the file and what is wrong).
+    Corrupt(String),
 }
 
 impl SearchError {
@@ -69,6 +75,7 @@ impl fmt::Display for SearchError {
                 "not enough memory for {what}: it needs {}",
                 human_bytes(*bytes)
             ),
+            SearchError::File(msg) | SearchError::Corrupt(msg) => write!(f, "{msg}"),
         }
     }
 }

@@ -51,6 +51,18 @@ def checkpoint_path(path: Any) -> str | os.PathLike[str]:
     return path
 
 
+def spill_directory(path: Any) -> str | None:
+    """``path`` as a string if it names an existing directory (``None``: the
+    system's temporary directory), else ``TypeError``/``ValueError``."""
+    if path is None:
+        return None
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"spill must be a directory path, got {type(path).__name__}")
+    if not os.path.isdir(path):
+        raise ValueError(f"spill must be an existing directory, got {os.fspath(path)!r}")
+    return os.fspath(path)
+
+
 def dask_client(executor: Executor | None) -> Any:
     """The Dask client behind ``client.get_executor()``, or None."""
     client = getattr(executor, "_client", None)

@@ -52,7 +52,9 @@ def count_tours_frontier(
     threads: int,
     progress: Callable[[int, int], object] | None = None,
     timeout: float | None = None,
-) -> tuple[int, int, int]: ...
+    memory: int | None = None,
+    spill: str | None = None,
+) -> tuple[int, int, int, int]: ...
 def find_tour(
     rows: int,
     cols: int,

@@ -134,3 +134,51 @@ def choice(value: Any, name: str, allowed: tuple[str, ...]) -> str:
             options = "one of " + ", ".join(map(repr, allowed))
         raise ValueError(f"{name} must be {options}, got {shown(value)}")
     return value
+
+
+#: Units of a memory budget: decimal (``"4GB"``) and binary (``"4GiB"``).
+_MEMORY_UNITS = {
+    "": 1,
+    "b": 1,
+    "kb": 10**3,
+    "mb": 10**6,
+    "gb": 10**9,
+    "tb": 10**12,
+    "kib": 2**10,
+    "mib": 2**20,
+    "gib": 2**30,
+    "tib": 2**40,
+}
+
+#: The smallest memory budget a count takes (its tables' minimum).
+MIN_MEMORY = 2**20
+
+
+def memory(value: Any) -> int | None:
+    """A memory budget in bytes: ``None`` (no budget), an int of bytes, or a
+    string such as ``"4GB"``, ``"512 MiB"``, ``"1.5GiB"``.
+
+    >>> memory("4GB"), memory("1.5 GiB"), memory(2**30), memory(None)
+    (4000000000, 1610612736, 1073741824, None)
+    """
+    if value is None:
+        return None
+    if isinstance(value, str):
+        text = value.strip().lower().replace(" ", "")
+        number = text.rstrip("abcdefghijklmnopqrstuvwxyz")
+        unit = text[len(number) :]
+        try:
+            amount = float(number)
+        except ValueError:
+            amount = math.nan
+        if unit not in _MEMORY_UNITS or not math.isfinite(amount) or amount <= 0:
+            raise ValueError(
+                f"memory must be a number of bytes or a size such as '4GB' or '512MiB' "
+                f"(units B, KB, MB, GB, TB, KiB, MiB, GiB, TiB), got {shown(value)}"
+            )
+        result = int(amount * _MEMORY_UNITS[unit])
+    else:
+        result = integer(value, "memory")
+    if result < MIN_MEMORY:
+        raise ValueError(f"memory must be at least {MIN_MEMORY} bytes (1 MiB), got {shown(value)}")
+    return result

@@ -27,7 +27,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
-from . import _core, _packing, _plan, _progress, _validate, render
+from . import _args, _core, _packing, _plan, _progress, _validate, render
 
 __all__ = [
     "COUNT_METHODS",
@@ -245,6 +245,8 @@ def count_tours(
     executor: Executor | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     method: str = "auto",
+    memory: int | str | None = None,
+    spill: str | os.PathLike[str] | None = None,
 ) -> int:
     """The number of knight's tours of the board from ``start``.
 
@@ -273,6 +275,14 @@ def count_tours(
     from 3x10, 4x9, 5x8, 6x8), the search otherwise.  ``executor``/``checkpoint`` need the
     search.  With the frontier ``progress`` counts squares swept.
 
+    ``memory`` (bytes, or a size such as ``"4GB"``) is the frontier's memory
+    budget: a step whose layers would not fit goes through files in a new
+    directory inside ``spill`` (the system's temporary directory if ``None``),
+    removed when the count ends.  The answer is the same; peak memory stays
+    near the budget and the step takes longer.  Without a budget a step that
+    does not fit the machine raises ``MemoryError``.  The search needs a few
+    MiB and takes no budget.
+
     >>> count_tours(5, 5, start=(0, 0))
     304
     >>> count_tours(5, 5, start="all")
@@ -287,8 +297,12 @@ def count_tours(
     17273760
     >>> count_tours(4, 40, start=(3, 0))  # past the search's 64 cells: the frontier
     60303938883691505682859195
+    >>> count_tours(6, 6, start="all", method="frontier", memory="2MiB")  # spills to disk
+    6637920
     """
     kb = KnightBoard.from_args(rows, cols, board)
+    budget = _validate.memory(memory)
+    spill_dir = _args.spill_directory(spill)
     first = kb.start_square(start, allow_all=True)
     closed = _validate.flag(closed, "closed")
     workers = _validate.threads(threads)
@@ -297,6 +311,8 @@ def count_tours(
     split = executor is not None or checkpoint is not None
     if method == "auto":
         method = "search" if split else _auto_method(kb)
+    elif method == "search" and (budget is not None or spill_dir is not None):
+        raise ValueError("memory= and spill= are the frontier's budget: use method='frontier'")
     what = f"knight's tours {kb.rows}x{kb.cols}"
     if method == "frontier":
         if split:
@@ -307,8 +323,17 @@ def count_tours(
         _frontier_limit(kb)
         with _progress.shown(progress, what, unit="square") as bar:
             try:
-                high, low, _widest = _core.count_tours_frontier(
-                    kb.rows, kb.cols, kb._mask_list(), first, closed, workers, bar, seconds
+                high, low, _widest, _spilled = _core.count_tours_frontier(
+                    kb.rows,
+                    kb.cols,
+                    kb._mask_list(),
+                    first,
+                    closed,
+                    workers,
+                    bar,
+                    seconds,
+                    budget,
+                    spill_dir,
                 )
             except OverflowError:
                 raise OverflowError(

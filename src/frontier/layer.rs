@@ -1,16 +1,17 @@
 //! A layer of the frontier DP: the states after one sweep step, in the
-//! [`SHARDS`] packed shards of the layer engine ([`crate::layers`]), with
-//! counts of the narrowest type that surely holds them ([`Width`]).
+//! shards of the layer engine ([`crate::layers::Stored`]: in memory, or in
+//! files past the memory budget), with counts of the narrowest type that
+//! surely holds them ([`Width`]).
 
 use super::state::CODES_MASK;
 use crate::error::SearchError;
-use crate::layers::{Count, Packed, U256};
+use crate::layers::{Count, Packed, Stored, U256};
 
 /// The states after a step, in shards.
 pub(super) enum Layer {
-    Narrow(Vec<Packed<u64>>),
-    Wide(Vec<Packed<u128>>),
-    Huge(Vec<Packed<U256>>),
+    Narrow(Stored<u64>),
+    Wide(Stored<u128>),
+    Huge(Stored<U256>),
 }
 
 /// Which count type the next layer needs.
@@ -22,38 +23,37 @@ pub(super) enum Width {
 }
 
 /// The total count of the states whose codes are `done` (every square finished).
-pub(super) fn finished<C: Count>(l: &[Packed<C>], done: u64) -> Result<U256, SearchError> {
-    (l.iter().flat_map(|shard| shard.entries().iter()))
-        .filter(|(key, _)| key & CODES_MASK == done)
-        .try_fold(U256::default(), |s, (_, c)| s.checked_add(c.to_wide()))
-        .ok_or(SearchError::Overflow)
+pub(super) fn finished<C: Count>(l: &Stored<C>, done: u64) -> Result<U256, SearchError> {
+    let sum = l.try_fold(U256::default(), |s, key, c| {
+        match key & CODES_MASK == done {
+            true => s.checked_add(c.to_wide()),
+            false => Some(s),
+        }
+    })?;
+    sum.ok_or(SearchError::Overflow)
 }
 
-fn states<C: Count>(l: &[Packed<C>]) -> usize {
-    l.iter().map(Packed::len).sum()
-}
-
-fn sum<C: Count>(l: &[Packed<C>]) -> Option<U256> {
-    (l.iter().flat_map(|shard| shard.entries().iter()))
-        .try_fold(U256::default(), |s, (_, c)| s.checked_add(c.to_wide()))
+fn sum<C: Count>(l: &Stored<C>) -> Result<Option<U256>, SearchError> {
+    l.try_fold(U256::default(), |s, _, c| s.checked_add(c.to_wide()))
 }
 
 impl Layer {
-    /// The first layer: one state, reached one way.
-    pub(super) fn first(key: u64) -> Layer {
-        Layer::Narrow(vec![Packed::from_entries(&[(key, 1)])])
+    /// The first layer: one state, reached one way (`problem`: its tag).
+    pub(super) fn first(key: u64, problem: u64) -> Layer {
+        let shard = Packed::from_entries(&[(key, 1)]);
+        Layer::Narrow(Stored::in_memory(vec![shard], problem))
     }
 
     pub(super) fn len(&self) -> usize {
         match self {
-            Layer::Narrow(l) => states(l),
-            Layer::Wide(l) => states(l),
-            Layer::Huge(l) => states(l),
+            Layer::Narrow(l) => l.len(),
+            Layer::Wide(l) => l.len(),
+            Layer::Huge(l) => l.len(),
         }
     }
 
     /// The sum of the counts, `None` past 256 bits.
-    fn total(&self) -> Option<U256> {
+    fn total(&self) -> Result<Option<U256>, SearchError> {
         match self {
             Layer::Narrow(l) => sum(l),
             Layer::Wide(l) => sum(l),
@@ -63,11 +63,11 @@ impl Layer {
 
     /// Every child count is at most the layer's total times the (at most
     /// 11) ways a state goes on: the narrowest type that surely holds that.
-    pub(super) fn next_width(&self) -> Width {
-        match self.total() {
+    pub(super) fn next_width(&self) -> Result<Width, SearchError> {
+        Ok(match self.total()? {
             Some(t) if t <= U256::from((u64::MAX / 16) as u128) => Width::Narrow,
             Some(t) if t <= U256::from(u128::MAX / 16) => Width::Wide,
             _ => Width::Huge,
-        }
+        })
     }
 }

@@ -40,9 +40,8 @@ mod sweep;
 use crate::engine::{with_pool, Control};
 use crate::error::{CountError, SearchError};
 use crate::knights::{Board, Window};
-use crate::layers::{accumulate, Count, Entries, Feed, Packed};
+use crate::layers::{accumulate, mix, Checksum, Count, Entries, Feed, Packed, Spill, Stored};
 use layer::{finished, Layer, Width};
-use rayon::prelude::*;
 use state::{pack, CODES_MASK, DONE};
 use std::marker::PhantomData;
 use sweep::{Recent, SquareInfo, Step, Sweep};
@@ -75,6 +74,20 @@ pub fn count_paths(
     threads: usize,
     ctl: &Control,
 ) -> Result<Counted, CountError> {
+    count_paths_within(board, start, closed, threads, &Spill::unlimited(), ctl)
+}
+
+/// [`count_paths`] within `spill`'s memory budget: a step whose layers
+/// would not fit goes through files in its directory (the answer is the
+/// same; the bytes written are in [`Spill::written`]).
+pub fn count_paths_within(
+    board: &Board,
+    start: Option<usize>,
+    closed: bool,
+    threads: usize,
+    spill: &Spill,
+    ctl: &Control,
+) -> Result<Counted, CountError> {
     if let Some(s) = start {
         board.check_start(s)?;
     }
@@ -88,7 +101,10 @@ pub fn count_paths(
     let sweep = Sweep::new(window.board(), start.map(|s| window.inward(s)), closed)?;
     let (found, widest) = match sweep.caps {
         None => (U256::default(), 0),
-        Some(_) => with_pool(threads, || sweep.run(ctl))??,
+        Some(_) => {
+            let problem = fingerprint(window.board(), start.map(|s| window.inward(s)), closed);
+            with_pool(threads, || sweep.run(problem, spill, ctl))??
+        }
     };
     let times = |x: U256, m: u64| x.checked_mul_small(m).ok_or(SearchError::Overflow);
     let tours = match (start, closed) {
@@ -104,11 +120,13 @@ impl Sweep<'_> {
     /// Run every step, counting them in `ctl`'s progress; the number of
     /// undirected paths (cycles when closed), from the pinned start if any,
     /// and the states in the widest layer.
-    fn run(&self, ctl: &Control) -> Result<(U256, u64), SearchError> {
+    fn run(&self, problem: u64, spill: &Spill, ctl: &Control) -> Result<(U256, u64), SearchError> {
         let steps = self.last + 1;
         ctl.start(steps);
         let mut widest = 0u64;
-        let mut layer = Layer::first(self.first_key());
+        // Each layer's files carry the problem and the step.
+        let tag = |k: usize| mix(problem ^ k as u64);
+        let mut layer = Layer::first(self.first_key(), tag(0));
         let mut growth = 2.0f64;
         let mut recent = Recent([SquareInfo::default(); 16]);
         for k in 0..steps {
@@ -120,7 +138,7 @@ impl Sweep<'_> {
             // Tables sized for the growth of the step before; they grow if
             // that is too little (a shard at a time, so growing is cheap).
             let expected = (before as f64 * growth.min(2.0)) as usize;
-            let width = layer.next_width();
+            let width = layer.next_width()?;
             let what = format!(
                 "the frontier count's tables at step {} of {steps}, after {before} states",
                 k + 1
@@ -129,8 +147,10 @@ impl Sweep<'_> {
                 step,
                 expected,
                 what: &what,
+                problem: tag(k + 1),
+                spill,
             };
-            layer = match &layer {
+            layer = match layer {
                 Layer::Narrow(l) => self.step_to(width, &next, l, ctl)?,
                 Layer::Wide(l) => self.step_to(width, &next, l, ctl)?,
                 Layer::Huge(l) => self.step_to(width, &next, l, ctl)?,
@@ -155,7 +175,7 @@ impl Sweep<'_> {
         &self,
         width: Width,
         next: &NextLayer,
-        layer: &[Packed<I>],
+        layer: Stored<I>,
         ctl: &Control,
     ) -> Result<Layer, SearchError> {
         Ok(match width {
@@ -166,24 +186,40 @@ impl Sweep<'_> {
     }
 
     /// One step: the next layer from `layer`, inside the pool, on the layer
-    /// engine (which checks the tables against the memory the machine has:
-    /// the old layer is already in memory, so what is left is what the
-    /// kernel reports).
+    /// engine, within the spill budget (the engine checks the tables against
+    /// the memory the machine has: the old layer is already in memory, so
+    /// what is left is what the kernel reports).
     fn step<I: Count, O: Count>(
         &self,
         next: &NextLayer,
-        layer: &[Packed<I>],
+        layer: Stored<I>,
         ctl: &Control,
-    ) -> Result<Vec<Packed<O>>, SearchError> {
-        let chunks: Vec<Entries<'_, I>> = layer.iter().flat_map(|s| s.chunks(CHUNK)).collect();
+    ) -> Result<Stored<O>, SearchError> {
         let feed = Expand::<I, O> {
             sweep: self,
             step: next.step,
             counts: PhantomData,
         };
-        let tables = accumulate(chunks, next.expected, &feed, next.what, ctl)?;
-        Ok(tables.into_par_iter().map(|t| t.pack()).collect())
+        let expand = |shards: &[&Packed<I>], expected: usize| {
+            let chunks: Vec<Entries<'_, I>> = shards.iter().flat_map(|s| s.chunks(CHUNK)).collect();
+            accumulate(chunks, expected, &feed, next.what, ctl)
+        };
+        crate::layers::step(layer, next.expected, next.problem, next.spill, expand, ctl)
     }
+}
+
+/// A tag of the problem for the layer files: the board's cells, the start
+/// (inward, or none) and whether tours are closed.
+fn fingerprint(board: &Board, start: Option<usize>, closed: bool) -> u64 {
+    let mut sum = Checksum::default();
+    sum.add(board.rows() as u64);
+    sum.add(board.cols() as u64);
+    for cell in 0..board.cells() {
+        sum.add(board.is_square(cell) as u64);
+    }
+    sum.add(start.map_or(u64::MAX, |s| s as u64));
+    sum.add(closed as u64);
+    sum.value()
 }
 
 /// The frontier's rule for the layer engine: a state's count goes to each
@@ -209,12 +245,15 @@ impl<'a, I: Count, O: Count> Feed for Expand<'a, I, O> {
     }
 }
 
-/// What a step builds: the step, the states expected after it, and the
-/// tables' name in a memory error.
+/// What a step builds: the step, the states expected after it, the
+/// tables' name in a memory error, and the spilling.
 struct NextLayer<'a> {
     step: &'a Step,
     expected: usize,
     what: &'a str,
+    /// The tag of the next layer's files, and where they go.
+    problem: u64,
+    spill: &'a Spill,
 }
 
 #[cfg(test)]
@@ -270,6 +309,34 @@ mod tests {
         let board = Board::rectangle(3, 1_000_000).unwrap();
         let err = count_paths(&board, None, false, 1, &Control::new()).unwrap_err();
         assert_eq!(err, CountError::Search(SearchError::Overflow));
+    }
+
+    #[test]
+    fn spilling_steps_give_the_same_counts() {
+        // Budgets from "everything spills" to "only the widest steps do";
+        // 4x30 has counts past 64 and 128 bits, so every count type spills.
+        let dir = std::env::temp_dir();
+        for (rows, cols, start) in [
+            (5, 5, None),
+            (5, 6, Some(0)),
+            (6, 6, Some(7)),
+            (4, 30, None),
+        ] {
+            let board = Board::rectangle(rows, cols).unwrap();
+            let ctl = Control::new();
+            let want = count_paths(&board, start, false, 2, &ctl).unwrap();
+            for budget in [1 << 10, 1 << 20, 8 << 20] {
+                let spill = Spill::new(budget, Some(&dir));
+                let got = count_paths_within(&board, start, false, 2, &spill, &ctl).unwrap();
+                assert_eq!(
+                    got, want,
+                    "{rows}x{cols} from {start:?} within {budget} bytes"
+                );
+                if budget <= 1 << 10 {
+                    assert!(spill.written() > 0, "{rows}x{cols}: nothing spilled");
+                }
+            }
+        }
     }
 
     #[test]

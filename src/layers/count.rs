@@ -19,6 +19,13 @@ pub trait Count: Copy + Send + Sync + Default + PartialEq + std::fmt::Debug + 's
     /// the slot marks and keeps in its table's side map instead.
     fn narrow(self) -> Option<u64>;
     fn from_narrow(n: u64) -> Self;
+    /// The bytes of a count in a spill file (little-endian), and its tag
+    /// there (which type the file holds).
+    const BYTES: usize;
+    const TAG: u8;
+    fn put(self, out: &mut Vec<u8>);
+    /// The count in `bytes` (exactly [`Count::BYTES`] long).
+    fn take(bytes: &[u8]) -> Self;
 }
 
 impl Count for u64 {
@@ -38,6 +45,14 @@ impl Count for u64 {
     #[inline]
     fn from_narrow(n: u64) -> Self {
         n
+    }
+    const BYTES: usize = 8;
+    const TAG: u8 = 0;
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+    fn take(bytes: &[u8]) -> Self {
+        u64::from_le_bytes(bytes.try_into().unwrap_or_default())
     }
 }
 
@@ -59,6 +74,14 @@ impl Count for u128 {
     fn from_narrow(n: u64) -> Self {
         n as u128
     }
+    const BYTES: usize = 16;
+    const TAG: u8 = 1;
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+    fn take(bytes: &[u8]) -> Self {
+        u128::from_le_bytes(bytes.try_into().unwrap_or_default())
+    }
 }
 
 impl Count for U256 {
@@ -78,6 +101,19 @@ impl Count for U256 {
     #[inline]
     fn from_narrow(n: u64) -> Self {
         U256::from(n as u128)
+    }
+    const BYTES: usize = 32;
+    const TAG: u8 = 2;
+    fn put(self, out: &mut Vec<u8>) {
+        self.lo.put(out);
+        self.hi.put(out);
+    }
+    fn take(bytes: &[u8]) -> Self {
+        let (lo, hi) = bytes.split_at(16);
+        U256 {
+            hi: u128::take(hi),
+            lo: u128::take(lo),
+        }
     }
 }
 

@@ -16,7 +16,10 @@
 //! * `accumulate.rs`: one step, [`accumulate`]: a DP's [`Feed`] run over
 //!   the layer's chunks in parallel, the pairs it emits batched per shard
 //!   and summed into [`SHARDS`] tables, checked first against the memory
-//!   the machine has, polling the cancel flag.
+//!   the machine has, polling the cancel flag;
+//! * `spill.rs`: layers past memory: a layer's shards in memory or in
+//!   checked files ([`Stored`]), and [`step`], which builds the next layer
+//!   within a memory budget ([`Spill`]), spilling when it must.
 //!
 //! What the layers mean stays with each DP: the peg's positions, owners and
 //! meeting in the middle in `peg/`, the frontier's states and sweep in
@@ -24,10 +27,12 @@
 
 mod accumulate;
 mod count;
+mod spill;
 mod table;
 
 pub use accumulate::{accumulate, freeze, Feed, BATCH};
 pub use count::{Count, U256};
+pub use spill::{read_shard, step, Checksum, Extent, FileRef, Label, Shard, Spill, Stored, Writer};
 pub use table::{
     mix, needing, shard_of, zeroed_slots, Entries, Frozen, MixHasher, Packed, Region, ShardTable,
     Sum, WideMap, SHARDS, SHARD_BITS, WIDE,

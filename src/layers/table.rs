@@ -445,6 +445,28 @@ pub struct Packed<W: Count> {
 }
 
 impl<W: Count> Packed<W> {
+    /// An empty shard with room for `n` entries (`what` it is, in a memory error).
+    pub fn with_capacity(n: usize, what: &str) -> Result<Self, SearchError> {
+        Ok(Packed {
+            slots: crate::memory::try_with_capacity(n, what)?,
+            wide: WideMap::default(),
+        })
+    }
+
+    /// Add an entry (its key not in the shard yet, and not 0).
+    pub fn push(&mut self, key: u64, count: W) -> Result<(), SearchError> {
+        let narrow = count.narrow();
+        if narrow.is_none() {
+            self.wide.try_reserve(1).map_err(|_| {
+                SearchError::memory(WIDE_COUNTS, bytes_of::<(u64, W)>(self.wide.len() + 1))
+            })?;
+            self.wide.insert(key, count);
+        }
+        crate::memory::try_reserve(&mut self.slots, 1, "a layer shard")?;
+        self.slots.push([key, narrow.unwrap_or(WIDE)]);
+        Ok(())
+    }
+
     /// A shard of the given entries (keys distinct and nonzero).
     pub fn from_entries(entries: &[(u64, W)]) -> Self {
         let mut wide = WideMap::default();

@@ -6,12 +6,14 @@
 //!   raises `KeyboardInterrupt` or `TimeoutError` itself before it gets
 //!   here; a cancel from elsewhere is an internal matter), `OverflowError`
 //!   for a count past its counter, `MemoryError` for a table that does not
-//!   fit, `RuntimeError` for a thread pool that could not start.
+//!   fit, `RuntimeError` for a thread pool that could not start, `OSError`
+//!   for a spill file that could not be written or read, `ValueError` for
+//!   one that is truncated or altered.
 //! * [`CountError`], [`FindError`]: their parts as above; a finder that
 //!   could not decide is a `RuntimeError`.
 
 use crate::error::{CountError, FindError, InputError, SearchError};
-use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyOSError, PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::PyErr;
 
 impl From<InputError> for PyErr {
@@ -29,6 +31,8 @@ impl From<SearchError> for PyErr {
             ),
             SearchError::Pool(msg) => PyRuntimeError::new_err(msg),
             e @ SearchError::Memory { .. } => PyMemoryError::new_err(e.to_string()),
+            SearchError::File(msg) => PyOSError::new_err(msg),
+            SearchError::Corrupt(msg) => PyValueError::new_err(msg),
         }
     }
 }

@@ -5,9 +5,12 @@
 //! work to [`crate::knights`] or [`crate::frontier`] through the runtime.
 
 use super::packed::{packed, unpacked};
-use super::runtime::{cancellable, Source, Stream};
+use super::runtime::{cancellable, cancellable_polling, report, Source, Stream};
+use crate::engine::Control;
+use crate::error::{human_bytes, CountError};
 use crate::frontier;
 use crate::knights::{self, Board};
+use crate::layers::Spill;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -69,12 +72,14 @@ pub(super) fn count_tours(
     })
 }
 
-/// Count knight's tours by the frontier DP (`frontier::count_paths`);
-/// returns `(high, low, states in the widest layer)`: the count is
-/// `high * 2**128 + low` (it can pass 128 bits on long boards).
-/// `progress(done, total)` reports steps of the sweep.
+/// Count knight's tours by the frontier DP (`frontier::count_paths_within`);
+/// returns `(high, low, states in the widest layer, bytes spilled)`: the
+/// count is `high * 2**128 + low` (it can pass 128 bits on long boards).
+/// `progress(done, total)` reports steps of the sweep.  `memory`: the
+/// budget in bytes past which layers spill to files in a new directory
+/// inside `spill` (the system's temporary directory if `None`).
 #[pyfunction]
-#[pyo3(signature = (rows, cols, mask, start, closed, threads, progress=None, timeout=None))]
+#[pyo3(signature = (rows, cols, mask, start, closed, threads, progress=None, timeout=None, memory=None, spill=None))]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn count_tours_frontier(
     py: Python<'_>,
@@ -86,12 +91,29 @@ pub(super) fn count_tours_frontier(
     threads: usize,
     progress: Option<Bound<'_, PyAny>>,
     timeout: Option<f64>,
-) -> PyResult<(u128, u128, u64)> {
+    memory: Option<u64>,
+    spill: Option<std::path::PathBuf>,
+) -> PyResult<(u128, u128, u64, u64)> {
     let (board, start) = board_and_start(rows, cols, mask, start)?;
-    let counted = cancellable(py, timeout, progress, move |ctl| {
-        frontier::count_paths(&board, start, closed, threads, ctl)
+    let spill = Arc::new(Spill::new(memory.unwrap_or(u64::MAX), spill.as_deref()));
+    let spilling = spill.clone();
+    // The bar shows the bytes spilled so far beside the squares swept.
+    let poll = |ctl: &Control| -> PyResult<()> {
+        report(progress.as_ref(), ctl)?;
+        let written = spill.written();
+        match progress.as_ref() {
+            Some(bar) if written > 0 && bar.hasattr("note")? => {
+                let note = format!("{} spilled to disk", human_bytes(written));
+                bar.call_method1("note", (note,)).map(|_| ())
+            }
+            _ => Ok(()),
+        }
+    };
+    let (counted, spilled) = cancellable_polling(py, timeout, poll, move |ctl| {
+        let counted = frontier::count_paths_within(&board, start, closed, threads, &spilling, ctl)?;
+        Ok::<_, CountError>((counted, spilling.written()))
     })?;
-    Ok((counted.tours.hi, counted.tours.lo, counted.widest))
+    Ok((counted.tours.hi, counted.tours.lo, counted.widest, spilled))
 }
 
 /// Find one tour; returns the squares as little-endian `u32` indices, or `None`.

@@ -1,0 +1,684 @@
+//! Layers past memory: a layer is [`SHARDS`] shards, each in memory or in a
+//! file ([`Stored`]), and [`step`] builds the next layer within a memory
+//! budget ([`Spill`]), spilling to files when the step would not fit.
+//!
+//! A step that fits runs as before, all in memory.  One that does not:
+//! 1. writes the shards of the input still in memory to files;
+//! 2. expands the input a group of shards at a time, each group as large as
+//!    the budget allows (its packed input plus the tables of its children),
+//!    writing each group's children, summed, to one *run* file, a record
+//!    per output shard;
+//! 3. merges each output shard on its own from its runs (a key reached from
+//!    several groups gets the sum of its counts), keeping the merged shards
+//!    in memory while they take at most a quarter of the budget and writing
+//!    the rest to files.
+//!
+//! The answer is the same with or without spilling: only where the entries
+//! wait between the phases changes.
+//!
+//! Few files, because creating and deleting many small files is slow (the
+//! kernel's inode allocator dominated a first version with a file per
+//! shard): a step writes one file for its input, one per group and one per
+//! output shard that does not stay in memory.  A file holds records, one
+//! per shard: a header (magic `SLVS`, format, count type, the problem's tag,
+//! the shard, the number of entries), the entries (key, count; little-endian)
+//! and a checksum of every word of the record before it.  A record that is
+//! truncated, altered or from another problem, step or shard is refused
+//! (`SearchError::Corrupt`), never read as a wrong count.  A file is removed
+//! when the last shard recorded in it is dropped ([`FileRef`]), the spill
+//! directory with its [`Spill`].
+
+use super::count::Count;
+use super::table::{Packed, ShardTable, SHARDS};
+use crate::engine::Control;
+use crate::error::SearchError;
+use rayon::prelude::*;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The first bytes of a shard file.
+const MAGIC: [u8; 4] = *b"SLVS";
+/// The format written (and the only one read).
+const FORMAT: u16 = 1;
+/// Bytes before the entries.
+const HEADER: usize = 32;
+
+/// A running checksum of 64-bit words: each step is a bijection of the
+/// running value, so changing any one word always changes the result.
+#[derive(Clone, Copy)]
+pub struct Checksum(u64);
+
+impl Default for Checksum {
+    fn default() -> Self {
+        Checksum(0x243f_6a88_85a3_08d3)
+    }
+}
+
+impl Checksum {
+    #[inline]
+    pub fn add(&mut self, word: u64) {
+        self.0 = (self.0 ^ word)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(27);
+    }
+
+    /// The checksum of the little-endian words of `bytes` (a multiple of 8 long).
+    pub fn add_bytes(&mut self, bytes: &[u8]) {
+        for word in bytes.chunks_exact(8) {
+            self.add(u64::from_le_bytes(word.try_into().unwrap_or_default()));
+        }
+    }
+
+    pub fn value(self) -> u64 {
+        self.0
+    }
+}
+
+/// Where and how much a layered DP may spill: the memory budget in bytes
+/// (`u64::MAX`: no limit), and a directory of its own for the files (made
+/// on the first write inside the parent given, removed with everything in
+/// it when the `Spill` is dropped).
+pub struct Spill {
+    budget: u64,
+    parent: PathBuf,
+    dir: std::sync::OnceLock<PathBuf>,
+    files: AtomicU64,
+    written: AtomicU64,
+}
+
+impl Spill {
+    /// A budget of `budget` bytes, spilling into a new directory inside
+    /// `parent` (the system's temporary directory if `None`).
+    pub fn new(budget: u64, parent: Option<&Path>) -> Spill {
+        Spill {
+            budget,
+            parent: parent.map_or_else(std::env::temp_dir, Path::to_path_buf),
+            dir: std::sync::OnceLock::new(),
+            files: AtomicU64::new(0),
+            written: AtomicU64::new(0),
+        }
+    }
+
+    /// No budget: every step in memory (as long as the machine has it).
+    pub fn unlimited() -> Spill {
+        Spill::new(u64::MAX, None)
+    }
+
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// The bytes written to files so far.
+    pub fn written(&self) -> u64 {
+        self.written.load(Ordering::Relaxed)
+    }
+
+    fn wrote(&self, bytes: u64) {
+        self.written.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    /// A fresh file name in the spill directory (made if need be).
+    fn fresh(&self, what: &str) -> Result<PathBuf, SearchError> {
+        let dir = match self.dir.get() {
+            Some(dir) => dir,
+            None => {
+                let made = make_dir(&self.parent)?;
+                self.dir.get_or_init(|| made)
+            }
+        };
+        let n = self.files.fetch_add(1, Ordering::Relaxed);
+        Ok(dir.join(format!("{what}-{n}.bin")))
+    }
+}
+
+impl Drop for Spill {
+    fn drop(&mut self) {
+        if let Some(dir) = self.dir.get() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// A new directory `solvers-spill-<pid>-<n>` inside `parent`.
+fn make_dir(parent: &Path) -> Result<PathBuf, SearchError> {
+    static MADE: AtomicU64 = AtomicU64::new(0);
+    let n = MADE.fetch_add(1, Ordering::Relaxed);
+    let dir = parent.join(format!("solvers-spill-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| file_error("create the spill directory", &dir, e))?;
+    Ok(dir)
+}
+
+fn file_error(doing: &str, path: &Path, e: std::io::Error) -> SearchError {
+    SearchError::File(format!("could not {doing} {}: {e}", path.display()))
+}
+
+/// What a file must say about itself to be read: the problem's tag (any
+/// number the caller derives from the problem and the step) and the shard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub problem: u64,
+    pub shard: u32,
+}
+
+/// A file of shard records being written: records are appended one after
+/// another, and the file is removed when its [`FileRef`]s are all dropped.
+pub struct Writer {
+    out: BufWriter<File>,
+    file: std::sync::Arc<FileRef>,
+    at: u64,
+}
+
+/// A spill file, removed from disk when the last shard in it is dropped.
+#[derive(Debug)]
+pub struct FileRef(PathBuf);
+
+impl Drop for FileRef {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+impl FileRef {
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+/// Where a shard record lies: its file, its offset, its entries.
+#[derive(Clone, Debug)]
+pub struct Extent {
+    pub file: std::sync::Arc<FileRef>,
+    pub offset: u64,
+    pub len: usize,
+}
+
+impl Writer {
+    pub fn create(path: PathBuf) -> Result<Writer, SearchError> {
+        let file = File::create(&path).map_err(|e| file_error("create", &path, e))?;
+        Ok(Writer {
+            out: BufWriter::with_capacity(1 << 20, file),
+            file: std::sync::Arc::new(FileRef(path)),
+            at: 0,
+        })
+    }
+
+    /// Append `packed` as a record carrying `label`; where it lies.
+    pub fn append<W: Count>(
+        &mut self,
+        label: Label,
+        packed: &Packed<W>,
+    ) -> Result<Extent, SearchError> {
+        let path = self.file.0.clone();
+        let failed = |e| file_error("write", &path, e);
+        let mut sum = Checksum::default();
+        let mut header = Vec::with_capacity(HEADER);
+        header.extend_from_slice(&MAGIC);
+        header.extend_from_slice(&FORMAT.to_le_bytes());
+        header.extend_from_slice(&[W::TAG, 0]);
+        header.extend_from_slice(&label.problem.to_le_bytes());
+        header.extend_from_slice(&label.shard.to_le_bytes());
+        header.extend_from_slice(&0u32.to_le_bytes());
+        header.extend_from_slice(&(packed.len() as u64).to_le_bytes());
+        sum.add_bytes(&header);
+        self.out.write_all(&header).map_err(failed)?;
+        let mut entry = Vec::with_capacity(8 + W::BYTES);
+        for (key, count) in packed.entries().iter() {
+            entry.clear();
+            entry.extend_from_slice(&key.to_le_bytes());
+            count.put(&mut entry);
+            sum.add_bytes(&entry);
+            self.out.write_all(&entry).map_err(failed)?;
+        }
+        self.out
+            .write_all(&sum.value().to_le_bytes())
+            .map_err(failed)?;
+        let extent = Extent {
+            file: self.file.clone(),
+            offset: self.at,
+            len: packed.len(),
+        };
+        self.at += record_bytes::<W>(packed.len());
+        Ok(extent)
+    }
+
+    /// Flush the file (not synced: a spill file lives only as long as its
+    /// count); the bytes written.
+    pub fn finish(mut self) -> Result<u64, SearchError> {
+        let path = self.file.0.clone();
+        self.out
+            .flush()
+            .map_err(|e| file_error("write", &path, e))?;
+        Ok(self.at)
+    }
+}
+
+/// The bytes of a record of `n` entries.
+fn record_bytes<W: Count>(n: usize) -> u64 {
+    (HEADER + n * (8 + W::BYTES) + 8) as u64
+}
+
+/// The shard recorded at `extent`, which must carry `label` and hold counts
+/// of type `W`.
+pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, SearchError> {
+    let path = extent.file.path();
+    let corrupt = |why: &str| {
+        SearchError::Corrupt(format!(
+            "the layer file {} {why} (at byte {}); it cannot be used",
+            path.display(),
+            extent.offset
+        ))
+    };
+    let mut file = File::open(path).map_err(|e| file_error("open", path, e))?;
+    let size = file
+        .metadata()
+        .map_err(|e| file_error("read", path, e))?
+        .len();
+    file.seek(SeekFrom::Start(extent.offset))
+        .map_err(|e| file_error("read", path, e))?;
+    let mut input = BufReader::with_capacity(1 << 20, file);
+    let mut header = [0u8; HEADER];
+    input
+        .read_exact(&mut header)
+        .map_err(|_| corrupt("ends inside a record's header (truncated?)"))?;
+    let word = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().unwrap_or_default());
+    if header[..4] != MAGIC {
+        return Err(corrupt("is not a layer file here (wrong magic bytes)"));
+    }
+    if header[4..6] != FORMAT.to_le_bytes() || header[6] != W::TAG {
+        return Err(corrupt("has another format or count type"));
+    }
+    let shard = u32::from_le_bytes(header[16..20].try_into().unwrap_or_default());
+    if word(8) != label.problem || shard != label.shard {
+        return Err(corrupt("belongs to another problem, step or shard"));
+    }
+    let entries = word(24);
+    if entries != extent.len as u64 {
+        return Err(corrupt("holds another number of entries than was written"));
+    }
+    let end = extent.offset as u128 + record_bytes::<W>(extent.len) as u128;
+    if end > size as u128 {
+        return Err(corrupt(&format!(
+            "is {size} bytes long, but its record ends at byte {end} (truncated?)"
+        )));
+    }
+    let mut sum = Checksum::default();
+    sum.add_bytes(&header);
+    let mut packed = Packed::with_capacity(extent.len, "a layer read back from disk")?;
+    let mut entry = vec![0u8; 8 + W::BYTES];
+    for _ in 0..entries {
+        input
+            .read_exact(&mut entry)
+            .map_err(|e| file_error("read", path, e))?;
+        sum.add_bytes(&entry);
+        let key = u64::from_le_bytes(entry[..8].try_into().unwrap_or_default());
+        if key == 0 {
+            return Err(corrupt("holds a zero key"));
+        }
+        packed.push(key, W::take(&entry[8..]))?;
+    }
+    let mut trailer = [0u8; 8];
+    input
+        .read_exact(&mut trailer)
+        .map_err(|e| file_error("read", path, e))?;
+    if u64::from_le_bytes(trailer) != sum.value() {
+        return Err(corrupt("does not match its checksum (altered?)"));
+    }
+    Ok(packed)
+}
+
+/// One shard of a stored layer.
+pub enum Shard<W: Count> {
+    Memory(Packed<W>),
+    File(Extent),
+}
+
+impl<W: Count> Shard<W> {
+    fn len(&self) -> usize {
+        match self {
+            Shard::Memory(packed) => packed.len(),
+            Shard::File(extent) => extent.len,
+        }
+    }
+}
+
+/// A layer: its [`SHARDS`] shards in order, each in memory or in a file,
+/// and the tag its files carry.
+pub struct Stored<W: Count> {
+    shards: Vec<Shard<W>>,
+    problem: u64,
+}
+
+impl<W: Count> Stored<W> {
+    /// A layer all in memory (`shards` in order; fewer than [`SHARDS`]: the
+    /// rest are empty).
+    pub fn in_memory(shards: Vec<Packed<W>>, problem: u64) -> Self {
+        let shards = shards.into_iter().map(Shard::Memory).collect();
+        Stored { shards, problem }
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.shards.iter().map(Shard::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes the shards in memory take.
+    fn memory_bytes(&self) -> u64 {
+        let in_memory = self.shards.iter().filter_map(|shard| match shard {
+            Shard::Memory(packed) => Some(packed.len()),
+            Shard::File(_) => None,
+        });
+        in_memory.map(|n| n as u64 * 16).sum()
+    }
+
+    /// Fold `f` over every entry, shard by shard (a shard in a file is read
+    /// back for the fold and dropped after it).
+    pub fn try_fold<A>(
+        &self,
+        init: A,
+        mut f: impl FnMut(A, u64, W) -> Option<A>,
+    ) -> Result<Option<A>, SearchError> {
+        let mut acc = init;
+        for (i, shard) in self.shards.iter().enumerate() {
+            let read;
+            let packed = match shard {
+                Shard::Memory(packed) => packed,
+                Shard::File(extent) => {
+                    read = read_shard(extent, self.label(i))?;
+                    &read
+                }
+            };
+            for (key, count) in packed.entries().iter() {
+                match f(acc, key, count) {
+                    Some(next) => acc = next,
+                    None => return Ok(None),
+                }
+            }
+        }
+        Ok(Some(acc))
+    }
+
+    fn label(&self, shard: usize) -> Label {
+        Label {
+            problem: self.problem,
+            shard: shard as u32,
+        }
+    }
+}
+
+/// The packed size of `n` entries in memory, and of their tables while
+/// they are summed (see [`ShardTable::slots_for`]).
+fn packed_bytes(n: usize) -> u64 {
+    n as u64 * 16
+}
+
+fn table_bytes<W: Count>(n: usize) -> u64 {
+    ShardTable::<W>::bytes_for(n / SHARDS).saturating_mul(SHARDS as u64)
+}
+
+/// The next layer from `input`, within `spill`'s budget (see the module
+/// doc): `expand(shards, expected)` builds the [`SHARDS`] tables of the
+/// children of some input shards (about `expected` of them); `expected` is
+/// the guess for the whole next layer; `problem` tags the next layer's files.
+pub fn step<I: Count, O: Count>(
+    mut input: Stored<I>,
+    expected: usize,
+    problem: u64,
+    spill: &Spill,
+    expand: impl Fn(&[&Packed<I>], usize) -> Result<Vec<ShardTable<O>>, SearchError>,
+    ctl: &Control,
+) -> Result<Stored<O>, SearchError> {
+    // Plans use two thirds of the budget: tables outgrow their guesses (by
+    // half at a time) and the allocator keeps some freed memory.  Measured
+    // on 7x7 within 4 GB: the full budget peaked at 6.1 GB.
+    let budget = spill.budget() / 3 * 2;
+    let all_in_memory = input.shards.iter().all(|s| matches!(s, Shard::Memory(_)));
+    if all_in_memory
+        && input
+            .memory_bytes()
+            .saturating_add(table_bytes::<O>(expected))
+            <= budget
+    {
+        let shards: Vec<&Packed<I>> = (input.shards.iter())
+            .filter_map(|s| match s {
+                Shard::Memory(p) => Some(p),
+                Shard::File(_) => None,
+            })
+            .collect();
+        let tables = expand(&shards, expected)?;
+        let packed = tables.into_par_iter().map(ShardTable::pack).collect();
+        return Ok(Stored::in_memory(packed, problem));
+    }
+    // 1. The input's shards still in memory to one file, freeing the memory.
+    let states = input.len().max(1);
+    let mut writer: Option<Writer> = None;
+    let mut extents = Vec::with_capacity(input.shards.len());
+    for (i, shard) in std::mem::take(&mut input.shards).into_iter().enumerate() {
+        if ctl.is_cancelled() {
+            return Err(SearchError::Cancelled);
+        }
+        extents.push(match shard {
+            Shard::Memory(packed) => {
+                if writer.is_none() {
+                    writer = Some(Writer::create(spill.fresh("layer")?)?);
+                }
+                let label = input.label(i);
+                writer
+                    .as_mut()
+                    .map(|w| w.append(label, &packed))
+                    .transpose()?
+            }
+            Shard::File(extent) => Some(extent),
+        });
+    }
+    if let Some(writer) = writer {
+        spill.wrote(writer.finish()?);
+    }
+    let extents: Vec<Extent> = extents.into_iter().flatten().collect();
+    // 2. Groups of input shards, each within the budget; each group's
+    //    children, summed, go to one run file, a record per output shard.
+    let children = |n: usize| (expected as f64 * n as f64 / states as f64) as usize;
+    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut start = 0;
+    while start < extents.len() {
+        let mut end = start + 1;
+        let mut n = extents[start].len;
+        while end < extents.len() {
+            let more = n + extents[end].len;
+            if packed_bytes(more).saturating_add(table_bytes::<O>(children(more))) > budget {
+                break;
+            }
+            n = more;
+            end += 1;
+        }
+        groups.push(start..end);
+        start = end;
+    }
+    let run_label = |j: usize| Label {
+        problem: problem ^ RUN,
+        shard: j as u32,
+    };
+    // runs[j]: the records of output shard j, one per group that reached it.
+    let mut runs: Vec<Vec<Extent>> = (0..SHARDS).map(|_| Vec::new()).collect();
+    for group in groups {
+        let mut shards = Vec::with_capacity(group.len());
+        let mut n = 0;
+        for i in group {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            let packed: Packed<I> = read_shard(&extents[i], input.label(i))?;
+            n += packed.len();
+            shards.push(packed);
+        }
+        let refs: Vec<&Packed<I>> = shards.iter().collect();
+        let tables = expand(&refs, children(n))?;
+        drop(shards);
+        let mut writer = Writer::create(spill.fresh("run")?)?;
+        for (j, table) in tables.into_iter().enumerate() {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            if !table.is_empty() {
+                runs[j].push(writer.append(run_label(j), &table.pack())?);
+            }
+        }
+        spill.wrote(writer.finish()?);
+    }
+    drop(extents);
+    // 3. Each output shard merged on its own; the first ones kept in memory,
+    //    the others each to a file of its own.
+    let keep = AtomicU64::new(0);
+    let shards = (runs.into_par_iter().enumerate())
+        .map(|(j, runs)| -> Result<Shard<O>, SearchError> {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            let what = "a merged layer shard";
+            let total: usize = runs.iter().map(|run| run.len).sum();
+            let mut table = ShardTable::<O>::with_capacity(total, what, false)?;
+            for run in runs {
+                if ctl.is_cancelled() {
+                    return Err(SearchError::Cancelled);
+                }
+                let run: Packed<O> = read_shard(&run, run_label(j))?;
+                let mut batch = Vec::with_capacity(4096);
+                for entries in run.chunks(4096) {
+                    batch.clear();
+                    batch.extend(entries.iter());
+                    table.add_all(&batch, what)?;
+                }
+            }
+            let packed = table.pack();
+            let bytes = packed_bytes(packed.len());
+            if keep
+                .fetch_add(bytes, Ordering::Relaxed)
+                .saturating_add(bytes)
+                <= budget / 4
+            {
+                return Ok(Shard::Memory(packed));
+            }
+            let mut writer = Writer::create(spill.fresh("layer")?)?;
+            let label = Label {
+                problem,
+                shard: j as u32,
+            };
+            let extent = writer.append(label, &packed)?;
+            spill.wrote(writer.finish()?);
+            Ok(Shard::File(extent))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Stored { shards, problem })
+}
+
+/// Run files carry the next layer's tag with these bits flipped, so a run
+/// is never taken for a finished shard.
+const RUN: u64 = 0x5255_4e5f_5255_4e5f;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layers::U256;
+
+    fn sample<W: Count>(make: impl Fn(u64) -> W) -> Packed<W> {
+        let entries: Vec<(u64, W)> = (1..300u64).map(|k| (k * 7919, make(k))).collect();
+        Packed::from_entries(&entries)
+    }
+
+    fn entries<W: Count>(p: &Packed<W>) -> Vec<(u64, W)> {
+        p.entries().iter().collect()
+    }
+
+    #[test]
+    fn shards_round_trip_for_every_count_type() {
+        let spill = Spill::new(0, None);
+        let label = Label {
+            problem: 42,
+            shard: 3,
+        };
+        let a = sample(|k| k);
+        let b = sample(|k| (k as u128) << 100);
+        let c = sample(|k| U256 {
+            hi: k as u128,
+            lo: 1,
+        });
+        let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
+        let (ea, eb, ec) = (
+            w.append(label, &a).unwrap(),
+            w.append(label, &b).unwrap(),
+            w.append(label, &c).unwrap(),
+        );
+        w.finish().unwrap();
+        assert_eq!(
+            entries(&read_shard::<u64>(&ea, label).unwrap()),
+            entries(&a)
+        );
+        assert_eq!(
+            entries(&read_shard::<u128>(&eb, label).unwrap()),
+            entries(&b)
+        );
+        assert_eq!(
+            entries(&read_shard::<U256>(&ec, label).unwrap()),
+            entries(&c)
+        );
+        // The wrong count type, problem or shard is refused.
+        assert!(matches!(
+            read_shard::<u128>(&ea, label),
+            Err(SearchError::Corrupt(_))
+        ));
+        let other = Label {
+            problem: 43,
+            shard: 3,
+        };
+        assert!(matches!(
+            read_shard::<u64>(&ea, other),
+            Err(SearchError::Corrupt(_))
+        ));
+        // The file goes with its last extent, the directory with the Spill.
+        let path = ea.file.path().to_path_buf();
+        drop((ea, eb, ec));
+        assert!(!path.exists(), "a spill file outlived its extents");
+        let dir = spill.dir.get().unwrap().clone();
+        drop(spill);
+        assert!(!dir.exists(), "the spill directory outlived its Spill");
+    }
+
+    #[test]
+    fn truncated_or_altered_files_are_refused() {
+        let spill = Spill::new(0, None);
+        let label = Label {
+            problem: 7,
+            shard: 0,
+        };
+        let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
+        let extent = w.append(label, &sample(|k| k * 3)).unwrap();
+        w.finish().unwrap();
+        let path = extent.file.path().to_path_buf();
+        let good = std::fs::read(&path).unwrap();
+        let refused = |bytes: &[u8]| {
+            std::fs::write(&path, bytes).unwrap();
+            match read_shard::<u64>(&extent, label) {
+                Err(SearchError::Corrupt(msg)) => msg,
+                other => panic!("read {} bytes as {:?}", bytes.len(), other.map(|p| p.len())),
+            }
+        };
+        assert!(refused(&good[..good.len() - 1]).contains("truncated"));
+        assert!(refused(&good[..10]).contains("truncated"));
+        for at in [3, 40, 100, good.len() - 3] {
+            let mut bad = good.clone();
+            bad[at] ^= 0x10;
+            let msg = refused(&bad);
+            assert!(
+                msg.contains("checksum") || msg.contains("zero key") || msg.contains("magic"),
+                "{msg}"
+            );
+        }
+        std::fs::write(&path, &good).unwrap();
+        assert_eq!(read_shard::<u64>(&extent, label).unwrap().len(), 299);
+    }
+}

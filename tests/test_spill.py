@@ -1,0 +1,92 @@
+"""The frontier count within a memory budget: ``memory=`` spills layers to
+files in a directory of their own inside ``spill=``, and the answer is the
+one counted in memory (and the published one); bad budgets and directories
+are refused with a clear error."""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import pytest
+import solvers
+from test_memory import MB, limited, needs_prlimit
+
+# Directed open tours from every square (OEIS A165134) and from a corner
+# (checked against the search in test_frontier.py); 4x30 has counts past
+# 64 bits, so the wide counts spill too.
+CASES = [
+    ((5, 5), "all", 1728),
+    ((6, 6), "all", 6_637_920),
+    ((6, 6), (0, 0), None),
+    ((4, 30), "all", None),
+]
+
+
+@functools.cache
+def in_memory(rows: int, cols: int, start: object) -> int:
+    return solvers.count_tours(rows, cols, start=start, method="frontier")
+
+
+@pytest.mark.parametrize(("size", "start", "published"), CASES)
+@pytest.mark.parametrize("memory", ["1MiB", 6 * 2**20])
+def test_a_budget_gives_the_same_count(size, start, published, memory, tmp_path):
+    rows, cols = size
+    want = in_memory(rows, cols, start)
+    if published is not None:
+        assert want == published
+    got = solvers.count_tours(
+        rows, cols, start=start, method="frontier", memory=memory, spill=tmp_path, threads=2
+    )
+    assert got == want
+    assert os.listdir(tmp_path) == []  # the spill directory went with the count
+
+
+def test_a_small_budget_really_spills(tmp_path):
+    # The bench reports the bytes written: here through the private core, to
+    # see that a 1 MiB budget wrote files and the default wrote none.
+    from solvers import _core
+
+    *_, spilled = _core.count_tours_frontier(5, 6, None, None, False, 2, None, None, 2**20)
+    assert spilled > MB
+    *_, spilled = _core.count_tours_frontier(5, 6, None, None, False, 2)
+    assert spilled == 0
+
+
+@pytest.mark.parametrize(
+    ("memory", "error", "words"),
+    [
+        ("4XB", ValueError, "units"),
+        ("abc", ValueError, "'4GB'"),
+        ("-1GB", ValueError, "'4GB'"),
+        ("inf GB", ValueError, "'4GB'"),
+        (0, ValueError, "at least"),
+        (1000, ValueError, "at least"),
+        (1.5, TypeError, "memory"),
+        ([1], TypeError, "memory"),
+    ],
+)
+def test_bad_budgets_are_refused(memory, error, words):
+    with pytest.raises(error, match=words):
+        solvers.count_tours(5, 5, method="frontier", memory=memory)
+
+
+def test_bad_spill_directories_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="existing directory"):
+        solvers.count_tours(5, 5, method="frontier", memory="1GB", spill=tmp_path / "nope")
+    with pytest.raises(TypeError, match="directory path"):
+        solvers.count_tours(5, 5, method="frontier", memory="1GB", spill=3)
+    with pytest.raises(ValueError, match="method='frontier'"):
+        solvers.count_tours(5, 5, method="search", memory="1GB")
+
+
+@needs_prlimit
+def test_what_does_not_fit_in_memory_fits_within_a_budget():
+    # 6x7 from every square peaks near 650 MB in memory: under a 450 MB
+    # address-space limit it is a MemoryError, within a 60 MB budget it
+    # spills and counts (A165134: 779,938,932).
+    call = 'solvers.count_tours(6, 7, start="all", method="frontier"{})'
+    report = limited(call.format(""), 450 * MB)
+    assert report.startswith("raised MemoryError"), report
+    report = limited(call.format(', memory="60MB"'), 450 * MB, timeout=300)
+    assert report == "returned 779938932", report
