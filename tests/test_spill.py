@@ -53,6 +53,14 @@ def test_a_small_budget_really_spills(tmp_path):
     assert spilled == 0
 
 
+def test_a_timeout_while_spilling_leaves_no_files(tmp_path):
+    with pytest.raises(TimeoutError):
+        solvers.count_tours(
+            6, 7, start="all", method="frontier", memory="2MiB", spill=tmp_path, timeout=1.5
+        )
+    assert os.listdir(tmp_path) == []
+
+
 @pytest.mark.parametrize(
     ("memory", "error", "words"),
     [
