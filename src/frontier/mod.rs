@@ -138,6 +138,9 @@ impl Sweep<'_> {
             // Tables sized for the growth of the step before; they grow if
             // that is too little (a shard at a time, so growing is cheap).
             let expected = (before as f64 * growth.min(2.0)) as usize;
+            // A memory budget is planned for the step's growth uncapped,
+            // with a quarter more.
+            let bound = (before as f64 * growth * 1.25) as usize;
             let width = layer.next_width()?;
             let what = format!(
                 "the frontier count's tables at step {} of {steps}, after {before} states",
@@ -146,6 +149,7 @@ impl Sweep<'_> {
             let next = NextLayer {
                 step,
                 expected,
+                bound,
                 what: &what,
                 problem: tag(k + 1),
                 spill,
@@ -204,7 +208,8 @@ impl Sweep<'_> {
             let chunks: Vec<Entries<'_, I>> = shards.iter().flat_map(|s| s.chunks(CHUNK)).collect();
             accumulate(chunks, expected, &feed, next.what, ctl)
         };
-        crate::layers::step(layer, next.expected, next.problem, next.spill, expand, ctl)
+        let sizes = (next.expected, next.bound);
+        crate::layers::step(layer, sizes, next.problem, next.spill, expand, ctl)
     }
 }
 
@@ -250,6 +255,7 @@ impl<'a, I: Count, O: Count> Feed for Expand<'a, I, O> {
 struct NextLayer<'a> {
     step: &'a Step,
     expected: usize,
+    bound: usize,
     what: &'a str,
     /// The tag of the next layer's files, and where they go.
     problem: u64,

@@ -423,11 +423,13 @@ fn table_bytes<W: Count>(n: usize) -> u64 {
 
 /// The next layer from `input`, within `spill`'s budget (see the module
 /// doc): `expand(shards, expected)` builds the [`SHARDS`] tables of the
-/// children of some input shards (about `expected` of them); `expected` is
-/// the guess for the whole next layer; `problem` tags the next layer's files.
+/// children of some input shards (about `expected` of them).  For the whole
+/// next layer, `guess` sizes the tables (they grow past it) and `bound`,
+/// the most states it is likely to have, is what the budget is planned
+/// for; `problem` tags the next layer's files.
 pub fn step<I: Count, O: Count>(
     mut input: Stored<I>,
-    expected: usize,
+    (guess, bound): (usize, usize),
     problem: u64,
     spill: &Spill,
     expand: impl Fn(&[&Packed<I>], usize) -> Result<Vec<ShardTable<O>>, SearchError>,
@@ -441,7 +443,7 @@ pub fn step<I: Count, O: Count>(
     if all_in_memory
         && input
             .memory_bytes()
-            .saturating_add(table_bytes::<O>(expected))
+            .saturating_add(table_bytes::<O>(bound.max(guess)))
             <= budget
     {
         let shards: Vec<&Packed<I>> = (input.shards.iter())
@@ -450,7 +452,7 @@ pub fn step<I: Count, O: Count>(
                 Shard::File(_) => None,
             })
             .collect();
-        let tables = expand(&shards, expected)?;
+        let tables = expand(&shards, guess)?;
         let packed = tables.into_par_iter().map(ShardTable::pack).collect();
         return Ok(Stored::in_memory(packed, problem));
     }
@@ -482,7 +484,8 @@ pub fn step<I: Count, O: Count>(
     let extents: Vec<Extent> = extents.into_iter().flatten().collect();
     // 2. Groups of input shards, each within the budget; each group's
     //    children, summed, go to one run file, a record per output shard.
-    let children = |n: usize| (expected as f64 * n as f64 / states as f64) as usize;
+    let share = |n: usize, of: usize| (of as f64 * n as f64 / states as f64) as usize;
+    let children = |n: usize| share(n, guess);
     let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
     let mut start = 0;
     while start < extents.len() {
@@ -490,7 +493,8 @@ pub fn step<I: Count, O: Count>(
         let mut n = extents[start].len;
         while end < extents.len() {
             let more = n + extents[end].len;
-            if packed_bytes(more).saturating_add(table_bytes::<O>(children(more))) > budget {
+            let most = share(more, bound.max(guess));
+            if packed_bytes(more).saturating_add(table_bytes::<O>(most)) > budget {
                 break;
             }
             n = more;
