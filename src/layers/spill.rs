@@ -484,45 +484,44 @@ pub fn step<I: Count, O: Count>(
     let extents: Vec<Extent> = extents.into_iter().flatten().collect();
     // 2. Groups of input shards, each within the budget; each group's
     //    children, summed, go to one run file, a record per output shard.
-    let share = |n: usize, of: usize| (of as f64 * n as f64 / states as f64) as usize;
-    let children = |n: usize| share(n, guess);
-    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
-    let mut start = 0;
-    while start < extents.len() {
-        let mut end = start + 1;
-        let mut n = extents[start].len;
-        while end < extents.len() {
-            let more = n + extents[end].len;
-            let most = share(more, bound.max(guess));
-            if packed_bytes(more).saturating_add(table_bytes::<O>(most)) > budget {
-                break;
-            }
-            n = more;
-            end += 1;
-        }
-        groups.push(start..end);
-        start = end;
-    }
+    //    A group has more distinct children per state than the whole layer
+    //    (fewer of a child's parents fall in it), so groups are planned by
+    //    the most children per state measured in the groups so far; the
+    //    first group is one shard, planned by the layer's bound.
     let run_label = |j: usize| Label {
         problem: problem ^ RUN,
         shard: j as u32,
     };
     // runs[j]: the records of output shard j, one per group that reached it.
     let mut runs: Vec<Vec<Extent>> = (0..SHARDS).map(|_| Vec::new()).collect();
-    for group in groups {
-        let mut shards = Vec::with_capacity(group.len());
-        let mut n = 0;
-        for i in group {
+    let mut per_state: Option<f64> = None;
+    let mut start = 0;
+    while start < extents.len() {
+        let ratio = per_state.unwrap_or(bound.max(guess) as f64 / states as f64);
+        let children = |n: usize| (ratio * n as f64) as usize;
+        let mut end = start + 1;
+        let mut n = extents[start].len;
+        while per_state.is_some() && end < extents.len() {
+            let more = n + extents[end].len;
+            if packed_bytes(more).saturating_add(table_bytes::<O>(children(more))) > budget {
+                break;
+            }
+            n = more;
+            end += 1;
+        }
+        let mut shards = Vec::with_capacity(end - start);
+        for i in start..end {
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
-            let packed: Packed<I> = read_shard(&extents[i], input.label(i))?;
-            n += packed.len();
-            shards.push(packed);
+            shards.push(read_shard::<I>(&extents[i], input.label(i))?);
         }
         let refs: Vec<&Packed<I>> = shards.iter().collect();
         let tables = expand(&refs, children(n))?;
         drop(shards);
+        let made: usize = tables.iter().map(ShardTable::len).sum();
+        let measured = made as f64 / n.max(1) as f64;
+        per_state = Some(per_state.map_or(measured, |r| r.max(measured)));
         let mut writer = Writer::create(spill.fresh("run")?)?;
         for (j, table) in tables.into_iter().enumerate() {
             if ctl.is_cancelled() {
@@ -533,6 +532,7 @@ pub fn step<I: Count, O: Count>(
             }
         }
         spill.wrote(writer.finish()?);
+        start = end;
     }
     drop(extents);
     // 3. Each output shard merged on its own; the first ones kept in memory,
