@@ -510,11 +510,11 @@ pub fn step<I: Count, O: Count>(
             end += 1;
         }
         let mut shards = Vec::with_capacity(end - start);
-        for i in start..end {
+        for (i, extent) in (start..end).zip(&extents[start..end]) {
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
-            shards.push(read_shard::<I>(&extents[i], input.label(i))?);
+            shards.push(read_shard::<I>(extent, input.label(i))?);
         }
         let refs: Vec<&Packed<I>> = shards.iter().collect();
         let tables = expand(&refs, children(n))?;
