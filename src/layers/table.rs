@@ -136,6 +136,18 @@ pub fn needing(e: SearchError, bytes: u64) -> SearchError {
     }
 }
 
+/// What a slot holds for `key`'s `count`: the count itself below [`WIDE`],
+/// else `WIDE`, with the count kept in `wide`.
+fn slot_count<W: Count>(wide: &mut WideMap<W>, key: u64, count: W) -> Result<u64, SearchError> {
+    if let Some(narrow) = count.narrow() {
+        return Ok(narrow);
+    }
+    wide.try_reserve(1)
+        .map_err(|_| SearchError::memory(WIDE_COUNTS, bytes_of::<(u64, W)>(wide.len() + 1)))?;
+    wide.insert(key, count);
+    Ok(WIDE)
+}
+
 /// Sum a batch of `(key, count)` into `slots` (wide counts into `wide`),
 /// prefetching its home slots first; the number of new keys.  The caller
 /// made room: `slots` never fills up.
@@ -160,15 +172,8 @@ fn add_into<W: Count>(
                     (false, n) => W::from_narrow(n).checked_add(count),
                 }
                 .ok_or(SearchError::Overflow)?;
-                let narrow = sum.narrow();
-                if narrow.is_none() {
-                    wide.try_reserve(1).map_err(|_| {
-                        SearchError::memory(WIDE_COUNTS, bytes_of::<(u64, W)>(wide.len() + 1))
-                    })?;
-                    wide.insert(key, sum);
-                }
                 added += (k == 0) as usize;
-                slots[slot] = [key, narrow.unwrap_or(WIDE)];
+                slots[slot] = [key, slot_count(wide, key, sum)?];
                 break;
             }
             slot += 1;
@@ -455,15 +460,9 @@ impl<W: Count> Packed<W> {
 
     /// Add an entry (its key not in the shard yet, and not 0).
     pub fn push(&mut self, key: u64, count: W) -> Result<(), SearchError> {
-        let narrow = count.narrow();
-        if narrow.is_none() {
-            self.wide.try_reserve(1).map_err(|_| {
-                SearchError::memory(WIDE_COUNTS, bytes_of::<(u64, W)>(self.wide.len() + 1))
-            })?;
-            self.wide.insert(key, count);
-        }
         crate::memory::try_reserve(&mut self.slots, 1, "a layer shard")?;
-        self.slots.push([key, narrow.unwrap_or(WIDE)]);
+        let count = slot_count(&mut self.wide, key, count)?;
+        self.slots.push([key, count]);
         Ok(())
     }
 
