@@ -8,8 +8,9 @@
 //! cargo bench --bench queens_table -- 14 18      # n from 14 to 18 (minutes)
 //! ```
 
+use _core::cpu;
 use _core::engine::{self, Control, SearchError, Stop, SubtreeSearch};
-use _core::queens::{construct_queens, count_queens, placement_defect};
+use _core::queens::{construct_queens, count_queens, placement_defect, Method};
 use std::time::{Duration, Instant};
 
 /// The baseline: rows top to bottom, columns as bits, mirror symmetry only.
@@ -140,20 +141,33 @@ fn main() {
         [a, b, ..] => (*a, *b),
         _ => (12, 16),
     };
-    println!("| n | solutions | ours t=1 (ms) | ours t=2 (ms) | mirror t=1 (ms) | mirror t=2 (ms) | mirror/ours (t=2) |");
-    println!("|--:|--:|--:|--:|--:|--:|--:|");
+    eprintln!("CPU kernels: {}", cpu::level());
+    println!("| n | solutions | join t=1 (ms) | join t=2 (ms) | frames t=1 (ms) | frames t=2 (ms) | mirror t=1 (ms) | mirror t=2 (ms) | mirror/join (t=2) |");
+    println!("|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
     for n in low..=high {
         eprintln!("n = {n} ...");
-        let (ours, t1) = best_of(3, || count_queens(n, false, 1, &Control::new()).unwrap());
-        let (_, t2) = best_of(3, || count_queens(n, false, 2, &Control::new()).unwrap());
+        let count = |method, threads| {
+            let method = Method::resolve(method, n).unwrap_or(Method::Frames);
+            count_queens(n, false, method, threads, &Control::new()).unwrap()
+        };
+        let (ours, j1) = best_of(3, || count(Method::Join, 1));
+        let (_, j2) = best_of(3, || count(Method::Join, 2));
+        let (frames, f1) = best_of(3, || count(Method::Frames, 1));
+        let (_, f2) = best_of(3, || count(Method::Frames, 2));
         let (base, b1) = best_of(3, || mirror_count(n, 1));
         let (_, b2) = best_of(3, || mirror_count(n, 2));
-        assert_eq!(ours, base, "n = {n}: the two counts disagree");
-        let ratio = b2.as_secs_f64() / t2.as_secs_f64();
+        assert_eq!(ours, base, "n = {n}: the join and the baseline disagree");
+        assert_eq!(
+            frames, base,
+            "n = {n}: the frames and the baseline disagree"
+        );
+        let ratio = b2.as_secs_f64() / j2.as_secs_f64();
         println!(
-            "| {n} | {ours} | {} | {} | {} | {} | {ratio:.2}x |",
-            ms(t1),
-            ms(t2),
+            "| {n} | {ours} | {} | {} | {} | {} | {} | {} | {ratio:.2}x |",
+            ms(j1),
+            ms(j2),
+            ms(f1),
+            ms(f2),
             ms(b1),
             ms(b2)
         );

@@ -6,7 +6,9 @@
 //! most-constrained row first); listing and finding use the plain row-by-row
 //! search here, whose order is the lexicographic order of the placements.
 
+mod disjoint;
 pub mod frames;
+pub mod join;
 
 use crate::engine::{self, Control, Stop, SubtreeSearch, Ticker};
 use crate::error::{CountError, InputError, SearchError};
@@ -195,21 +197,106 @@ fn check_search_n(n: usize) -> Result<(), InputError> {
     Ok(())
 }
 
+/// How [`count_queens`] counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// The join where it is faster (see [`Method::resolve`]), else frames.
+    Auto,
+    /// The quarter-board join ([`join`]): `4 <= n <= 23`.
+    Join,
+    /// Backtracking one border frame per symmetry class ([`frames`]).
+    Frames,
+}
+
+/// The join is the faster method from this size on (below it both take
+/// milliseconds and the frames need no table).
+pub const JOIN_FROM_N: usize = 12;
+
+impl Method {
+    /// The method named `name` (`"auto"`, `"join"` or `"frames"`).
+    pub fn parse(name: &str) -> Result<Method, InputError> {
+        match name {
+            "auto" => Ok(Method::Auto),
+            "join" => Ok(Method::Join),
+            "frames" => Ok(Method::Frames),
+            _ => Err(InputError(format!(
+                "method must be 'auto', 'join' or 'frames', got {name:?}"
+            ))),
+        }
+    }
+
+    /// The method that counts `n`: `Auto` is the join for
+    /// `JOIN_FROM_N <= n <= MAX_JOIN_N`, frames otherwise; an explicit
+    /// `Join` outside its range is refused with the range named.
+    pub fn resolve(self, n: usize) -> Result<Method, InputError> {
+        let joinable = (join::MIN_JOIN_N..=join::MAX_JOIN_N).contains(&n);
+        match self {
+            Method::Auto if joinable && n >= JOIN_FROM_N => Ok(Method::Join),
+            Method::Auto => Ok(Method::Frames),
+            Method::Join if !joinable => Err(InputError(format!(
+                "method='join' counts boards of {} to {} queens, got n = {n} \
+                 (method='frames' counts up to {MAX_SEARCH_N})",
+                join::MIN_JOIN_N,
+                join::MAX_JOIN_N
+            ))),
+            m => Ok(m),
+        }
+    }
+}
+
 /// The number of solutions of the n-queens problem, or with `unique` the
-/// number of classes under the 8 symmetries of the board.
+/// number of classes under the 8 symmetries of the board.  The answer is
+/// the same for every `method` and every `threads`.
 pub fn count_queens(
     n: usize,
     unique: bool,
+    method: Method,
     threads: usize,
     ctl: &Control,
 ) -> Result<u128, CountError> {
     check_search_n(n)?;
+    let method = method.resolve(n)?;
     if n == 1 {
         return Ok(1);
+    }
+    if method == Method::Join {
+        join::check_memory(n, threads)?;
+        let search = join::JoinSearch::new(n, ctl)?;
+        let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), 3, ctl)?;
+        let all = engine::count(&search, &tasks, threads, ctl)?;
+        return Ok(if unique {
+            join::classes(n, all, ctl)?
+        } else {
+            all
+        });
     }
     let search = frames::FrameSearch::new(n, unique, ctl)?;
     let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), n, ctl)?;
     Ok(engine::count(&search, &tasks, threads, ctl)?)
+}
+
+/// A plan of [`count_queens`] by one method or the other.
+pub enum QueensPlan {
+    Frames(engine::Planned<frames::FrameSearch>),
+    /// The join's subproblems count all solutions; `unique` turns their sum
+    /// into classes ([`join::classes`]).
+    Join {
+        planned: engine::Planned<join::JoinSearch>,
+        n: usize,
+        unique: bool,
+    },
+}
+
+impl QueensPlan {
+    /// The answer from the sum of every subproblem's count.
+    pub fn total(&self, sum: u128, ctl: &Control) -> Result<u128, SearchError> {
+        match *self {
+            QueensPlan::Join {
+                n, unique: true, ..
+            } => join::classes(n, sum, ctl),
+            _ => Ok(sum),
+        }
+    }
 }
 
 /// The count of [`count_queens`] split into at least `min_tasks` independent
@@ -218,11 +305,19 @@ pub fn count_queens(
 pub fn plan_queens(
     n: usize,
     unique: bool,
+    method: Method,
     min_tasks: usize,
     ctl: &Control,
-) -> Result<engine::Planned<frames::FrameSearch>, CountError> {
+) -> Result<QueensPlan, CountError> {
     check_search_n(n)?;
     engine::check_plan_size(min_tasks)?;
+    if method.resolve(n)? == Method::Join {
+        join::check_memory(n, 1)?;
+        let search = join::JoinSearch::new(n, ctl)?;
+        let roots = search.roots();
+        let planned = engine::Planned::new(search, roots, min_tasks, 3, ctl)?;
+        return Ok(QueensPlan::Join { planned, n, unique });
+    }
     // One queen: no frames; the blank board's one task counts its 1 solution.
     let search = if n == 1 {
         frames::FrameSearch::blank(1)
@@ -230,7 +325,9 @@ pub fn plan_queens(
         frames::FrameSearch::new(n, unique, ctl)?
     };
     let roots = search.roots();
-    Ok(engine::Planned::new(search, roots, min_tasks, n, ctl)?)
+    Ok(QueensPlan::Frames(engine::Planned::new(
+        search, roots, min_tasks, n, ctl,
+    )?))
 }
 
 /// Solutions arriving from a stream, in lexicographic order.
@@ -438,21 +535,45 @@ mod tests {
         for (i, &want) in A000170.iter().enumerate() {
             let n = i + 1;
             for threads in [1, 2] {
-                assert_eq!(
-                    count_queens(n, false, threads, &Control::new()),
-                    Ok(want),
-                    "n={n}"
-                );
+                for method in [Method::Auto, Method::Frames, Method::Join] {
+                    if method == Method::Join && n < join::MIN_JOIN_N {
+                        continue;
+                    }
+                    assert_eq!(
+                        count_queens(n, false, method, threads, &Control::new()),
+                        Ok(want),
+                        "n={n} {method:?}"
+                    );
+                }
             }
         }
         for (i, &want) in A002562.iter().enumerate() {
             let n = i + 1;
-            assert_eq!(
-                count_queens(n, true, 2, &Control::new()),
-                Ok(want),
-                "unique n={n}"
-            );
+            for method in [Method::Auto, Method::Frames, Method::Join] {
+                if method == Method::Join && n < join::MIN_JOIN_N {
+                    continue;
+                }
+                assert_eq!(
+                    count_queens(n, true, method, 2, &Control::new()),
+                    Ok(want),
+                    "unique n={n} {method:?}"
+                );
+            }
         }
+    }
+
+    #[test]
+    fn methods_are_parsed_and_resolved() {
+        assert_eq!(Method::parse("join"), Ok(Method::Join));
+        assert!(Method::parse("fast").is_err());
+        assert_eq!(Method::Auto.resolve(8), Ok(Method::Frames));
+        assert_eq!(Method::Auto.resolve(JOIN_FROM_N), Ok(Method::Join));
+        assert_eq!(
+            Method::Auto.resolve(join::MAX_JOIN_N + 1),
+            Ok(Method::Frames)
+        );
+        assert!(Method::Join.resolve(3).is_err());
+        assert!(Method::Join.resolve(join::MAX_JOIN_N + 1).is_err());
     }
 
     #[test]

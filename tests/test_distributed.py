@@ -307,14 +307,16 @@ def test_sigkill_mid_count_then_resume(tmp_path):
 
 
 def test_a_timed_out_checkpointed_count_keeps_what_it_finished(tmp_path):
+    # The frame counter: the join counts n = 16 within the timeout.
     path = tmp_path / "q16.sqlite"
     with pytest.raises(TimeoutError):
-        count_queens(16, checkpoint=path, timeout=0.3)
+        count_queens(16, method="frames", checkpoint=path, timeout=0.3)
     before, runs = _ledger(path)
-    assert runs == [1] and 0 < len(before) < len(distributed.plan(count_queens, 16))
+    plan = distributed.plan(count_queens, 16, method="frames")
+    assert runs == [1] and 0 < len(before) < len(plan)
     pool = RecordingExecutor()
     with pool:
-        assert count_queens(16, checkpoint=path, executor=pool) == SOLUTIONS[16]
+        assert count_queens(16, method="frames", checkpoint=path, executor=pool) == SOLUTIONS[16]
     assert {i for i, _ in before}.isdisjoint(pool.asked)
 
 

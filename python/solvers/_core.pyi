@@ -7,6 +7,9 @@ from typing import final
 __all__ = [
     "MAX_QUEENS_SEARCH_N",
     "MAX_QUEENS_CONSTRUCT_N",
+    "MAX_QUEENS_JOIN_N",
+    "CPU_KERNELS",
+    "queens_method",
     "count_queens",
     "search_queens",
     "construct_queens",
@@ -32,6 +35,8 @@ MAX_FRONTIER_SIDE: int
 MAX_FIND_SQUARES: int
 MAX_QUEENS_SEARCH_N: int
 MAX_QUEENS_CONSTRUCT_N: int
+MAX_QUEENS_JOIN_N: int
+CPU_KERNELS: str
 
 def count_tours(
     rows: int,
@@ -88,7 +93,9 @@ def count_queens(
     threads: int,
     progress: Callable[[int, int], object] | None = None,
     timeout: float | None = None,
+    method: str = "auto",
 ) -> int: ...
+def queens_method(n: int, method: str = "auto") -> str: ...
 def search_queens(
     n: int, threads: int, deterministic: bool, timeout: float | None = None
 ) -> bytes | None: ...
@@ -109,7 +116,8 @@ class CountPlan:
         min_tasks: int,
     ) -> CountPlan: ...
     @staticmethod
-    def queens(n: int, unique: bool, min_tasks: int) -> CountPlan: ...
+    def queens(n: int, unique: bool, min_tasks: int, method: str = "auto") -> CountPlan: ...
+    def total(self, sum: int) -> int: ...
     def __len__(self) -> int: ...
     def count_each(
         self,

@@ -230,7 +230,9 @@ def run(
             raise OverflowError(
                 "the count does not fit the 128-bit counter (no answer is better than a wrong one)"
             )
-        return total
+        # The answer from the sum (a join counting classes turns all
+        # solutions into classes here).
+        return int(_core_plan(work.family, work.params).total(total))
     finally:
         if bar is not None:
             bar.close()

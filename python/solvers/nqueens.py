@@ -25,8 +25,10 @@ from typing import Any, overload
 from . import _core, _packing, _plan, _progress, _validate, render
 
 __all__ = [
+    "COUNT_METHODS",
     "FIND_METHODS",
     "MAX_CONSTRUCT_N",
+    "MAX_JOIN_N",
     "MAX_SEARCH_N",
     "Placement",
     "count_queens",
@@ -50,10 +52,23 @@ def _search_n(value: Any, what: str) -> int:
     return n
 
 
+#: The largest board ``method="join"`` counts (its tables grow about 8x per
+#: two sizes: see the README's memory table).
+MAX_JOIN_N: int = _core.MAX_QUEENS_JOIN_N
+
+#: The ways :func:`count_queens` can count.
+COUNT_METHODS: tuple[str, ...] = ("auto", "join", "frames")
+
+
+def _method(value: Any) -> str:
+    return _validate.choice(value, "method", COUNT_METHODS)
+
+
 def count_queens(
     n: int,
     *,
     unique: bool = False,
+    method: str = "auto",
     threads: int | None = None,
     progress: bool = False,
     timeout: float | None = None,
@@ -64,12 +79,25 @@ def count_queens(
     (OEIS A000170), or with ``unique=True`` the number of those distinct under
     the 8 rotations and reflections of the board (A002562).
 
-    The count uses the whole symmetry group: only one border frame per
-    symmetry class is searched, most constrained row first (see
-    ``src/queens/frames.rs``).  Exact, the same for
-    every ``threads``.  ``executor`` and ``checkpoint`` split the count into
-    subproblems run elsewhere and recorded in a file, as for
-    :func:`solvers.count_tours` (see :mod:`solvers.distributed`).
+    Two methods count, with the same answer (exact, the same for every
+    ``threads``):
+
+    * ``"join"`` (the default from n = 12 to n = 23, :data:`MAX_JOIN_N`): the
+      quarter-board join.  Every placement of queens on a quarter of the
+      board is tabled once; for each choice of the rows whose queen is in
+      the right half, the halves are built from quarters and the pairs of
+      halves that share no diagonal are counted by a bit-sliced join
+      (``src/queens/join.rs``).  Memory grows with n (the README's table:
+      about 0.6 GB at n = 22); a board the machine cannot hold is refused
+      with the estimate.  ``unique=True`` adds the few solutions fixed by a
+      half or quarter turn and divides by 8 (Burnside's lemma).
+    * ``"frames"`` (any n up to 64): backtracking over one border frame per
+      symmetry class, most constrained row first (``src/queens/frames.rs``).
+
+    ``method="auto"`` picks the join where it applies.  ``executor`` and
+    ``checkpoint`` split the count into subproblems run elsewhere and recorded
+    in a file, as for :func:`solvers.count_tours` (see
+    :mod:`solvers.distributed`).
 
     >>> [count_queens(n) for n in range(1, 11)]
     [1, 0, 0, 2, 10, 4, 40, 92, 352, 724]
@@ -78,10 +106,11 @@ def count_queens(
     """
     n = _search_n(n, "count_queens")
     unique = _validate.flag(unique, "unique")
+    method = _core.queens_method(n, _method(method))
     workers = _validate.threads(threads)
     seconds = _validate.timeout(timeout)
     if executor is not None or checkpoint is not None:
-        work = _plan_queens(n, unique=unique, subproblems=_plan.DEFAULT_SUBPROBLEMS)
+        work = _plan_queens(n, unique=unique, subproblems=_plan.DEFAULT_SUBPROBLEMS, method=method)
         return work.count(
             executor=executor,
             checkpoint=checkpoint,
@@ -90,14 +119,17 @@ def count_queens(
             timeout=timeout,
         )
     with _progress.shown(progress, f"{n}-queens") as bar:
-        return _core.count_queens(n, unique, workers, bar, seconds)
+        return _core.count_queens(n, unique, workers, bar, seconds, method)
 
 
-def _plan_queens(n: int, *, unique: bool = False, subproblems: int) -> _plan.Plan:
+def _plan_queens(
+    n: int, *, unique: bool = False, subproblems: int, method: str = "auto"
+) -> _plan.Plan:
     """:func:`solvers.distributed.plan` for :func:`count_queens` (registered below)."""
     n = _search_n(n, "count_queens")
     unique = _validate.flag(unique, "unique")
-    return _plan.make_plan("queens", (n, unique, subproblems), f"{n}-queens")
+    method = _core.queens_method(n, _method(method))
+    return _plan.make_plan("queens", (n, unique, subproblems, method), f"{n}-queens")
 
 
 _plan.register(_plan.Family("queens", _core.CountPlan.queens, count_queens, _plan_queens))

@@ -29,6 +29,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_QUEENS_SEARCH_N", crate::queens::MAX_SEARCH_N)?;
     m.add("MAX_QUEENS_CONSTRUCT_N", crate::queens::MAX_CONSTRUCT_N)?;
     m.add_function(wrap_pyfunction!(queens::count_queens, m)?)?;
+    m.add_function(wrap_pyfunction!(queens::queens_method, m)?)?;
+    m.add("MAX_QUEENS_JOIN_N", crate::queens::join::MAX_JOIN_N)?;
+    m.add("CPU_KERNELS", crate::cpu::level())?;
     m.add_function(wrap_pyfunction!(queens::search_queens, m)?)?;
     m.add_function(wrap_pyfunction!(queens::construct_queens, m)?)?;
     m.add_function(wrap_pyfunction!(queens::placement_defect, m)?)?;

@@ -15,14 +15,15 @@ use std::sync::{Arc, Mutex};
 /// The plan of one family.
 enum Plan {
     Tours(engine::Planned<knights::TourSearch>),
-    Queens(engine::Planned<queens::frames::FrameSearch>),
+    Queens(queens::QueensPlan),
 }
 
 impl Plan {
     fn len(&self) -> usize {
         match self {
             Plan::Tours(p) => p.len(),
-            Plan::Queens(p) => p.len(),
+            Plan::Queens(queens::QueensPlan::Frames(p)) => p.len(),
+            Plan::Queens(queens::QueensPlan::Join { planned, .. }) => planned.len(),
         }
     }
 
@@ -35,7 +36,12 @@ impl Plan {
     ) -> Result<Vec<u128>, SearchError> {
         match self {
             Plan::Tours(p) => p.count_each(which, threads, ctl, finished),
-            Plan::Queens(p) => p.count_each(which, threads, ctl, finished),
+            Plan::Queens(queens::QueensPlan::Frames(p)) => {
+                p.count_each(which, threads, ctl, finished)
+            }
+            Plan::Queens(queens::QueensPlan::Join { planned, .. }) => {
+                planned.count_each(which, threads, ctl, finished)
+            }
         }
     }
 }
@@ -71,12 +77,30 @@ impl CountPlan {
 
     /// The plan of `count_queens` with at least `min_tasks` subproblems.
     #[staticmethod]
-    fn queens(py: Python<'_>, n: usize, unique: bool, min_tasks: usize) -> PyResult<CountPlan> {
+    #[pyo3(signature = (n, unique, min_tasks, method="auto"))]
+    fn queens(
+        py: Python<'_>,
+        n: usize,
+        unique: bool,
+        min_tasks: usize,
+        method: &str,
+    ) -> PyResult<CountPlan> {
+        let method = queens::Method::parse(method)?;
         let plan = cancellable(py, None, None, move |ctl| {
-            queens::plan_queens(n, unique, min_tasks, ctl)
+            queens::plan_queens(n, unique, method, min_tasks, ctl)
         })?;
         Ok(CountPlan {
             plan: Arc::new(Plan::Queens(plan)),
+        })
+    }
+
+    /// The answer from the sum of every subproblem's count (the same sum,
+    /// except for a join counting symmetry classes).
+    fn total(&self, py: Python<'_>, sum: u128) -> PyResult<u128> {
+        let plan = self.plan.clone();
+        cancellable(py, None, None, move |ctl| match &*plan {
+            Plan::Queens(q) => q.total(sum, ctl),
+            Plan::Tours(_) => Ok(sum),
         })
     }
 

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 /// Count n-queens solutions (or symmetry classes with `unique`).
 #[pyfunction]
-#[pyo3(signature = (n, unique, threads, progress=None, timeout=None))]
+#[pyo3(signature = (n, unique, threads, progress=None, timeout=None, method="auto"))]
 pub(super) fn count_queens(
     py: Python<'_>,
     n: usize,
@@ -22,9 +22,22 @@ pub(super) fn count_queens(
     threads: usize,
     progress: Option<Bound<'_, PyAny>>,
     timeout: Option<f64>,
+    method: &str,
 ) -> PyResult<u128> {
+    let method = queens::Method::parse(method)?;
     cancellable(py, timeout, progress, move |ctl| {
-        queens::count_queens(n, unique, threads, ctl)
+        queens::count_queens(n, unique, method, threads, ctl)
+    })
+}
+
+/// The method `count_queens` uses for `n` (`"join"` or `"frames"`).
+#[pyfunction]
+#[pyo3(signature = (n, method="auto"))]
+pub(super) fn queens_method(n: usize, method: &str) -> PyResult<&'static str> {
+    let method = queens::Method::parse(method)?.resolve(n)?;
+    Ok(match method {
+        queens::Method::Join => "join",
+        _ => "frames",
     })
 }
 

@@ -10,7 +10,16 @@ import textwrap
 from collections.abc import Sequence
 
 from .. import animate
-from ..nqueens import MAX_CONSTRUCT_N, MAX_SEARCH_N, count_queens, find_queens, queens
+from ..nqueens import (
+    COUNT_METHODS,
+    FIND_METHODS,
+    MAX_CONSTRUCT_N,
+    MAX_JOIN_N,
+    MAX_SEARCH_N,
+    count_queens,
+    find_queens,
+    queens,
+)
 from . import _options as opt
 
 #: ``solvers queens N --find`` draws the board up to this N, and prints the
@@ -44,9 +53,11 @@ def add_options(board: argparse.ArgumentParser) -> None:
     mode.add_argument("--list", type=int, metavar="K", help="print the first K placements")
     board.add_argument(
         "--method",
-        choices=("construct", "search"),
+        choices=(*COUNT_METHODS, *FIND_METHODS),
         default=None,
-        help="with --find: construct (default, O(N)) or search (parallel backtracking)",
+        help="counting: auto (default), join (quarter-board join, N <= "
+        f"{MAX_JOIN_N}) or frames (backtracking); with --find: construct "
+        "(default, O(N)) or search (parallel backtracking)",
     )
     board.add_argument(
         "--deterministic",
@@ -69,12 +80,15 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.find:
         opt.refuse("--find", opt.given(args, "--unique", "--progress"))
+        if args.method is not None and args.method not in FIND_METHODS:
+            raise opt.UsageError(f"--find takes --method {' or '.join(FIND_METHODS)}")
         if args.deterministic and args.method != "search":
             raise opt.UsageError("--deterministic needs --method search")
         return _find(args)
     mode = "counting" if args.list is None else "--list"
-    opt.refuse(mode, opt.given(args, "--method", "--deterministic", "--svg"))
+    opt.refuse(mode, opt.given(args, "--deterministic", "--svg"))
     if args.list is not None:
+        opt.refuse(mode, opt.given(args, "--method"))
         opt.refuse(mode, opt.given(args, "--threads", "--progress", "--timeout"))
         opt.print_list(
             args,
@@ -85,10 +99,13 @@ def run(args: argparse.Namespace) -> int:
             value=list,
         )
         return 0
+    if args.method is not None and args.method not in COUNT_METHODS:
+        raise opt.UsageError(f"counting takes --method {', '.join(COUNT_METHODS)}")
     with opt.distributed(args) as where:
         count = count_queens(
             args.n,
             unique=args.unique,
+            method=args.method or "auto",
             threads=args.threads,
             progress=args.progress,
             timeout=args.timeout,
