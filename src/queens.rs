@@ -262,7 +262,7 @@ pub fn count_queens(
     if method == Method::Join {
         join::check_memory(n, threads)?;
         let search = join::JoinSearch::new(n, ctl)?;
-        let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), 3, ctl)?;
+        let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), 4, ctl)?;
         let all = engine::count(&search, &tasks, threads, ctl)?;
         return Ok(if unique {
             join::classes(n, all, ctl)?
@@ -315,7 +315,7 @@ pub fn plan_queens(
         join::check_memory(n, 1)?;
         let search = join::JoinSearch::new(n, ctl)?;
         let roots = search.roots();
-        let planned = engine::Planned::new(search, roots, min_tasks, 3, ctl)?;
+        let planned = engine::Planned::new(search, roots, min_tasks, 4, ctl)?;
         return Ok(QueensPlan::Join { planned, n, unique });
     }
     // One queen: no frames; the blank board's one task counts its 1 solution.

@@ -85,7 +85,7 @@ impl KnightGraph {
     }
 
     /// Every cell of `within` reachable from `seed` by knight moves inside `within`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn reach(&self, seed: u64, within: u64) -> u64 {
         let within = within | seed;
         let mut reached = seed;

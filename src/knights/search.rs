@@ -170,7 +170,7 @@ impl TourSearch {
     ///   way out, while another square already has to be the end;
     /// * the forced end on the wrong colour for the remaining path length;
     /// * unvisited squares the knight can no longer reach.
-    #[inline]
+    #[inline(always)]
     fn step(
         &self,
         head: usize,
@@ -242,8 +242,60 @@ impl TourSearch {
         home == 0 || self.graph.nbr[head] & home != 0
     }
 
+    /// The tours below a node, on the CPU's best kernels: the recursion is
+    /// compiled twice (see `crate::cpu`), and each copy calls itself.
     #[allow(clippy::too_many_arguments)]
     fn count_below(
+        &self,
+        head: usize,
+        unvisited: u64,
+        end: u64,
+        home: u64,
+        memo: &mut TailMemo,
+        ticker: &mut Ticker,
+        stop: &Stop,
+    ) -> Result<u64, SearchError> {
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::fast() {
+            // SAFETY: the CPU has every feature the wrapper enables.
+            return unsafe { self.count_below_v3(head, unvisited, end, home, memo, ticker, stop) };
+        }
+        self.count_below_plain(head, unvisited, end, home, memo, ticker, stop)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn count_below_plain(
+        &self,
+        head: usize,
+        unvisited: u64,
+        end: u64,
+        home: u64,
+        memo: &mut TailMemo,
+        ticker: &mut Ticker,
+        stop: &Stop,
+    ) -> Result<u64, SearchError> {
+        self.count_below_with::<false>(head, unvisited, end, home, memo, ticker, stop)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn count_below_v3(
+        &self,
+        head: usize,
+        unvisited: u64,
+        end: u64,
+        home: u64,
+        memo: &mut TailMemo,
+        ticker: &mut Ticker,
+        stop: &Stop,
+    ) -> Result<u64, SearchError> {
+        self.count_below_with::<true>(head, unvisited, end, home, memo, ticker, stop)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn count_below_with<const FAST: bool>(
         &self,
         head: usize,
         unvisited: u64,
@@ -272,15 +324,16 @@ impl TourSearch {
             moves &= moves - 1;
             if let Some(new_end) = self.step(head, unvisited, end, home, to, self.count_connect_min)
             {
-                let below = self.count_below(
-                    to,
-                    unvisited & !(1 << to),
-                    new_end,
-                    home,
-                    memo,
-                    ticker,
-                    stop,
-                )?;
+                let rest = unvisited & !(1 << to);
+                #[cfg(target_arch = "x86_64")]
+                let below = if FAST {
+                    // SAFETY: FAST runs only inside count_below_v3.
+                    unsafe { self.count_below_v3(to, rest, new_end, home, memo, ticker, stop)? }
+                } else {
+                    self.count_below_plain(to, rest, new_end, home, memo, ticker, stop)?
+                };
+                #[cfg(not(target_arch = "x86_64"))]
+                let below = self.count_below_plain(to, rest, new_end, home, memo, ticker, stop)?;
                 total = total.checked_add(below).ok_or(SearchError::Overflow)?;
             }
         }

@@ -178,12 +178,18 @@ struct Residual {
     classes: bool,
 }
 
-/// A task: one row split of one residual (the root and each residual are
-/// inner nodes whose children are listed by `split`).
+/// A task: the root, a residual, the row splits of a residual with one set
+/// of north east rows, or one row split (the inner nodes' children are
+/// listed by `split`).  A count runs on the north groups (a few hundred per
+/// residual): one task per split would hold 4 million tasks for n = 21.
 #[derive(Debug, Clone)]
 pub enum JoinTask {
     Root,
     Residual(u16),
+    North {
+        residual: u16,
+        north: u32,
+    },
     Split {
         residual: u16,
         /// East rows among the north and south quarters' local rows.
@@ -301,13 +307,13 @@ impl JoinSearch {
     /// so one split per mirror pair is counted.  The class with both long
     /// diagonals empty is also closed under the left-right mirror, so it is
     /// counted on one split of each four-orbit (`weight_bare`).
-    fn splits(&self, i: usize, out: &mut Vec<JoinTask>) {
+    fn splits(&self, i: usize, north: u32, out: &mut Vec<JoinTask>) {
         let r = &self.residuals[i];
         let east = r.east_cols.count_ones();
         let key = |n: u32, s: u32| (n as u64) << 32 | s as u64;
-        for north in submasks(r.north_rows) {
+        {
             let Some(need) = east.checked_sub(north.count_ones()) else {
-                continue;
+                return;
             };
             for south in submasks(r.south_rows) {
                 if south.count_ones() != need {
@@ -572,15 +578,16 @@ pub fn check_memory(n: usize, threads: usize) -> Result<(), SearchError> {
     crate::memory::check_available(need, &format!("the quarter-board join of n = {n}"))
 }
 
-/// Bytes the join of `n` needs on `workers` threads (an upper estimate from
-/// the largest lists measured, see the README's table).
+/// Bytes the join of `n` needs on `workers` threads: the quarter table
+/// (exact) and, per worker, the half lists of one row split with their
+/// sieve copies, estimated at a quarter of the table's placements' bytes
+/// (measured: n = 20 peaks at 87 MB on 2 threads with a 64 MB table, n = 21
+/// at the figure in the README).
 pub fn memory_estimate(n: usize, workers: usize) -> u64 {
     let h = n / 2;
-    let table = (1u64 << (2 * h)) * 4 + PLACEMENTS[h.min(12)] * 8;
-    // The largest half list is below the placements of a quarter pair on
-    // one cell pair; bound it by 4 x the table's largest cell squared is far
-    // too loose, so take the measured 1/100 of the table, at least 1 MiB.
-    let lists = (PLACEMENTS[h.min(12)] * 8 / 100).max(1 << 20) * 6;
+    let placements = PLACEMENTS[h.min(12)] * 8;
+    let table = (1u64 << (2 * h)) * 4 + placements;
+    let lists = (placements / 4).max(1 << 20);
     table + workers as u64 * lists
 }
 
@@ -836,8 +843,22 @@ impl SubtreeSearch for JoinSearch {
                 out.extend((0..self.residuals.len()).map(|i| JoinTask::Residual(i as u16)));
                 true
             }
-            JoinTask::Residual(i) => {
-                self.splits(*i as usize, out);
+            &JoinTask::Residual(i) => {
+                let r = &self.residuals[i as usize];
+                let east = r.east_cols.count_ones();
+                let mut norths: Vec<u32> = submasks(r.north_rows)
+                    .filter(|north| north.count_ones() <= east)
+                    .collect();
+                norths.reverse(); // from the empty set up, as the splits come
+                out.extend(
+                    norths
+                        .into_iter()
+                        .map(|north| JoinTask::North { residual: i, north }),
+                );
+                true
+            }
+            &JoinTask::North { residual, north } => {
+                self.splits(residual as usize, north, out);
                 true
             }
             JoinTask::Split { .. } => false,
@@ -943,7 +964,7 @@ mod tests {
         let ctl = Control::new();
         for (n, &want) in A000170.iter().enumerate().take(14).skip(MIN_JOIN_N) {
             let search = JoinSearch::new(n, &ctl).unwrap();
-            let tasks = engine::plan(&search, search.roots(), 1, 3, &ctl).unwrap();
+            let tasks = engine::plan(&search, search.roots(), 1, 4, &ctl).unwrap();
             let total = engine::count(&search, &tasks, 2, &ctl).unwrap();
             assert_eq!(total, want, "n = {n}");
             assert_eq!(
