@@ -50,7 +50,7 @@ PEER_CONFIG = {
 def build_peer(src: Path, n: int, into: Path) -> Path:
     """Compile the peer for board size ``n`` (its size is a compile-time constant)."""
     work = into / f"peer{n}"
-    shutil.copytree(src, work, ignore=shutil.ignore_patterns(".git"))
+    shutil.copytree(src, work, ignore=shutil.ignore_patterns(".git", "build*"))
     cuts, min_size, bmi, prefetch = PEER_CONFIG.get(n, (0, 40, False, False))
     counter = work / "solcounter.h"
     text = counter.read_text()
