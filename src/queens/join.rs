@@ -295,7 +295,8 @@ impl JoinSearch {
         bits.reverse_bits() >> (32 - self.h)
     }
 
-    /// The row splits of residual `i`, one per orbit when it is mirrored.
+    /// The row splits of residual `i` whose north east rows are `north`, one
+    /// per orbit when the residual is mirrored.
     ///
     /// Even `n` also uses the diagonal reflections, by classes.  The main
     /// diagonal crosses only the NW and SE quarters, the anti-diagonal only
@@ -314,52 +315,50 @@ impl JoinSearch {
         let r = &self.residuals[i];
         let east = r.east_cols.count_ones();
         let key = |n: u32, s: u32| (n as u64) << 32 | s as u64;
-        {
-            let Some(need) = east.checked_sub(north.count_ones()) else {
-                return;
-            };
-            for south in submasks(r.south_rows) {
-                if south.count_ones() != need {
-                    continue;
-                }
-                let (mut weight, mut weight_bare) = (1u8, 1u8);
-                if r.mirrored {
-                    let me = key(north, south);
-                    let flip = key(self.reverse(south), self.reverse(north));
-                    let (cn, cs) = (r.north_rows & !north, r.south_rows & !south);
-                    let comp = key(cn, cs);
-                    let both = key(self.reverse(cs), self.reverse(cn));
-                    let size = |orbit: &mut [u64]| {
-                        orbit.sort_unstable();
-                        1 + orbit.windows(2).filter(|w| w[0] != w[1]).count() as u8
-                    };
-                    let least4 = me <= flip && me <= comp && me <= both;
-                    if r.classes {
-                        if flip < me {
-                            continue;
-                        }
-                        weight = size(&mut [me, flip]);
-                        weight_bare = if least4 {
-                            size(&mut [me, flip, comp, both])
-                        } else {
-                            0
-                        };
-                    } else {
-                        if !least4 {
-                            continue;
-                        }
-                        weight = size(&mut [me, flip, comp, both]);
-                        weight_bare = weight;
-                    }
-                }
-                out.push(JoinTask::Split {
-                    residual: i as u16,
-                    north,
-                    south,
-                    weight,
-                    weight_bare,
-                });
+        let Some(need) = east.checked_sub(north.count_ones()) else {
+            return;
+        };
+        for south in submasks(r.south_rows) {
+            if south.count_ones() != need {
+                continue;
             }
+            let (mut weight, mut weight_bare) = (1u8, 1u8);
+            if r.mirrored {
+                let me = key(north, south);
+                let flip = key(self.reverse(south), self.reverse(north));
+                let (cn, cs) = (r.north_rows & !north, r.south_rows & !south);
+                let comp = key(cn, cs);
+                let both = key(self.reverse(cs), self.reverse(cn));
+                let size = |orbit: &mut [u64]| {
+                    orbit.sort_unstable();
+                    1 + orbit.windows(2).filter(|w| w[0] != w[1]).count() as u8
+                };
+                let least4 = me <= flip && me <= comp && me <= both;
+                if r.classes {
+                    if flip < me {
+                        continue;
+                    }
+                    weight = size(&mut [me, flip]);
+                    weight_bare = if least4 {
+                        size(&mut [me, flip, comp, both])
+                    } else {
+                        0
+                    };
+                } else {
+                    if !least4 {
+                        continue;
+                    }
+                    weight = size(&mut [me, flip, comp, both]);
+                    weight_bare = weight;
+                }
+            }
+            out.push(JoinTask::Split {
+                residual: i as u16,
+                north,
+                south,
+                weight,
+                weight_bare,
+            });
         }
     }
 
