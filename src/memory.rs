@@ -177,11 +177,20 @@ pub fn try_with_capacity<T>(n: usize, what: &str) -> Result<Vec<T>, SearchError>
 }
 
 /// Room for `additional` more values in `v`, for `what`, or `Err(Memory)`.
+/// The check that there is room already is inlined (hot loops call this
+/// with the room nearly always there); growing is not.
+#[inline]
 pub fn try_reserve<T>(v: &mut Vec<T>, additional: usize, what: &str) -> Result<(), SearchError> {
-    let bytes = bytes_of::<T>(v.len().saturating_add(additional));
     if v.capacity() - v.len() >= additional {
         return Ok(());
     }
+    grow(v, additional, what)
+}
+
+#[cold]
+#[inline(never)]
+fn grow<T>(v: &mut Vec<T>, additional: usize, what: &str) -> Result<(), SearchError> {
+    let bytes = bytes_of::<T>(v.len().saturating_add(additional));
     check_available(bytes, what)?;
     v.try_reserve_exact(additional)
         .map_err(|_| SearchError::memory(what, bytes))

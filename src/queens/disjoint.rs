@@ -16,6 +16,10 @@
 use crate::cpu::extract_bits;
 use crate::engine::Stop;
 use crate::error::SearchError;
+use crate::memory;
+
+/// What the lists' copies are called in a `MemoryError`.
+const LISTS: &str = "the join's half lists";
 
 /// 64-bit words per plane: 512 patterns per block.
 const LANES: usize = 8;
@@ -94,6 +98,8 @@ pub fn count_disjoint<const FAST: bool>(
     let squeeze = FAST || (width as usize).div_ceil(CHUNK) > (bits as usize).div_ceil(CHUNK);
     t.clear();
     q.clear();
+    memory::try_reserve(t, table.len(), LISTS)?;
+    memory::try_reserve(q, queries.len(), LISTS)?;
     let bits = if squeeze {
         t.extend(table.iter().map(|&x| extract_bits::<FAST>(x, used)));
         q.extend(
@@ -111,7 +117,7 @@ pub fn count_disjoint<const FAST: bool>(
     let zeta_cost = (bits as f64 + 1.0) * (1u64 << bits.min(40)) as f64;
     let sliced_cost = pairs * (bits as usize).div_ceil(CHUNK) as f64 / 64.0;
     if bits <= MAX_ZETA_BITS && zeta_cost < sliced_cost {
-        return Ok(by_subset_sums(t, q, bits, zeta));
+        return by_subset_sums(t, q, bits, zeta);
     }
     let index = sieve_index(t, q, bits);
     if index != 0 {
@@ -170,7 +176,7 @@ fn bucket<const FAST: bool>(
     (index, rest): (u64, u64),
     out: &mut Vec<u64>,
     starts: &mut Vec<usize>,
-) {
+) -> Result<(), SearchError> {
     let buckets = 1usize << index.count_ones();
     starts.clear();
     starts.resize(buckets + 1, 0);
@@ -181,6 +187,7 @@ fn bucket<const FAST: bool>(
         starts[b + 1] += starts[b];
     }
     out.clear();
+    memory::try_reserve(out, keys.len(), LISTS)?;
     out.resize(keys.len(), 0);
     // starts[b] serves as bucket b's cursor, and ends at bucket b + 1's start.
     for &x in keys {
@@ -192,6 +199,7 @@ fn bucket<const FAST: bool>(
         starts[b] = starts[b - 1];
     }
     starts[0] = 0;
+    Ok(())
 }
 
 /// Buffers of [`by_sieve`].
@@ -227,8 +235,8 @@ fn by_sieve<const FAST: bool>(
         table_starts,
         query_starts,
     } = sorted;
-    bucket::<FAST>(t, (index, rest), table, table_starts);
-    bucket::<FAST>(q, (index, rest), queries, query_starts);
+    bucket::<FAST>(t, (index, rest), table, table_starts)?;
+    bucket::<FAST>(q, (index, rest), queries, query_starts)?;
     let chunks = ((bits - k) as usize).div_ceil(CHUNK);
     tables.clear();
     tables.resize(chunks * CHUNK_VALUES, [0; LANES]);
@@ -258,9 +266,15 @@ fn by_sieve<const FAST: bool>(
 
 /// Counts by a subset-sum transform of the table over `bits` bits.
 #[inline(always)]
-fn by_subset_sums(table: &[u64], queries: &[u64], bits: u32, zeta: &mut Vec<u32>) -> u64 {
+fn by_subset_sums(
+    table: &[u64],
+    queries: &[u64],
+    bits: u32,
+    zeta: &mut Vec<u32>,
+) -> Result<u64, SearchError> {
     let size = 1usize << bits;
     zeta.clear();
+    memory::try_reserve(zeta, size, "the join's subset sums")?;
     zeta.resize(size, 0);
     for &x in table {
         zeta[x as usize] += 1;
@@ -275,10 +289,10 @@ fn by_subset_sums(table: &[u64], queries: &[u64], bits: u32, zeta: &mut Vec<u32>
         }
     }
     let full = (size - 1) as u64;
-    queries
+    Ok(queries
         .iter()
         .map(|&y| zeta[(full & !y) as usize] as u64 * (y >> WEIGHT_SHIFT))
-        .sum()
+        .sum())
 }
 
 /// Counts by bit slicing the table in blocks of 512 against every query.

@@ -383,7 +383,7 @@ impl JoinSearch {
         weights: Option<[u64; 3]>,
         bufs: (&mut Part, &mut Part),
         out: &mut Vec<u64>,
-    ) {
+    ) -> Result<(), SearchError> {
         let n = self.n;
         let h = self.h;
         let south0 = h + self.odd;
@@ -406,16 +406,21 @@ impl JoinSearch {
                 continue;
             }
             let cs = cols & !cn;
-            self.load(r, north, cn, (down_n, up_n), skip.0, marks.0, buf_n);
+            self.load(r, north, cn, (down_n, up_n), skip.0, marks.0, buf_n)?;
             if buf_n.down.is_empty() {
                 continue;
             }
-            self.load(r, south, cs, (down_s, up_s), skip.1, marks.1, buf_s);
+            self.load(r, south, cs, (down_s, up_s), skip.1, marks.1, buf_s)?;
             for (&dn, &un) in buf_n.down.iter().zip(&buf_n.up) {
                 // Every pair is written; only the good ones are kept (half
                 // of the pairs clash, at random: a branch would mispredict
                 // on every other one).
-                out.reserve(buf_s.down.len() + 4);
+                let need = buf_s.down.len() + 4;
+                if out.capacity() - out.len() < need {
+                    // Doubling, as `reserve` would, but a failure is a
+                    // MemoryError rather than an abort.
+                    memory::try_reserve(out, need.max(out.len()), "the join's half lists")?;
+                }
                 let len = out.len();
                 let spare = out.spare_capacity_mut();
                 let kept =
@@ -424,6 +429,7 @@ impl JoinSearch {
                 unsafe { out.set_len(len + kept) };
             }
         }
+        Ok(())
     }
 
     /// The placements of quarter cell `(rows, cols)` with their diagonals
@@ -440,12 +446,12 @@ impl JoinSearch {
         skip: u64,
         mark: u64,
         out: &mut Part,
-    ) {
+    ) -> Result<(), SearchError> {
         let cell = self.quarter.cell(rows, cols);
         out.down.clear();
         out.up.clear();
-        out.down.reserve(cell.len());
-        out.up.reserve(cell.len());
+        memory::try_reserve(&mut out.down, cell.len(), "the join's quarter cells")?;
+        memory::try_reserve(&mut out.up, cell.len(), "the join's quarter cells")?;
         let down = out.down.spare_capacity_mut();
         let up = out.up.spare_capacity_mut();
         let mut len = 0;
@@ -462,6 +468,7 @@ impl JoinSearch {
             out.down.set_len(len);
             out.up.set_len(len);
         }
+        Ok(())
     }
 
     /// Solutions of one row split (times the residual's weight, which the
@@ -531,7 +538,7 @@ impl JoinSearch {
             None,
             (north_part, south_part),
             east,
-        );
+        )?;
         if east.is_empty() {
             return Ok(0);
         }
@@ -545,7 +552,7 @@ impl JoinSearch {
             Some([bare, 2 * w, 4 * w]),
             (north_part, south_part),
             west,
-        );
+        )?;
         if west.is_empty() {
             return Ok(0);
         }
