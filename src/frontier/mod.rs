@@ -196,7 +196,7 @@ impl Sweep<'_> {
     fn step<I: Count, O: Count>(
         &self,
         next: &NextLayer,
-        layer: Stored<I>,
+        mut layer: Stored<I>,
         ctl: &Control,
     ) -> Result<Stored<O>, SearchError> {
         let feed = Expand::<I, O> {
@@ -209,7 +209,7 @@ impl Sweep<'_> {
             accumulate(chunks, expected, &feed, next.what, ctl)
         };
         let sizes = (next.expected, next.bound);
-        crate::layers::step(layer, sizes, next.problem, next.spill, expand, ctl)
+        crate::layers::step(&mut layer, sizes, next.problem, next.spill, expand, ctl)
     }
 }
 

@@ -86,6 +86,7 @@ pub struct Spill {
     dir: std::sync::OnceLock<PathBuf>,
     files: AtomicU64,
     written: AtomicU64,
+    held: AtomicU64,
 }
 
 impl Spill {
@@ -98,6 +99,7 @@ impl Spill {
             dir: std::sync::OnceLock::new(),
             files: AtomicU64::new(0),
             written: AtomicU64::new(0),
+            held: AtomicU64::new(0),
         }
     }
 
@@ -113,6 +115,16 @@ impl Spill {
     /// The bytes written to files so far.
     pub fn written(&self) -> u64 {
         self.written.load(Ordering::Relaxed)
+    }
+
+    /// The bytes that layers other than a step's input keep in memory
+    /// during the step (a search's other side): the step plans without them.
+    pub fn held(&self) -> u64 {
+        self.held.load(Ordering::Relaxed)
+    }
+
+    pub fn set_held(&self, bytes: u64) {
+        self.held.store(bytes, Ordering::Relaxed);
     }
 
     fn wrote(&self, bytes: u64) {
@@ -367,13 +379,44 @@ impl<W: Count> Stored<W> {
         self.len() == 0
     }
 
+    /// A layer of [`SHARDS`] shards, each holding the keys that
+    /// [`shard_of`](super::shard_of) puts there, as the steps make them.
+    pub fn by_shard(entries: &[(u64, W)], problem: u64) -> Result<Self, SearchError> {
+        let mut shards = Vec::with_capacity(SHARDS);
+        for _ in 0..SHARDS {
+            shards.push(Packed::with_capacity(0, "a layer shard")?);
+        }
+        for &(key, count) in entries {
+            shards[super::shard_of(key)].push(key, count)?;
+        }
+        Ok(Stored::in_memory(shards, problem))
+    }
+
     /// The bytes the shards in memory take.
-    fn memory_bytes(&self) -> u64 {
+    pub fn memory_bytes(&self) -> u64 {
         let in_memory = self.shards.iter().filter_map(|shard| match shard {
             Shard::Memory(packed) => Some(packed.len()),
             Shard::File(_) => None,
         });
-        in_memory.map(|n| n as u64 * 16).sum()
+        in_memory.map(|n| packed_bytes(n)).sum()
+    }
+
+    /// The number of shards (at most [`SHARDS`]).
+    pub fn shards(&self) -> usize {
+        self.shards.len()
+    }
+
+    /// `f` of shard `i` (a shard in a file is read back for the call and
+    /// dropped after it).
+    pub fn with_shard<R>(
+        &self,
+        i: usize,
+        f: impl FnOnce(&Packed<W>) -> R,
+    ) -> Result<R, SearchError> {
+        Ok(match &self.shards[i] {
+            Shard::Memory(packed) => f(packed),
+            Shard::File(extent) => f(&read_shard(extent, self.label(i))?),
+        })
     }
 
     /// Fold `f` over every entry, shard by shard (a shard in a file is read
@@ -383,24 +426,56 @@ impl<W: Count> Stored<W> {
         init: A,
         mut f: impl FnMut(A, u64, W) -> Option<A>,
     ) -> Result<Option<A>, SearchError> {
-        let mut acc = init;
-        for (i, shard) in self.shards.iter().enumerate() {
-            let read;
-            let packed = match shard {
-                Shard::Memory(packed) => packed,
-                Shard::File(extent) => {
-                    read = read_shard(extent, self.label(i))?;
-                    &read
+        let mut acc = Some(init);
+        for i in 0..self.shards.len() {
+            acc = self.with_shard(i, |packed| {
+                let mut acc = acc.take()?;
+                for (key, count) in packed.entries().iter() {
+                    acc = f(acc, key, count)?;
                 }
-            };
-            for (key, count) in packed.entries().iter() {
-                match f(acc, key, count) {
-                    Some(next) => acc = next,
-                    None => return Ok(None),
-                }
+                Some(acc)
+            })?;
+            if acc.is_none() {
+                return Ok(None);
             }
         }
-        Ok(Some(acc))
+        Ok(acc)
+    }
+
+    /// Write the shards in memory to one new file in `spill`'s directory,
+    /// freeing their memory; the layer is the same, now on disk.
+    pub fn park(&mut self, spill: &Spill, ctl: &Control) -> Result<(), SearchError> {
+        let mut writer: Option<Writer> = None;
+        for i in 0..self.shards.len() {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            if let Shard::Memory(packed) = &self.shards[i] {
+                let writer = match &mut writer {
+                    Some(writer) => writer,
+                    None => writer.insert(Writer::create(spill.fresh("layer")?)?),
+                };
+                self.shards[i] = Shard::File(writer.append(self.label(i), packed)?);
+            }
+        }
+        if let Some(writer) = writer {
+            spill.wrote(writer.finish()?);
+        }
+        Ok(())
+    }
+
+    /// Read the shards in files back into memory (their files go when no
+    /// other layer shares them).
+    pub fn load(&mut self, ctl: &Control) -> Result<(), SearchError> {
+        for i in 0..self.shards.len() {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            if let Shard::File(extent) = &self.shards[i] {
+                self.shards[i] = Shard::Memory(read_shard(extent, self.label(i))?);
+            }
+        }
+        Ok(())
     }
 
     fn label(&self, shard: usize) -> Label {
@@ -428,7 +503,7 @@ fn table_bytes<W: Count>(n: usize) -> u64 {
 /// the most states it is likely to have, is what the budget is planned
 /// for; `problem` tags the next layer's files.
 pub fn step<I: Count, O: Count>(
-    mut input: Stored<I>,
+    input: &mut Stored<I>,
     (guess, bound): (usize, usize),
     problem: u64,
     spill: &Spill,
@@ -437,15 +512,14 @@ pub fn step<I: Count, O: Count>(
 ) -> Result<Stored<O>, SearchError> {
     // Plans use two thirds of the budget: tables outgrow their guesses (by
     // half at a time) and the allocator keeps some freed memory.  Measured
-    // on 7x7 within 4 GB: the full budget peaked at 6.1 GB.
-    let budget = spill.budget() / 3 * 2;
-    let all_in_memory = input.shards.iter().all(|s| matches!(s, Shard::Memory(_)));
-    if all_in_memory
-        && input
-            .memory_bytes()
-            .saturating_add(table_bytes::<O>(bound.max(guess)))
-            <= budget
-    {
+    // on 7x7 within 4 GB: the full budget peaked at 6.1 GB.  What other
+    // layers hold in memory meanwhile (`spill.held()`) is not the step's.
+    let budget = (spill.budget() / 3 * 2).saturating_sub(spill.held());
+    let fits = packed_bytes(input.len()).saturating_add(table_bytes::<O>(bound.max(guess)));
+    if fits <= budget {
+        // A layer spilled by an earlier, wider step comes back when the
+        // whole step fits again (layers shrink towards the end of a count).
+        input.load(ctl)?;
         let shards: Vec<&Packed<I>> = (input.shards.iter())
             .filter_map(|s| match s {
                 Shard::Memory(p) => Some(p),
@@ -456,32 +530,16 @@ pub fn step<I: Count, O: Count>(
         let packed = tables.into_par_iter().map(ShardTable::pack).collect();
         return Ok(Stored::in_memory(packed, problem));
     }
-    // 1. The input's shards still in memory to one file, freeing the memory.
+    // 1. The input's shards still in memory to one file, freeing the memory
+    //    (the input stays a whole layer, now on disk).
     let states = input.len().max(1);
-    let mut writer: Option<Writer> = None;
-    let mut extents = Vec::with_capacity(input.shards.len());
-    for (i, shard) in std::mem::take(&mut input.shards).into_iter().enumerate() {
-        if ctl.is_cancelled() {
-            return Err(SearchError::Cancelled);
-        }
-        extents.push(match shard {
-            Shard::Memory(packed) => {
-                if writer.is_none() {
-                    writer = Some(Writer::create(spill.fresh("layer")?)?);
-                }
-                let label = input.label(i);
-                writer
-                    .as_mut()
-                    .map(|w| w.append(label, &packed))
-                    .transpose()?
-            }
-            Shard::File(extent) => Some(extent),
-        });
-    }
-    if let Some(writer) = writer {
-        spill.wrote(writer.finish()?);
-    }
-    let extents: Vec<Extent> = extents.into_iter().flatten().collect();
+    input.park(spill, ctl)?;
+    let extents: Vec<(usize, Extent)> = (input.shards.iter().enumerate())
+        .filter_map(|(i, shard)| match shard {
+            Shard::File(extent) => Some((i, extent.clone())),
+            Shard::Memory(_) => None,
+        })
+        .collect();
     // 2. Groups of input shards, each within the budget; each group's
     //    children, summed, go to one run file, a record per output shard.
     //    A group has more distinct children per state than the whole layer
@@ -500,9 +558,9 @@ pub fn step<I: Count, O: Count>(
         let ratio = per_state.unwrap_or(bound.max(guess) as f64 / states as f64);
         let children = |n: usize| (ratio * n as f64) as usize;
         let mut end = start + 1;
-        let mut n = extents[start].len;
+        let mut n = extents[start].1.len;
         while per_state.is_some() && end < extents.len() {
-            let more = n + extents[end].len;
+            let more = n + extents[end].1.len;
             if packed_bytes(more).saturating_add(table_bytes::<O>(children(more))) > budget {
                 break;
             }
@@ -510,11 +568,11 @@ pub fn step<I: Count, O: Count>(
             end += 1;
         }
         let mut shards = Vec::with_capacity(end - start);
-        for (i, extent) in (start..end).zip(&extents[start..end]) {
+        for (i, extent) in &extents[start..end] {
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
-            shards.push(read_shard::<I>(extent, input.label(i))?);
+            shards.push(read_shard::<I>(extent, input.label(*i))?);
         }
         let refs: Vec<&Packed<I>> = shards.iter().collect();
         let tables = expand(&refs, children(n))?;

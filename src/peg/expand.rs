@@ -32,6 +32,34 @@ pub(super) enum Rule<'a> {
     Same,
     /// Indexing: to the position itself, shared among its orbit's positions.
     PerPosition(&'a PegGeometry),
+    /// Meeting: to the (canonical) complement of the position, the key the
+    /// search from the other end has for it.
+    Complement(&'a PegGeometry),
+    /// Meeting across a jump: to the complement of every child.
+    ChildComplements(&'a PegGeometry),
+}
+
+impl Rule<'_> {
+    /// Where one position's count goes.
+    #[inline]
+    pub(super) fn send(&self, position: u64, count: u128, emit: &mut impl FnMut(u64, u128)) {
+        match *self {
+            Rule::Children(geometry) => {
+                geometry.for_each_child(position, |child| emit(child, count))
+            }
+            Rule::Same => emit(position, count),
+            Rule::PerPosition(geometry) => {
+                emit(position, count / geometry.orbit_size(position) as u128)
+            }
+            Rule::Complement(geometry) => {
+                emit(geometry.canonical(!position & geometry.full), count)
+            }
+            Rule::ChildComplements(geometry) => {
+                let base = !position & geometry.full;
+                geometry.for_each_jump_image(position, base, |least| emit(least, count))
+            }
+        }
+    }
 }
 
 impl<'a> Feed for Rule<'a> {
@@ -43,15 +71,8 @@ impl<'a> Feed for Rule<'a> {
         (keys, counts): Chunk<'a>,
         emit: &mut impl FnMut(u64, u128),
     ) -> Result<(), SearchError> {
-        let entries = keys.iter().copied().zip(counts.iter().copied());
-        match *self {
-            Rule::Children(geometry) => entries.for_each(|(position, count)| {
-                geometry.for_each_child(position, |child| emit(child, count))
-            }),
-            Rule::Same => entries.for_each(|(position, count)| emit(position, count)),
-            Rule::PerPosition(geometry) => entries.for_each(|(position, count)| {
-                emit(position, count / geometry.orbit_size(position) as u128)
-            }),
+        for (&position, &count) in keys.iter().zip(counts) {
+            self.send(position, count, emit);
         }
         Ok(())
     }

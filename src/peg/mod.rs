@@ -24,12 +24,14 @@
 //! `meet.rs`: joining two searches, and the finish counts.  [`stream`]: one
 //! solution at a time by depth-first search, and [`solve`].
 
+mod budget;
 mod expand;
 mod geometry;
 mod layer;
 mod meet;
 pub mod stream;
 
+pub use budget::{expand_side, meet_sides, Side};
 pub use expand::{expand, expand_split, merge, split, MAX_PARTS};
 pub use geometry::{owner_of, PegGeometry, MAX_HOLES};
 pub use layer::{Layer, LAYER_FORMAT, LAYER_MAGIC};
