@@ -152,6 +152,26 @@ class PegLayer:
     def __reduce__(self) -> tuple[Callable[[bytes], PegLayer], tuple[bytes]]: ...
 
 @final
+class LayerSpill:
+    """A memory budget and the directory layers past it spill into."""
+
+    def __new__(cls, memory: int, directory: str | None = None) -> LayerSpill: ...
+    @property
+    def memory(self) -> int: ...
+    @property
+    def written(self) -> int: ...
+
+@final
+class PegSide:
+    """One search of a peg count within a memory budget (its newest layer)."""
+
+    def __len__(self) -> int: ...
+    @property
+    def pegs(self) -> int: ...
+    def total(self) -> int: ...
+    def layer(self) -> PegLayer: ...
+
+@final
 class PegKernel:
     def __new__(
         cls, holes: int, jumps: list[tuple[int, int, int]], symmetries: list[list[int]]
@@ -203,6 +223,18 @@ class PegKernel:
     def merge(
         self, pieces: list[PegLayer], threads: int, timeout: float | None = None
     ) -> PegLayer: ...
+    def start_side(self, empty: list[int], spill: LayerSpill, name: str) -> PegSide: ...
+    def expand_side(
+        self, side: PegSide, idle: PegSide | None, threads: int, timeout: float | None = None
+    ) -> PegSide: ...
+    def meet_sides(
+        self,
+        side: PegSide,
+        other: PegSide,
+        across: bool,
+        threads: int,
+        timeout: float | None = None,
+    ) -> int: ...
 
 @final
 class PegStream(Iterator[list[int]]):

@@ -7,6 +7,8 @@ here, in :func:`count` and :func:`finish_counts`, whatever runs the layers:
 
 - :class:`Local`: the Rust kernel in this process, optionally saving every
   layer in a checkpoint so a killed count resumes from its last layers;
+- :class:`Budgeted`: the Rust kernel in this process within a memory budget,
+  each search's newest layer in memory or, past the budget, in files;
 - :class:`solvers._peg_dist.Distributed`: the layers cut into parts by a
   hash of the positions, expanded part by part on an executor.
 
@@ -36,7 +38,16 @@ from ._deadline import Deadline
 from .checkpoint import Checkpoint
 from .pegboard import PegBoard, Permutation
 
-__all__ = ["Driver", "Local", "Spec", "count", "finish_counts", "new_kernel", "spec_of"]
+__all__ = [
+    "Budgeted",
+    "Driver",
+    "Local",
+    "Spec",
+    "count",
+    "finish_counts",
+    "new_kernel",
+    "spec_of",
+]
 
 #: A board as the kernel takes it: holes, jumps, symmetry group (plain
 #: tuples, so it pickles small and keys a cache).
@@ -81,8 +92,12 @@ class Driver(abc.ABC):
         ``size`` positions with ``pegs`` pegs."""
         self.done += layer
         if self.bar is not None:
-            self.bar.note(f"{size:,} positions with {pegs} pegs")
+            self.bar.note(f"{size:,} positions with {pegs} pegs{self.detail()}")
             self.bar(self.done, self.planned)
+
+    def detail(self) -> str:
+        """More for the progress bar's note (after the latest layer's size)."""
+        return ""
 
     def close(self) -> None:
         if self.bar is not None:
@@ -167,6 +182,65 @@ class Local(Driver):
 
     def last(self, side: _core.PegLayer) -> _core.PegLayer | None:
         return side if len(side) else None
+
+
+class Budgeted(Driver):
+    """The DP in this process within ``memory`` bytes: each search keeps its
+    newest layer as the layer engine's shards (``_core.PegSide``), in memory
+    or, past the budget, in files in a new directory inside ``spill`` (the
+    system's temporary directory if ``None``), removed when the count ends.
+    Steps that do not fit go through files; meeting two searches goes shard
+    by shard.  The answer is the one :class:`Local` gives."""
+
+    def __init__(
+        self,
+        board: PegBoard,
+        group: Any,
+        threads: Any,
+        progress: Any,
+        timeout: Any,
+        memory: int,
+        spill: str | None,
+    ) -> None:
+        self.workers = _validate.threads(threads)
+        super().__init__(board, group, progress, Deadline(timeout))
+        self.spill = _core.LayerSpill(memory, spill)
+        #: The newest layer of each search, by name: the one not being
+        #: expanded is written to disk when it does not fit beside the step.
+        self.sides: dict[str, _core.PegSide] = {}
+
+    def detail(self) -> str:
+        written = self.spill.written
+        return f", {written / 1e9:.2f} GB written to disk" if written else ""
+
+    def start(self, side: str, hole: int) -> _core.PegSide:
+        self.sides[side] = self.kernel.start_side([hole], self.spill, side)
+        return self.sides[side]
+
+    def expand(self, side: _core.PegSide, name: str) -> _core.PegSide:
+        idle = next((other for key, other in self.sides.items() if key != name), None)
+        layer = self.kernel.expand_side(side, idle, self.workers, self.deadline.left())
+        self.sides[name] = layer
+        self.note(len(layer), layer.pegs)
+        return layer
+
+    def pegs(self, side: _core.PegSide) -> int:
+        return int(side.pegs)
+
+    def size(self, side: _core.PegSide) -> int:
+        return len(side)
+
+    def meet(self, a: _core.PegSide, b: _core.PegSide) -> int:
+        small, large = (a, b) if len(a) <= len(b) else (b, a)
+        return int(
+            self.kernel.meet_sides(small, large, False, self.workers, self.deadline.left())
+        )
+
+    def meet_across(self, small: _core.PegSide, large: _core.PegSide) -> int:
+        return int(self.kernel.meet_sides(small, large, True, self.workers, self.deadline.left()))
+
+    def last(self, side: _core.PegSide) -> _core.PegLayer | None:
+        return side.layer() if len(side) else None
 
 
 def _to_one_peg(driver: Driver, side: Any) -> Any:

@@ -335,8 +335,21 @@ def _driver(
     threads: Any,
     progress: Any,
     timeout: Any,
+    memory: Any = None,
+    spill: Any = None,
 ) -> _peg_dp.Driver:
-    """The DP's driver for a call: on ``executor`` (cut into ``parts``), or here."""
+    """The DP's driver for a call: on ``executor`` (cut into ``parts``), or
+    here (within ``memory`` bytes, spilling into ``spill``, if given)."""
+    budget = _validate.memory(memory)
+    spill_dir = _args.spill_directory(spill)
+    if budget is None and spill_dir is not None:
+        raise ValueError("spill= is where layers past the memory budget go: give memory= too")
+    if budget is not None:
+        if executor is not None or parts is not None:
+            raise ValueError(
+                "memory= is the budget of a count in this process: no executor= or parts="
+            )
+        return _peg_dp.Budgeted(board, group, threads, progress, timeout, budget, spill_dir)
     if executor is None and parts is None:
         return _peg_dp.Local(board, group, threads, progress, timeout)
     if executor is None:
@@ -364,6 +377,8 @@ def count_peg_solutions(
     executor: Executor | None = None,
     parts: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
+    memory: int | str | None = None,
+    spill: str | os.PathLike[str] | None = None,
 ) -> int:
     """The number of jump sequences from ``board`` full but ``start`` to a single
     peg on ``finish``: a hole, ``"start"`` (the default: the classic
@@ -386,9 +401,18 @@ def count_peg_solutions(
     each search as it is built, and the total at the end: a count that was
     killed goes on from its last layers when called again the same way.
 
+    ``memory`` (bytes, or a size such as ``"1GB"``) is a budget for a count in
+    this process: a step whose layers would not fit goes through files in a
+    new directory inside ``spill`` (the system's temporary directory if
+    ``None``), removed when the count ends, and the two searches meet shard
+    by shard.  The answer is the same; peak memory stays near the budget.
+    ``None`` (the default) keeps every layer in memory.
+
     >>> count_peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3))
     432
     >>> count_peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3), method="forward")
+    432
+    >>> count_peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3), memory="1MiB")
     432
     """
     board = _board(board)
@@ -397,8 +421,12 @@ def count_peg_solutions(
     f = _finish(board, finish, s)
     if checkpoint is not None and (executor is not None or parts is not None):
         raise ValueError("checkpoint= saves the layers of a count in this process: no executor")
+    if checkpoint is not None and memory is not None:
+        raise ValueError(
+            "checkpoint= saves whole layers in memory to its file: it does not go with memory="
+        )
     group = board.symmetries_fixing(s) if f is None else board.symmetries_fixing(s, f)
-    driver = _driver(board, group, executor, parts, threads, progress, timeout)
+    driver = _driver(board, group, executor, parts, threads, progress, timeout, memory, spill)
     ledger = None
     try:
         if checkpoint is not None:
@@ -447,10 +475,13 @@ def finish_counts(
     timeout: float | None = None,
     executor: Executor | None = None,
     parts: int | None = None,
+    memory: int | str | None = None,
+    spill: str | os.PathLike[str] | None = None,
 ) -> dict[tuple[int, int], int]:
     """The number of solutions ending on each hole, from one forward pass:
     ``{square: count}`` for every hole of the board.  ``executor=`` and
-    ``parts=`` spread the pass over an executor's workers, as in
+    ``parts=`` spread the pass over an executor's workers, and ``memory=``
+    and ``spill=`` keep it within a memory budget, as in
     :func:`count_peg_solutions`.
 
     >>> ends = finish_counts(PegBoard.rectangle(3, 4), start=(0, 0))
@@ -461,7 +492,7 @@ def finish_counts(
     s = board.normalize_square(start, "start")
     counts = dict.fromkeys(board.holes, 0)
     group = board.symmetries_fixing(s)
-    driver = _driver(board, group, executor, parts, threads, progress, timeout)
+    driver = _driver(board, group, executor, parts, threads, progress, timeout, memory, spill)
     try:
         for hole, count in _peg_dp.finish_counts(driver, board, s):
             counts[board.holes[hole]] = count

@@ -48,6 +48,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<peg::PegKernel>()?;
     m.add_class::<plan::CountPlan>()?;
     m.add_class::<peg::PegLayer>()?;
+    m.add_class::<peg::PegSide>()?;
+    m.add_class::<peg::LayerSpill>()?;
     m.add_class::<peg::PegStream>()?;
     Ok(())
 }

@@ -1,18 +1,20 @@
 //! Peg solitaire for Python: `PegKernel` (a board's holes, jumps and
 //! symmetry group, and the layer operations the Python driver in
 //! `solvers.peg` calls: expand, meet, split, merge, solve), `PegLayer` (one
-//! layer of the DP, kept in Rust memory, picklable as its bytes) and
-//! `PegStream` (solutions one by one).  The checks here are those a layer
+//! layer of the DP, kept in Rust memory, picklable as its bytes),
+//! `LayerSpill` and `PegSide` (a memory budget and a search kept within it,
+//! spilling to files) and `PegStream` (solutions one by one).  The checks here are those a layer
 //! operation needs to make sense (layers that fit, a valid number of parts);
 //! the work is [`crate::peg`]'s.
 
 use super::runtime::{cancellable, Source, Stream};
+use crate::layers::Spill;
 use crate::peg;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyType};
 use std::sync::mpsc::RecvTimeoutError;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 /// One layer of the peg-solitaire DP, kept in Rust memory.
@@ -77,6 +79,79 @@ impl PegLayer {
         let from_bytes = slf.get_type().getattr("from_bytes")?;
         Ok((from_bytes, (slf.get().to_bytes(slf.py())?,)))
     }
+}
+
+/// A memory budget in bytes and the directory layers past it spill into
+/// (a new directory inside `directory`, the system's temporary directory
+/// if `None`, removed with the last search that uses it).
+#[pyclass(frozen, module = "solvers._core")]
+pub(super) struct LayerSpill {
+    inner: Arc<Spill>,
+}
+
+#[pymethods]
+impl LayerSpill {
+    #[new]
+    #[pyo3(signature = (memory, directory=None))]
+    fn new(memory: u64, directory: Option<std::path::PathBuf>) -> Self {
+        LayerSpill {
+            inner: Arc::new(Spill::new(memory, directory.as_deref())),
+        }
+    }
+
+    /// The budget in bytes.
+    #[getter]
+    fn memory(&self) -> u64 {
+        self.inner.budget()
+    }
+
+    /// The bytes written to files so far.
+    #[getter]
+    fn written(&self) -> u64 {
+        self.inner.written()
+    }
+}
+
+/// One search of a peg count within a memory budget: its newest layer, in
+/// memory or in files (see `peg::Side`).
+#[pyclass(frozen, module = "solvers._core")]
+pub(super) struct PegSide {
+    inner: Arc<Mutex<peg::Side>>,
+}
+
+impl PegSide {
+    fn lock(&self) -> MutexGuard<'_, peg::Side> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[pymethods]
+impl PegSide {
+    fn __len__(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// The number of pegs of every position in the layer.
+    #[getter]
+    fn pegs(&self) -> u32 {
+        self.lock().pegs()
+    }
+
+    /// The number of jump sequences reaching the layer.
+    fn total(&self, py: Python<'_>) -> PyResult<u128> {
+        let side = self.inner.clone();
+        Ok(py.detach(move || lock(&side).total())?)
+    }
+
+    /// The layer whole, in memory (for a small layer: the last one).
+    fn layer(&self, py: Python<'_>) -> PyResult<PegLayer> {
+        let side = self.inner.clone();
+        Ok(py.detach(move || lock(&side).to_layer())?.into())
+    }
+}
+
+fn lock(side: &Mutex<peg::Side>) -> MutexGuard<'_, peg::Side> {
+    side.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A board's holes, jumps and symmetry group, and the layer operations.
@@ -265,6 +340,69 @@ impl PegKernel {
         Ok(merged.into())
     }
 
+    /// A search within the budget of `spill` from every hole full but
+    /// `empty`; `name` tells the count's searches apart in their files.
+    fn start_side(
+        &self,
+        empty: Vec<usize>,
+        spill: PyRef<'_, LayerSpill>,
+        name: &str,
+    ) -> PyResult<PegSide> {
+        let tag = name.bytes().fold(0u64, |tag, b| tag << 8 | u64::from(b));
+        let side = peg::Side::start(&self.geometry, &empty, tag, spill.inner.clone())?;
+        Ok(PegSide {
+            inner: Arc::new(Mutex::new(side)),
+        })
+    }
+
+    /// `side` one jump further, within its budget; `idle` is the count's
+    /// other search (written to disk if it does not fit beside the step).
+    #[pyo3(signature = (side, idle, threads, timeout=None))]
+    fn expand_side(
+        &self,
+        py: Python<'_>,
+        side: PyRef<'_, PegSide>,
+        idle: Option<PyRef<'_, PegSide>>,
+        threads: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<PegSide> {
+        let geometry = self.geometry.clone();
+        let (side, idle) = two_sides(&side, idle.as_deref());
+        let next = cancellable(py, timeout, None, move |ctl| {
+            let mut idle = idle.as_deref().map(lock);
+            peg::expand_side(&geometry, &mut lock(&side), idle.as_deref_mut(), threads, ctl)
+        })?;
+        Ok(PegSide {
+            inner: Arc::new(Mutex::new(next)),
+        })
+    }
+
+    /// The number of sequences through two searches whose layers meet
+    /// (`across`: one jump apart; see `peg::meet_sides`); `side` is
+    /// re-keyed, so it should be the smaller; `other` may be `side`.
+    #[pyo3(signature = (side, other, across, threads, timeout=None))]
+    fn meet_sides(
+        &self,
+        py: Python<'_>,
+        side: PyRef<'_, PegSide>,
+        other: PyRef<'_, PegSide>,
+        across: bool,
+        threads: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<u128> {
+        // One lock at a time: `other` may be `side`.
+        let pegs = side.lock().pegs() as usize;
+        let pegs = pegs + other.lock().pegs() as usize;
+        fit(pegs, self.geometry.holes() + across as usize)?;
+        let geometry = self.geometry.clone();
+        let (side, other) = two_sides(&side, Some(&other));
+        cancellable(py, timeout, None, move |ctl| {
+            let mut other = other.as_deref().map(lock);
+            let (mut side, other) = (lock(&side), other.as_deref_mut());
+            peg::meet_sides(&geometry, &mut side, other, across, threads, ctl)
+        })
+    }
+
     /// For a layer of one-peg positions: `(hole, sequences ending there)`.
     fn finish_counts(&self, layer: PyRef<'_, PegLayer>) -> PyResult<Vec<(usize, u128)>> {
         if layer.inner.pegs != 1 {
@@ -289,13 +427,7 @@ impl PegKernel {
         across: bool,
     ) -> PyResult<u128> {
         let pegs = from_start.inner.pegs as usize + from_finish.inner.pegs as usize;
-        let holes = self.geometry.holes();
-        if pegs != holes + across as usize {
-            return Err(PyValueError::new_err(format!(
-                "the two layers do not fit: their peg counts add up to {pegs}, not {}",
-                holes + across as usize
-            )));
-        }
+        fit(pegs, self.geometry.holes() + across as usize)?;
         let geometry = self.geometry.clone();
         let (a, b) = (from_start.inner.clone(), from_finish.inner.clone());
         cancellable(py, timeout, None, move |ctl| {
@@ -353,6 +485,28 @@ type SplitOp = fn(
     usize,
     &crate::engine::Control,
 ) -> Result<Vec<peg::Layer>, crate::error::SearchError>;
+
+/// Two layers fit together when their peg counts add up to `want`.
+fn fit(pegs: usize, want: usize) -> PyResult<()> {
+    if pegs != want {
+        return Err(PyValueError::new_err(format!(
+            "the two layers do not fit: their peg counts add up to {pegs}, not {want}"
+        )));
+    }
+    Ok(())
+}
+
+/// The searches behind `side` and `other` for a job; `other` is `None`
+/// when it is `side` itself (one search is both sides of a count).
+fn two_sides(
+    side: &PegSide,
+    other: Option<&PegSide>,
+) -> (Arc<Mutex<peg::Side>>, Option<Arc<Mutex<peg::Side>>>) {
+    let other = other
+        .filter(|other| !Arc::ptr_eq(&other.inner, &side.inner))
+        .map(|other| other.inner.clone());
+    (side.inner.clone(), other)
+}
 
 /// `parts` must be 1 to [`peg::MAX_PARTS`].
 fn check_parts(parts: usize) -> PyResult<()> {
