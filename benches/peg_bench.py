@@ -5,6 +5,7 @@ Markdown table on stdout (progress on stderr)::
     python benches/peg_bench.py              # quick cases
     python benches/peg_bench.py --table      # also the 33-hole single-vacancy table (minutes)
     python benches/peg_bench.py --no-huge-pages   # refuse transparent huge pages (Linux)
+    python benches/peg_bench.py --memory 1GB --only english-2-4   # within a memory budget
 
 Cases: the English board centre to centre, and from the seed's start (2,4)
 back to it (only 2 symmetries fix that hole); the 15-hole triangle from every
@@ -13,7 +14,8 @@ start (every finish, in one forward pass per start); the seed's method
 against ours on the 21-hole triangle and on the English board itself; with
 ``--table`` the whole table of English single-vacancy problems (start =
 finish, all 33 holes; holes in one symmetry class share a count, so each
-class is counted once).
+class is counted once).  ``--memory`` gives the DP counts (not the seed's
+method) a memory budget: layers past it spill to files.
 """
 
 from __future__ import annotations
@@ -29,16 +31,16 @@ import textwrap
 CASES: dict[str, str] = {
     "english-centre": """
         board = PegBoard.english()
-        result = count_peg_solutions(board, start=(3, 3), threads=THREADS)
+        result = count_peg_solutions(board, start=(3, 3), threads=THREADS, memory=MEMORY)
     """,
     "english-2-4": """
         board = PegBoard.english()
-        result = count_peg_solutions(board, start=(2, 4), threads=THREADS)
+        result = count_peg_solutions(board, start=(2, 4), threads=THREADS, memory=MEMORY)
     """,
     "triangle-15-all-starts": """
         board = PegBoard.triangle(5)
         result = sum(
-            sum(finish_counts(board, start=s, threads=THREADS).values()) for s in board.holes
+            sum(finish_counts(board, start=s, threads=THREADS, memory=MEMORY).values()) for s in board.holes
         )
     """,
     "seed-method-triangle-21": """
@@ -47,7 +49,7 @@ CASES: dict[str, str] = {
     """,
     "ours-triangle-21": """
         board = PegBoard.triangle(6)
-        result = count_peg_solutions(board, start=(0, 0), finish=None, threads=THREADS)
+        result = count_peg_solutions(board, start=(0, 0), finish=None, threads=THREADS, memory=MEMORY)
     """,
     "seed-method-english-centre": """
         board = PegBoard.english()
@@ -60,7 +62,7 @@ CASES: dict[str, str] = {
             i = board.index(hole)
             twin = min(board.holes[p[i]] for p in board.symmetries)
             if twin not in counts:
-                counts[twin] = count_peg_solutions(board, start=twin, threads=THREADS)
+                counts[twin] = count_peg_solutions(board, start=twin, threads=THREADS, memory=MEMORY)
             counts[hole] = counts[twin]
         result = sum(counts.values())
     """,
@@ -69,6 +71,7 @@ CASES: dict[str, str] = {
 PRELUDE = """
 import json, resource, sys, time
 THREADS = int(sys.argv[1])
+MEMORY = None if sys.argv[3] == "none" else sys.argv[3]
 if sys.argv[2] == "off":
     # PR_SET_THP_DISABLE: no transparent huge pages for this process,
     # whatever the tables ask for (madvise), to measure what they bring.
@@ -98,10 +101,13 @@ print(json.dumps({"result": result, "seconds": seconds, "peak_mb": peak}))
 """
 
 
-def run_case(name: str, threads: int, huge_pages: bool = True) -> dict:
+def run_case(
+    name: str, threads: int, huge_pages: bool = True, memory: str | None = None
+) -> dict:
     code = PRELUDE + textwrap.dedent(CASES[name]) + EPILOGUE
+    pages = "on" if huge_pages else "off"
     done = subprocess.run(
-        [sys.executable, "-c", code, str(threads), "on" if huge_pages else "off"],
+        [sys.executable, "-c", code, str(threads), pages, memory or "none"],
         capture_output=True,
         text=True,
         check=True,
@@ -119,6 +125,9 @@ def main(argv: list[str] | None = None) -> int:
         help="refuse transparent huge pages to the counts (Linux), to compare",
     )
     parser.add_argument("--only", nargs="*", metavar="CASE", help="run only these cases")
+    parser.add_argument(
+        "--memory", metavar="BUDGET", help="a memory budget for the DP counts, e.g. 1GB"
+    )
     args = parser.parse_args(argv)
     names = [n for n in CASES if args.table or n != "english-33-hole-table"]
     if args.only:
@@ -126,13 +135,14 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for name in names:
         print(f"{name} ...", file=sys.stderr, flush=True)
-        out = run_case(name, args.threads, huge_pages=not args.no_huge_pages)
+        out = run_case(name, args.threads, not args.no_huge_pages, args.memory)
         print(f"  {out}", file=sys.stderr, flush=True)
         rows.append(f"| {name} | {out['result']} | {out['seconds']:.2f} | {out['peak_mb']:.0f} |")
     cores = os.cpu_count()
     huge = "refused" if args.no_huge_pages else "as the tables ask"
+    budget = f"memory={args.memory}" if args.memory else "no memory budget"
     print(
-        f"{cores} logical core(s), threads={args.threads}, huge pages {huge}; "
+        f"{cores} logical core(s), threads={args.threads}, huge pages {huge}, {budget}; "
         "each case in its own process."
     )
     print()
