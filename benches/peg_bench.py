@@ -40,7 +40,8 @@ CASES: dict[str, str] = {
     "triangle-15-all-starts": """
         board = PegBoard.triangle(5)
         result = sum(
-            sum(finish_counts(board, start=s, threads=THREADS, memory=MEMORY).values()) for s in board.holes
+            sum(finish_counts(board, start=s, threads=THREADS, memory=MEMORY).values())
+            for s in board.holes
         )
     """,
     "seed-method-triangle-21": """
@@ -49,7 +50,9 @@ CASES: dict[str, str] = {
     """,
     "ours-triangle-21": """
         board = PegBoard.triangle(6)
-        result = count_peg_solutions(board, start=(0, 0), finish=None, threads=THREADS, memory=MEMORY)
+        result = count_peg_solutions(
+            board, start=(0, 0), finish=None, threads=THREADS, memory=MEMORY
+        )
     """,
     "seed-method-english-centre": """
         board = PegBoard.english()
@@ -62,7 +65,9 @@ CASES: dict[str, str] = {
             i = board.index(hole)
             twin = min(board.holes[p[i]] for p in board.symmetries)
             if twin not in counts:
-                counts[twin] = count_peg_solutions(board, start=twin, threads=THREADS, memory=MEMORY)
+                counts[twin] = count_peg_solutions(
+                    board, start=twin, threads=THREADS, memory=MEMORY
+                )
             counts[hole] = counts[twin]
         result = sum(counts.values())
     """,
@@ -101,9 +106,7 @@ print(json.dumps({"result": result, "seconds": seconds, "peak_mb": peak}))
 """
 
 
-def run_case(
-    name: str, threads: int, huge_pages: bool = True, memory: str | None = None
-) -> dict:
+def run_case(name: str, threads: int, huge_pages: bool = True, memory: str | None = None) -> dict:
     code = PRELUDE + textwrap.dedent(CASES[name]) + EPILOGUE
     pages = "on" if huge_pages else "off"
     done = subprocess.run(

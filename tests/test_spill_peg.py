@@ -35,7 +35,9 @@ def test_a_budget_gives_the_oracle_counts(board, oracle_board, tmp_path):
         assert count_peg_solutions(board, start=start, finish=None, **budget) == sum(want.values())
         for finish in holes:
             for method in ("meet", "forward"):
-                got = count_peg_solutions(board, start=start, finish=finish, method=method, **budget)
+                got = count_peg_solutions(
+                    board, start=start, finish=finish, method=method, **budget
+                )
                 assert got == want[finish], (start, finish, method)
             solvable += want[finish] > 0
     assert solvable > 0, "no solvable problem: a weak test"
@@ -93,9 +95,7 @@ def test_bad_arguments_are_refused(tmp_path):
     with pytest.raises(ValueError, match="give memory="):
         count_peg_solutions(board, start=(0, 0), spill=tmp_path)
     with pytest.raises(ValueError, match="checkpoint"):
-        count_peg_solutions(
-            board, start=(0, 0), memory="1GB", checkpoint=tmp_path / "run.sqlite"
-        )
+        count_peg_solutions(board, start=(0, 0), memory="1GB", checkpoint=tmp_path / "run.sqlite")
     with pytest.raises(ValueError, match="no executor"):
         count_peg_solutions(board, start=(0, 0), memory="1GB", parts=2)
 

@@ -27,6 +27,8 @@ __all__ = [
     "PegKernel",
     "CountPlan",
     "PegLayer",
+    "PegSide",
+    "LayerSpill",
     "PegStream",
 ]
 

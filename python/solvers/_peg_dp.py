@@ -232,9 +232,7 @@ class Budgeted(Driver):
 
     def meet(self, a: _core.PegSide, b: _core.PegSide) -> int:
         small, large = (a, b) if len(a) <= len(b) else (b, a)
-        return int(
-            self.kernel.meet_sides(small, large, False, self.workers, self.deadline.left())
-        )
+        return int(self.kernel.meet_sides(small, large, False, self.workers, self.deadline.left()))
 
     def meet_across(self, small: _core.PegSide, large: _core.PegSide) -> int:
         return int(self.kernel.meet_sides(small, large, True, self.workers, self.deadline.left()))

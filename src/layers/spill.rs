@@ -398,7 +398,7 @@ impl<W: Count> Stored<W> {
             Shard::Memory(packed) => Some(packed.len()),
             Shard::File(_) => None,
         });
-        in_memory.map(|n| packed_bytes(n)).sum()
+        in_memory.map(packed_bytes).sum()
     }
 
     /// The number of shards (at most [`SHARDS`]).

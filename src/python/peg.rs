@@ -370,7 +370,13 @@ impl PegKernel {
         let (side, idle) = two_sides(&side, idle.as_deref());
         let next = cancellable(py, timeout, None, move |ctl| {
             let mut idle = idle.as_deref().map(lock);
-            peg::expand_side(&geometry, &mut lock(&side), idle.as_deref_mut(), threads, ctl)
+            peg::expand_side(
+                &geometry,
+                &mut lock(&side),
+                idle.as_deref_mut(),
+                threads,
+                ctl,
+            )
         })?;
         Ok(PegSide {
             inner: Arc::new(Mutex::new(next)),
