@@ -200,6 +200,12 @@ impl Sweep<'_> {
                     for j in (step + 1).saturating_sub(16)..=step {
                         self.step_at(j, &mut recent);
                     }
+                    // Without a budget the layer is read into memory, as it
+                    // was when saved; within one, the step plans for its files.
+                    let saved = match spill.budget() {
+                        u64::MAX => saved.into_memory()?,
+                        _ => saved,
+                    };
                     (first, layer, widest, growth) = (step + 1, saved, w, g);
                 }
             }
@@ -498,6 +504,8 @@ mod tests {
                 std::fs::remove_dir_all(&dir).unwrap();
             }
         }
+        // Without a budget a resumed layer is read into memory: no spilling.
+        assert_eq!(unlimited.written(), 0);
     }
 
     #[test]
