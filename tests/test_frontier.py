@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -170,8 +171,10 @@ def test_the_frontier_refuses_boards_too_wide_and_names_the_limit():
 
 
 def test_frontier_needs_the_search_for_subproblems(tmp_path):
-    with pytest.raises(ValueError, match="method='search'"):
-        count_tours(3, 4, method="frontier", checkpoint=tmp_path / "c.sqlite")
+    # (With the frontier, checkpoint= alone is a directory of layers: see
+    # test_frontier_checkpoint.py.)
+    with ThreadPoolExecutor(1) as pool, pytest.raises(ValueError, match="method='search'"):
+        count_tours(3, 4, method="frontier", executor=pool, checkpoint=tmp_path / "c.sqlite")
 
 
 def test_auto_counts_narrow_boards_past_the_search_limit():

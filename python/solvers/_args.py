@@ -1,6 +1,7 @@
 """The arguments every long call shares beyond the plain checks of
 :mod:`solvers._validate`: ``executor=`` (what it is, how many workers it has,
-how many threads each of its tasks gets) and ``checkpoint=`` (a file path).
+how many threads each of its tasks gets), ``checkpoint=`` (a file path;
+for the frontier count a directory) and ``spill=`` (a directory).
 
 Used by the subtree counts (:mod:`solvers._plan`) and the peg DP
 (:mod:`solvers._peg_dist`) alike, so both read an executor the same way.
@@ -26,6 +27,7 @@ from . import _validate
 
 __all__ = [
     "check_executor",
+    "checkpoint_directory",
     "checkpoint_path",
     "dask_client",
     "task_threads",
@@ -51,16 +53,49 @@ def checkpoint_path(path: Any) -> str | os.PathLike[str]:
     return path
 
 
+def _directory_text(path: Any, name: str) -> str:
+    """``path`` (``str`` or path-like naming a directory) as a string, else
+    ``TypeError``; one holding a NUL byte, which no file name can, ``ValueError``."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a directory path, got {type(path).__name__}")
+    text = os.fspath(path)
+    if not isinstance(text, str):
+        raise TypeError(f"{name} must be a str directory path, got {type(text).__name__}")
+    if "\0" in text:
+        raise ValueError(f"{name} must be a directory path without NUL bytes, got {text!r}")
+    return text
+
+
 def spill_directory(path: Any) -> str | None:
     """``path`` as a string if it names an existing directory (``None``: the
     system's temporary directory), else ``TypeError``/``ValueError``."""
     if path is None:
         return None
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"spill must be a directory path, got {type(path).__name__}")
-    if not os.path.isdir(path):
-        raise ValueError(f"spill must be an existing directory, got {os.fspath(path)!r}")
-    return os.fspath(path)
+    text = _directory_text(path, "spill")
+    if not os.path.isdir(text):
+        raise ValueError(f"spill must be an existing directory, got {text!r}")
+    return text
+
+
+def checkpoint_directory(path: Any) -> str:
+    """``path`` as a string if it can be the frontier's checkpoint directory
+    (an existing directory, or nothing yet: it is made), else
+    ``TypeError``/``ValueError``.
+
+    >>> checkpoint_directory(__file__)
+    Traceback (most recent call last):
+    ...
+    ValueError: checkpoint=... is a file, not a directory: ...
+    """
+    text = _directory_text(path, "checkpoint")
+    if not text:
+        raise ValueError("checkpoint must name a directory, got ''")
+    if os.path.exists(text) and not os.path.isdir(text):
+        raise ValueError(
+            f"checkpoint={text!r} is a file, not a directory: the frontier count keeps "
+            "its checkpoint in a directory (made if missing)"
+        )
+    return text
 
 
 def dask_client(executor: Executor | None) -> Any:

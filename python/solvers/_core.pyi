@@ -61,6 +61,7 @@ def count_tours_frontier(
     timeout: float | None = None,
     memory: int | None = None,
     spill: str | None = None,
+    checkpoint: str | None = None,
 ) -> tuple[int, int, int, int]: ...
 def find_tour(
     rows: int,

@@ -262,6 +262,12 @@ def count_tours(
     pool or a Dask client's ``get_executor()``) counts the subproblems there,
     ``threads`` per task; ``checkpoint`` (a file) records each finished
     subproblem, and a rerun of the same call skips them (see :mod:`solvers.distributed`).
+    With ``method="frontier"``, ``checkpoint`` is a directory instead (made
+    if missing): each finished layer of the DP is saved there, so a count
+    killed mid-way (even by SIGKILL or a power cut) goes on from its last
+    layer when called again the same way (any ``threads`` or ``memory``), and
+    a finished count's rerun returns its answer at once.  A directory of
+    another count, or a damaged one, raises ``ValueError``, never a wrong count.
 
     ``method`` picks how to count; **the answer never depends on it**, only
     the time and memory do.  ``"search"`` is the pruned backtracking above
@@ -272,8 +278,9 @@ def count_tours(
     7x7), memory growing steeply with the shorter side (7x7 takes gigabytes).
     ``"auto"`` (the default) takes the frontier for boards past the search's
     64 cells and for long narrow boards, where it is the faster (measured:
-    from 3x10, 4x9, 5x8, 6x8), the search otherwise.  ``executor``/``checkpoint`` need the
-    search.  With the frontier ``progress`` counts squares swept.
+    from 3x10, 4x9, 5x8, 6x8), the search otherwise.  ``executor`` needs the search, and
+    so does ``checkpoint`` unless ``method="frontier"`` is given.  With the frontier
+    ``progress`` counts squares swept.
 
     ``memory`` (bytes, or a size such as ``"4GB"``) is the frontier's memory
     budget: a step whose layers would not fit goes through files in a new
@@ -309,6 +316,9 @@ def count_tours(
     seconds = _validate.timeout(timeout)
     method = _validate.choice(method, "method", COUNT_METHODS)
     split = executor is not None or checkpoint is not None
+    saved = None
+    if method == "frontier" and executor is None and checkpoint is not None:
+        saved, split = _args.checkpoint_directory(checkpoint), False
     if method == "auto":
         method = "search" if split else _auto_method(kb)
     elif method == "search" and (budget is not None or spill_dir is not None):
@@ -317,8 +327,8 @@ def count_tours(
     if method == "frontier":
         if split:
             raise ValueError(
-                "executor= and checkpoint= split the search into subproblems: "
-                "use method='search' (or 'auto') with them"
+                "executor= splits the search into subproblems: use method='search' "
+                "(or 'auto') with it (the frontier takes checkpoint= alone, a directory)"
             )
         _frontier_limit(kb)
         with _progress.shown(progress, what, unit="square") as bar:
@@ -334,6 +344,7 @@ def count_tours(
                     seconds,
                     budget,
                     spill_dir,
+                    saved,
                 )
             except OverflowError:
                 raise OverflowError(

@@ -46,6 +46,13 @@ impl Control {
         self.total.store(total as u64, Ordering::Relaxed);
     }
 
+    /// Begin a job of `total` units of which `done` are finished already
+    /// (a count resumed from a checkpoint).
+    pub fn resume(&self, total: usize, done: usize) {
+        self.done.store(done as u64, Ordering::Relaxed);
+        self.total.store(total as u64, Ordering::Relaxed);
+    }
+
     /// One more unit of the job is done.
     pub fn finish_one(&self) {
         self.done.fetch_add(1, Ordering::Relaxed);

@@ -14,6 +14,8 @@
 //! * `layer.rs`: a layer of states in packed shards, with counts of the
 //!   narrowest type that holds them; the tables that build it, the count
 //!   types and the parallel step are the layer engine's ([`crate::layers`]).
+//! * `saved.rs`: the checkpoint directory: a layer saved after each step,
+//!   and where a count called again goes on from.
 //!
 //! # Counting
 //!
@@ -32,8 +34,20 @@
 //! bits (checked: an overflow is an error).  A shard table grows alone, so
 //! growing costs a 64th of the table, and the memory peak is the old layer
 //! plus the new tables.
+//!
+//! # Checkpoints
+//!
+//! With a checkpoint directory ([`Storage::checkpoint`]) each finished layer
+//! is saved there (`layers::checkpoint`: synced, the manifest replaced
+//! atomically), and a count called again the same way goes on from the last
+//! saved layer: the sweep's ring of recent squares is worked out again (it
+//! depends only on the board), the layer is read back from the file as the
+//! spilled layers are, and the steps after it run as before.  A layer is
+//! the same for every thread count and memory budget, so a resumed run may
+//! use others than the first.
 
 mod layer;
+mod saved;
 mod state;
 mod sweep;
 
@@ -42,8 +56,10 @@ use crate::error::{CountError, SearchError};
 use crate::knights::{Board, Window};
 use crate::layers::{accumulate, mix, Checksum, Count, Entries, Feed, Packed, Spill, Stored};
 use layer::{finished, Layer, Width};
+use saved::Resume;
 use state::{pack, CODES_MASK, DONE};
 use std::marker::PhantomData;
+use std::path::Path;
 use sweep::{Recent, SquareInfo, Step, Sweep};
 
 pub use crate::layers::U256;
@@ -74,18 +90,47 @@ pub fn count_paths(
     threads: usize,
     ctl: &Control,
 ) -> Result<Counted, CountError> {
-    count_paths_within(board, start, closed, threads, &Spill::unlimited(), ctl)
+    let storage = Storage {
+        spill: &Spill::unlimited(),
+        checkpoint: None,
+    };
+    count_paths_within(board, start, closed, threads, storage, ctl)
 }
 
-/// [`count_paths`] within `spill`'s memory budget: a step whose layers
-/// would not fit goes through files in its directory (the answer is the
-/// same; the bytes written are in [`Spill::written`]).
+/// Where a count keeps its layers beyond memory.
+#[derive(Clone, Copy)]
+pub struct Storage<'a> {
+    /// The memory budget, and where layers past it spill.
+    pub spill: &'a Spill,
+    /// A directory where each finished layer is saved, and from whose last
+    /// layer (or answer) a count called again goes on (see "Checkpoints").
+    pub checkpoint: Option<&'a Path>,
+}
+
+/// [`count_paths`] within `storage`'s memory budget (a step whose layers
+/// would not fit goes through files in the spill directory: the answer is
+/// the same; the bytes written are in [`Spill::written`]), saving each
+/// layer to its checkpoint directory, if any, and resuming from it.
 pub fn count_paths_within(
     board: &Board,
     start: Option<usize>,
     closed: bool,
     threads: usize,
-    spill: &Spill,
+    storage: Storage<'_>,
+    ctl: &Control,
+) -> Result<Counted, CountError> {
+    count_paths_until(board, start, closed, threads, storage, usize::MAX, ctl)
+}
+
+/// [`count_paths_within`], stopping with [`SearchError::Cancelled`] once
+/// `stop` steps are done and saved: the tests' stand-in for a kill.
+fn count_paths_until(
+    board: &Board,
+    start: Option<usize>,
+    closed: bool,
+    threads: usize,
+    storage: Storage<'_>,
+    stop: usize,
     ctl: &Control,
 ) -> Result<Counted, CountError> {
     if let Some(s) = start {
@@ -103,7 +148,7 @@ pub fn count_paths_within(
         None => (U256::default(), 0),
         Some(_) => {
             let problem = fingerprint(window.board(), start.map(|s| window.inward(s)), closed);
-            with_pool(threads, || sweep.run(problem, spill, ctl))??
+            with_pool(threads, || sweep.run(problem, storage, stop, ctl))??
         }
     };
     let times = |x: U256, m: u64| x.checked_mul_small(m).ok_or(SearchError::Overflow);
@@ -117,19 +162,59 @@ pub fn count_paths_within(
 }
 
 impl Sweep<'_> {
-    /// Run every step, counting them in `ctl`'s progress; the number of
-    /// undirected paths (cycles when closed), from the pinned start if any,
-    /// and the states in the widest layer.
-    fn run(&self, problem: u64, spill: &Spill, ctl: &Control) -> Result<(U256, u64), SearchError> {
+    /// Run every step (from the checkpoint's last layer, if any), counting
+    /// them in `ctl`'s progress; the number of undirected paths (cycles
+    /// when closed), from the pinned start if any, and the states in the
+    /// widest layer.  After `stop` steps: `Cancelled`.
+    fn run(
+        &self,
+        problem: u64,
+        storage: Storage<'_>,
+        stop: usize,
+        ctl: &Control,
+    ) -> Result<(U256, u64), SearchError> {
         let steps = self.last + 1;
-        ctl.start(steps);
-        let mut widest = 0u64;
+        let spill = storage.spill;
         // Each layer's files carry the problem and the step.
         let tag = |k: usize| mix(problem ^ k as u64);
+        let mut first = 0;
+        let mut widest = 0u64;
         let mut layer = Layer::first(self.first_key(), tag(0));
         let mut growth = 2.0f64;
         let mut recent = Recent([SquareInfo::default(); 16]);
-        for k in 0..steps {
+        if let Some(dir) = storage.checkpoint {
+            // The layer after step k is tagged as the step's output, k + 1.
+            match saved::resume(dir, problem, steps, |k| tag(k + 1))? {
+                None => {}
+                Some(Resume::Done { paths, widest }) => {
+                    ctl.resume(steps, steps);
+                    return Ok((paths, widest));
+                }
+                Some(Resume::Layer {
+                    step,
+                    layer: saved,
+                    widest: w,
+                    growth: g,
+                }) => {
+                    // The ring holds the 16 squares up to the saved step.
+                    for j in (step + 1).saturating_sub(16)..=step {
+                        self.step_at(j, &mut recent);
+                    }
+                    // Without a budget the layer is read into memory, as it
+                    // was when saved; within one, the step plans for its files.
+                    let saved = match spill.budget() {
+                        u64::MAX => saved.into_memory()?,
+                        _ => saved,
+                    };
+                    (first, layer, widest, growth) = (step + 1, saved, w, g);
+                }
+            }
+        }
+        ctl.resume(steps, first);
+        for k in first..steps {
+            if k >= stop {
+                return Err(SearchError::Cancelled);
+            }
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
@@ -162,6 +247,9 @@ impl Sweep<'_> {
             let after = layer.len();
             growth = (after as f64 / before as f64).clamp(0.25, 8.0);
             widest = widest.max(after as u64);
+            if let Some(dir) = storage.checkpoint {
+                saved::save(dir, problem, k, &layer, (widest, growth), ctl)?;
+            }
             ctl.finish_one();
         }
         // The finished states: every frontier square done.
@@ -171,6 +259,9 @@ impl Sweep<'_> {
             Layer::Wide(l) => finished(l, done),
             Layer::Huge(l) => finished(l, done),
         }?;
+        if let Some(dir) = storage.checkpoint {
+            saved::finish(dir, problem, paths, widest)?;
+        }
         Ok((paths, widest))
     }
 
@@ -333,7 +424,11 @@ mod tests {
             let want = count_paths(&board, start, false, 2, &ctl).unwrap();
             for budget in [1 << 10, 1 << 20, 8 << 20] {
                 let spill = Spill::new(budget, Some(&dir));
-                let got = count_paths_within(&board, start, false, 2, &spill, &ctl).unwrap();
+                let storage = Storage {
+                    spill: &spill,
+                    checkpoint: None,
+                };
+                let got = count_paths_within(&board, start, false, 2, storage, &ctl).unwrap();
                 assert_eq!(
                     got, want,
                     "{rows}x{cols} from {start:?} within {budget} bytes"
@@ -343,6 +438,130 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A fresh directory inside the system's temporary one (removed first).
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "solvers-frontier-test-{}-{name}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn a_stopped_count_resumes_to_the_same_total() {
+        // Stopped after `stop` steps (a kill's stand-in) and called again,
+        // with other threads and budgets; 4x30 has counts past 64 and 128
+        // bits, so every count type is saved and read back.
+        let ctl = Control::new();
+        let unlimited = Spill::unlimited();
+        for (rows, cols, start, closed) in [
+            (5, 5, None, false),
+            (5, 6, Some(0), false),
+            (6, 6, Some(7), false),
+            (6, 6, None, true),
+            (4, 30, None, false),
+        ] {
+            let board = Board::rectangle(rows, cols).unwrap();
+            let want = count_paths(&board, start, closed, 2, &ctl).unwrap();
+            let steps = rows * cols;
+            for (i, stop) in [1, steps / 3, steps / 2, steps - 1].into_iter().enumerate() {
+                let dir = scratch(&format!("resume-{rows}x{cols}-{i}"));
+                // Past 1 MiB the widest layers of 6x6 and 4x30 spill.
+                let budget = Spill::new(1 << 20, None);
+                let (first, then) = match i % 2 {
+                    0 => (&budget, &unlimited),
+                    _ => (&unlimited, &budget),
+                };
+                let at = |spill| Storage {
+                    spill,
+                    checkpoint: Some(&dir),
+                };
+                let stopped = count_paths_until(&board, start, closed, 1, at(first), stop, &ctl);
+                assert_eq!(stopped, Err(CountError::Search(SearchError::Cancelled)));
+                let resumed = Control::new();
+                let got = count_paths_within(&board, start, closed, 2, at(then), &resumed);
+                assert_eq!(
+                    got,
+                    Ok(want),
+                    "{rows}x{cols} from {start:?} after {stop} steps"
+                );
+                // A rerun returns the answer saved, counting no step.
+                let again = Control::new();
+                let got = count_paths_until(&board, start, closed, 2, at(then), 0, &again);
+                assert_eq!(got, Ok(want));
+                assert_eq!(again.progress(), (steps as u64, steps as u64));
+                // The widest layers of 6x6 and 4x30 spilled.
+                if steps >= 36 && i == 1 {
+                    let spilled = budget.written();
+                    assert!(
+                        spilled > 0,
+                        "{rows}x{cols} closed={closed}, {i}: nothing spilled"
+                    );
+                }
+                std::fs::remove_dir_all(&dir).unwrap();
+            }
+        }
+        // Without a budget a resumed layer is read into memory: no spilling.
+        assert_eq!(unlimited.written(), 0);
+    }
+
+    #[test]
+    fn a_resumed_count_reports_the_steps_already_done() {
+        let board = Board::rectangle(5, 5).unwrap();
+        let dir = scratch("progress");
+        let storage = Storage {
+            spill: &Spill::unlimited(),
+            checkpoint: Some(&dir),
+        };
+        let ctl = Control::new();
+        let stopped = count_paths_until(&board, None, false, 1, storage, 10, &ctl);
+        assert!(stopped.is_err());
+        assert_eq!(ctl.progress(), (10, 25));
+        // Resumed and stopped again at once: 10 steps done, none counted.
+        let ctl = Control::new();
+        let stopped = count_paths_until(&board, None, false, 1, storage, 10, &ctl);
+        assert!(stopped.is_err());
+        assert_eq!(ctl.progress(), (10, 25));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_checkpoint_of_another_count_is_refused() {
+        let dir = scratch("foreign");
+        let storage = Storage {
+            spill: &Spill::unlimited(),
+            checkpoint: Some(&dir),
+        };
+        let ctl = Control::new();
+        let board = Board::rectangle(5, 5).unwrap();
+        assert!(count_paths_until(&board, None, false, 1, storage, 8, &ctl).is_err());
+        // (A closed 5x5 count is 0 without a sweep, so the closed case is
+        // a 6x6 count resuming an open one.)
+        let six = Board::rectangle(6, 6).unwrap();
+        let open = Storage {
+            checkpoint: Some(&dir.join("six")),
+            ..storage
+        };
+        assert!(count_paths_until(&six, None, false, 1, open, 3, &ctl).is_err());
+        for (board, start, closed, storage) in [
+            (&Board::rectangle(5, 6).unwrap(), None, false, storage),
+            (&board, Some(0), false, storage),
+            (&board, Some(12), false, storage),
+            (&six, None, true, open),
+        ] {
+            let err = count_paths_within(board, start, closed, 1, storage, &ctl).unwrap_err();
+            assert!(err.to_string().contains("another count"), "{err}");
+        }
+        // The directory still resumes its own count.
+        let want = count_paths(&board, None, false, 1, &ctl).unwrap();
+        assert_eq!(
+            count_paths_within(&board, None, false, 1, storage, &ctl),
+            Ok(want)
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -19,13 +19,16 @@
 //!   the machine has, polling the cancel flag;
 //! * `spill.rs`: layers past memory: a layer's shards in memory or in
 //!   checked files ([`Stored`]), and [`step`], which builds the next layer
-//!   within a memory budget ([`Spill`]), spilling when it must.
+//!   within a memory budget ([`Spill`]), spilling when it must;
+//! * `checkpoint.rs`: a directory where each finished layer is saved
+//!   (crash-safe), so a killed count resumes from its last layer.
 //!
 //! What the layers mean stays with each DP: the peg's positions, owners and
 //! meeting in the middle in `peg/`, the frontier's states and sweep in
 //! `frontier/`.
 
 mod accumulate;
+pub mod checkpoint;
 mod count;
 mod spill;
 mod table;

@@ -24,9 +24,10 @@
 //! the shard, the number of entries), the entries (key, count; little-endian)
 //! and a checksum of every word of the record before it.  A record that is
 //! truncated, altered or from another problem, step or shard is refused
-//! (`SearchError::Corrupt`), never read as a wrong count.  A file is removed
-//! when the last shard recorded in it is dropped ([`FileRef`]), the spill
-//! directory with its [`Spill`].
+//! (`SearchError::Corrupt`), never read as a wrong count.  A spill file is
+//! removed when the last shard recorded in it is dropped ([`FileRef`]), the
+//! spill directory with its [`Spill`]; a checkpoint's files, in the same
+//! format, are kept (`checkpoint.rs`).
 
 use super::count::Count;
 use super::table::{Packed, ShardTable, SHARDS};
@@ -132,7 +133,7 @@ impl Spill {
     }
 
     /// A fresh file name in the spill directory (made if need be).
-    fn fresh(&self, what: &str) -> Result<PathBuf, SearchError> {
+    pub(super) fn fresh(&self, what: &str) -> Result<PathBuf, SearchError> {
         let dir = match self.dir.get() {
             Some(dir) => dir,
             None => {
@@ -162,7 +163,7 @@ fn make_dir(parent: &Path) -> Result<PathBuf, SearchError> {
     Ok(dir)
 }
 
-fn file_error(doing: &str, path: &Path, e: std::io::Error) -> SearchError {
+pub(super) fn file_error(doing: &str, path: &Path, e: std::io::Error) -> SearchError {
     SearchError::File(format!("could not {doing} {}: {e}", path.display()))
 }
 
@@ -175,26 +176,41 @@ pub struct Label {
 }
 
 /// A file of shard records being written: records are appended one after
-/// another, and the file is removed when its [`FileRef`]s are all dropped.
+/// another, and the file is removed when its [`FileRef`]s are all dropped
+/// (unless it is [kept](Writer::kept)).
 pub struct Writer {
     out: BufWriter<File>,
     file: std::sync::Arc<FileRef>,
     at: u64,
 }
 
-/// A spill file, removed from disk when the last shard in it is dropped.
+/// A file of shard records.  A spill file is *owned*: removed from disk when
+/// the last shard in it is dropped, since it lives only as long as its
+/// count.  A checkpoint's file is *kept* ([`FileRef::kept`]): it must
+/// outlive the count (and the process) that wrote or read it, and only the
+/// checkpoint removes it (`checkpoint.rs`).
 #[derive(Debug)]
-pub struct FileRef(PathBuf);
+pub struct FileRef {
+    path: PathBuf,
+    owned: bool,
+}
 
 impl Drop for FileRef {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
+        if self.owned {
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 }
 
 impl FileRef {
+    /// A file that stays on disk when its last shard is dropped.
+    pub fn kept(path: PathBuf) -> FileRef {
+        FileRef { path, owned: false }
+    }
+
     pub fn path(&self) -> &Path {
-        &self.0
+        &self.path
     }
 }
 
@@ -207,11 +223,21 @@ pub struct Extent {
 }
 
 impl Writer {
+    /// A new spill file at `path`, removed with its last shard.
     pub fn create(path: PathBuf) -> Result<Writer, SearchError> {
-        let file = File::create(&path).map_err(|e| file_error("create", &path, e))?;
+        Writer::open(FileRef { path, owned: true })
+    }
+
+    /// A new file at `path` that stays on disk (a checkpoint's).
+    pub fn kept(path: PathBuf) -> Result<Writer, SearchError> {
+        Writer::open(FileRef::kept(path))
+    }
+
+    fn open(file: FileRef) -> Result<Writer, SearchError> {
+        let out = File::create(&file.path).map_err(|e| file_error("create", &file.path, e))?;
         Ok(Writer {
-            out: BufWriter::with_capacity(1 << 20, file),
-            file: std::sync::Arc::new(FileRef(path)),
+            out: BufWriter::with_capacity(1 << 20, out),
+            file: std::sync::Arc::new(file),
             at: 0,
         })
     }
@@ -222,7 +248,7 @@ impl Writer {
         label: Label,
         packed: &Packed<W>,
     ) -> Result<Extent, SearchError> {
-        let path = self.file.0.clone();
+        let path = self.file.path.clone();
         let failed = |e| file_error("write", &path, e);
         let mut sum = Checksum::default();
         let mut header = Vec::with_capacity(HEADER);
@@ -258,16 +284,27 @@ impl Writer {
     /// Flush the file (not synced: a spill file lives only as long as its
     /// count); the bytes written.
     pub fn finish(mut self) -> Result<u64, SearchError> {
-        let path = self.file.0.clone();
+        let path = self.file.path.clone();
         self.out
             .flush()
             .map_err(|e| file_error("write", &path, e))?;
         Ok(self.at)
     }
+
+    /// Flush the file and wait until the disk has it (`fsync`: a checkpoint
+    /// must survive a crash of the machine, not only of the process); the
+    /// bytes written.
+    pub fn finish_synced(mut self) -> Result<u64, SearchError> {
+        let path = self.file.path.clone();
+        let failed = |e| file_error("write", &path, e);
+        self.out.flush().map_err(failed)?;
+        self.out.get_ref().sync_all().map_err(failed)?;
+        Ok(self.at)
+    }
 }
 
 /// The bytes of a record of `n` entries.
-fn record_bytes<W: Count>(n: usize) -> u64 {
+pub(super) fn record_bytes<W: Count>(n: usize) -> u64 {
     (HEADER + n * (8 + W::BYTES) + 8) as u64
 }
 
@@ -358,8 +395,8 @@ impl<W: Count> Shard<W> {
 /// A layer: its [`SHARDS`] shards in order, each in memory or in a file,
 /// and the tag its files carry.
 pub struct Stored<W: Count> {
-    shards: Vec<Shard<W>>,
-    problem: u64,
+    pub(super) shards: Vec<Shard<W>>,
+    pub(super) problem: u64,
 }
 
 impl<W: Count> Stored<W> {
@@ -373,6 +410,24 @@ impl<W: Count> Stored<W> {
     /// The number of entries.
     pub fn len(&self) -> usize {
         self.shards.iter().map(Shard::len).sum()
+    }
+
+    /// The layer with every shard read into memory (checked as it is read).
+    pub fn into_memory(self) -> Result<Self, SearchError> {
+        let problem = self.problem;
+        let shards = (self.shards.into_iter().enumerate())
+            .map(|(i, shard)| match shard {
+                Shard::Memory(packed) => Ok(Shard::Memory(packed)),
+                Shard::File(extent) => {
+                    let label = Label {
+                        problem,
+                        shard: i as u32,
+                    };
+                    read_shard(&extent, label).map(Shard::Memory)
+                }
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Stored { shards, problem })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -478,7 +533,7 @@ impl<W: Count> Stored<W> {
         Ok(())
     }
 
-    fn label(&self, shard: usize) -> Label {
+    pub(super) fn label(&self, shard: usize) -> Label {
         Label {
             problem: self.problem,
             shard: shard as u32,

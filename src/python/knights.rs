@@ -78,8 +78,10 @@ pub(super) fn count_tours(
 /// `progress(done, total)` reports steps of the sweep.  `memory`: the
 /// budget in bytes past which layers spill to files in a new directory
 /// inside `spill` (the system's temporary directory if `None`).
+/// `checkpoint`: a directory where each finished layer is saved, and from
+/// which a count called again goes on.
 #[pyfunction]
-#[pyo3(signature = (rows, cols, mask, start, closed, threads, progress=None, timeout=None, memory=None, spill=None))]
+#[pyo3(signature = (rows, cols, mask, start, closed, threads, progress=None, timeout=None, memory=None, spill=None, checkpoint=None))]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn count_tours_frontier(
     py: Python<'_>,
@@ -93,6 +95,7 @@ pub(super) fn count_tours_frontier(
     timeout: Option<f64>,
     memory: Option<u64>,
     spill: Option<std::path::PathBuf>,
+    checkpoint: Option<std::path::PathBuf>,
 ) -> PyResult<(u128, u128, u64, u64)> {
     let (board, start) = board_and_start(rows, cols, mask, start)?;
     let spill = Arc::new(Spill::new(memory.unwrap_or(u64::MAX), spill.as_deref()));
@@ -110,7 +113,11 @@ pub(super) fn count_tours_frontier(
         }
     };
     let (counted, spilled) = cancellable_polling(py, timeout, poll, move |ctl| {
-        let counted = frontier::count_paths_within(&board, start, closed, threads, &spilling, ctl)?;
+        let storage = frontier::Storage {
+            spill: &spilling,
+            checkpoint: checkpoint.as_deref(),
+        };
+        let counted = frontier::count_paths_within(&board, start, closed, threads, storage, ctl)?;
         Ok::<_, CountError>((counted, spilling.written()))
     })?;
     Ok((counted.tours.hi, counted.tours.lo, counted.widest, spilled))
