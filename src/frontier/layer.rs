@@ -44,15 +44,6 @@ impl Layer {
         Layer::Narrow(Stored::in_memory(vec![shard], problem))
     }
 
-    /// The layer with every shard in memory.
-    pub(super) fn into_memory(self) -> Result<Layer, SearchError> {
-        Ok(match self {
-            Layer::Narrow(l) => Layer::Narrow(l.into_memory()?),
-            Layer::Wide(l) => Layer::Wide(l.into_memory()?),
-            Layer::Huge(l) => Layer::Huge(l.into_memory()?),
-        })
-    }
-
     pub(super) fn len(&self) -> usize {
         match self {
             Layer::Narrow(l) => l.len(),

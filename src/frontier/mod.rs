@@ -200,12 +200,8 @@ impl Sweep<'_> {
                     for j in (step + 1).saturating_sub(16)..=step {
                         self.step_at(j, &mut recent);
                     }
-                    // Without a budget the layer is read into memory, as it
-                    // was when saved; within one, the step plans for its files.
-                    let saved = match spill.budget() {
-                        u64::MAX => saved.into_memory()?,
-                        _ => saved,
-                    };
+                    // The layer stays in its files: the next step reads it
+                    // back into memory when the step fits the budget.
                     (first, layer, widest, growth) = (step + 1, saved, w, g);
                 }
             }

@@ -412,24 +412,6 @@ impl<W: Count> Stored<W> {
         self.shards.iter().map(Shard::len).sum()
     }
 
-    /// The layer with every shard read into memory (checked as it is read).
-    pub fn into_memory(self) -> Result<Self, SearchError> {
-        let problem = self.problem;
-        let shards = (self.shards.into_iter().enumerate())
-            .map(|(i, shard)| match shard {
-                Shard::Memory(packed) => Ok(Shard::Memory(packed)),
-                Shard::File(extent) => {
-                    let label = Label {
-                        problem,
-                        shard: i as u32,
-                    };
-                    read_shard(&extent, label).map(Shard::Memory)
-                }
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(Stored { shards, problem })
-    }
-
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
