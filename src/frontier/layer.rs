@@ -22,6 +22,19 @@ pub(super) enum Width {
     Huge,
 }
 
+impl Width {
+    /// Every child count is at most the layer's `total` (`None`: past 256
+    /// bits) times the (at most 11) ways a state goes on: the narrowest
+    /// type that surely holds that.
+    pub(super) fn after(total: Option<U256>) -> Width {
+        match total {
+            Some(t) if t <= U256::from((u64::MAX / 16) as u128) => Width::Narrow,
+            Some(t) if t <= U256::from(u128::MAX / 16) => Width::Wide,
+            _ => Width::Huge,
+        }
+    }
+}
+
 /// The total count of the states whose codes are `done` (every square finished).
 pub(super) fn finished<C: Count>(l: &Stored<C>, done: u64) -> Result<U256, SearchError> {
     let sum = l.try_fold(U256::default(), |s, key, c| {
@@ -61,13 +74,8 @@ impl Layer {
         }
     }
 
-    /// Every child count is at most the layer's total times the (at most
-    /// 11) ways a state goes on: the narrowest type that surely holds that.
+    /// The width of the layer after this one (see [`Width::after`]).
     pub(super) fn next_width(&self) -> Result<Width, SearchError> {
-        Ok(match self.total()? {
-            Some(t) if t <= U256::from((u64::MAX / 16) as u128) => Width::Narrow,
-            Some(t) if t <= U256::from(u128::MAX / 16) => Width::Wide,
-            _ => Width::Huge,
-        })
+        Ok(Width::after(self.total()?))
     }
 }

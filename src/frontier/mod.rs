@@ -47,6 +47,7 @@
 //! use others than the first.
 
 mod layer;
+mod round;
 mod saved;
 mod state;
 mod sweep;
@@ -57,12 +58,12 @@ use crate::knights::{Board, Window};
 use crate::layers::{accumulate, mix, Checksum, Count, Entries, Feed, Packed, Spill, Stored};
 use layer::{finished, Layer, Width};
 use saved::Resume;
-use state::{pack, CODES_MASK, DONE};
 use std::marker::PhantomData;
 use std::path::Path;
 use sweep::{Recent, SquareInfo, Step, Sweep};
 
 pub use crate::layers::U256;
+pub use round::{round, steps, Piece, RoundOut};
 
 /// The frontier count takes boards whose squares fit in a rectangle whose
 /// shorter side is at most this (the long side may be any length).
@@ -133,32 +134,57 @@ fn count_paths_until(
     stop: usize,
     ctl: &Control,
 ) -> Result<Counted, CountError> {
+    let run =
+        |sweep: &Sweep<'_>, problem| with_pool(threads, || sweep.run(problem, storage, stop, ctl));
+    let (found, widest) = match prepared(board, start, closed, run)? {
+        Err(tours) => return Ok(Counted { tours, widest: 0 }),
+        Ok(run) => run??,
+    };
+    let tours = tours_from_paths(board, start, closed, found)?;
+    Ok(Counted { tours, widest })
+}
+
+/// `f` of the sweep of a count of `board` and the tag of its files; or,
+/// for a count that needs no sweep, its answer (`Err`: one square, or a
+/// board whose colours rule out every tour).
+fn prepared<R>(
+    board: &Board,
+    start: Option<usize>,
+    closed: bool,
+    f: impl FnOnce(&Sweep<'_>, u64) -> R,
+) -> Result<Result<R, U256>, CountError> {
     if let Some(s) = start {
         board.check_start(s)?;
     }
-    let n = board.squares() as u64;
+    let n = board.squares();
     if n <= 1 {
         // One square: one (open) tour of no moves; no closed tour.
-        let tours = U256::from(if n == 1 && !closed { 1 } else { 0 });
-        return Ok(Counted { tours, widest: 0 });
+        return Ok(Err(U256::from(if n == 1 && !closed { 1 } else { 0 })));
     }
     let window = Window::of(board)?;
-    let sweep = Sweep::new(window.board(), start.map(|s| window.inward(s)), closed)?;
-    let (found, widest) = match sweep.caps {
-        None => (U256::default(), 0),
-        Some(_) => {
-            let problem = fingerprint(window.board(), start.map(|s| window.inward(s)), closed);
-            with_pool(threads, || sweep.run(problem, storage, stop, ctl))??
-        }
-    };
+    let inward = start.map(|s| window.inward(s));
+    let sweep = Sweep::new(window.board(), inward, closed)?;
+    if sweep.caps.is_none() {
+        return Ok(Err(U256::default()));
+    }
+    Ok(Ok(f(&sweep, fingerprint(window.board(), inward, closed))))
+}
+
+/// The directed tours of a count that found `paths` undirected paths (or
+/// cycles): see "Counting" above.
+pub fn tours_from_paths(
+    board: &Board,
+    start: Option<usize>,
+    closed: bool,
+    paths: U256,
+) -> Result<U256, SearchError> {
     let times = |x: U256, m: u64| x.checked_mul_small(m).ok_or(SearchError::Overflow);
-    let tours = match (start, closed) {
-        (None, false) => times(found, 2)?,
-        (Some(_), false) => found,
-        (Some(_), true) => times(found, 2)?,
-        (None, true) => times(times(found, 2)?, n)?,
-    };
-    Ok(Counted { tours, widest })
+    match (start, closed) {
+        (None, false) => times(paths, 2),
+        (Some(_), false) => Ok(paths),
+        (Some(_), true) => times(paths, 2),
+        (None, true) => times(times(paths, 2)?, board.squares() as u64),
+    }
 }
 
 impl Sweep<'_> {
@@ -248,8 +274,7 @@ impl Sweep<'_> {
             }
             ctl.finish_one();
         }
-        // The finished states: every frontier square done.
-        let done = pack(&[DONE; 16][..self.width], 0, 0) & CODES_MASK;
+        let done = self.done();
         let paths = match &layer {
             Layer::Narrow(l) => finished(l, done),
             Layer::Wide(l) => finished(l, done),

@@ -43,6 +43,11 @@ impl Sweep<'_> {
         pack(&[DONE; 16][..self.width], 0, 0)
     }
 
+    /// The codes of a finished state: every frontier square done.
+    pub(super) fn done(&self) -> u64 {
+        self.first_key() & CODES_MASK
+    }
+
     /// Every state that `key` goes on to at `step`, passed to `emit`.
     ///
     /// The working frontier is a `u64` of nibbles, slot `i` in bits `4i..`:

@@ -37,6 +37,6 @@ pub use accumulate::{accumulate, freeze, Feed, BATCH};
 pub use count::{Count, U256};
 pub use spill::{read_shard, step, Checksum, Extent, FileRef, Label, Shard, Spill, Stored, Writer};
 pub use table::{
-    mix, needing, shard_of, zeroed_slots, Entries, Frozen, MixHasher, Packed, Region, ShardTable,
-    Sum, WideMap, SHARDS, SHARD_BITS, WIDE,
+    mix, needing, owner_of, shard_of, zeroed_slots, Entries, Frozen, MixHasher, Packed, Region,
+    ShardTable, Sum, WideMap, SHARDS, SHARD_BITS, WIDE,
 };

@@ -12,6 +12,7 @@
 
 use super::Layer;
 use crate::error::InputError;
+pub use crate::layers::owner_of;
 use std::collections::HashSet;
 
 /// Positions live in 64 bits.
@@ -273,28 +274,6 @@ impl PegGeometry {
             parents: 0,
         })
     }
-}
-
-/// The owner of a position among `parts` when a layer is split across
-/// tasks (or machines): a fixed hash of its canonical key, the same in every
-/// process and on every machine (never a randomly seeded hasher), and
-/// unrelated to [`mix`](crate::layers::mix), which places keys in the
-/// tables.  The hash is the finalizer of splitmix64, in arithmetic modulo
-/// 2^64:
-///
-/// ```text
-/// z = key
-/// z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-/// z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-/// z = z ^ (z >> 31)
-/// owner = z % parts
-/// ```
-pub fn owner_of(key: u64, parts: usize) -> usize {
-    let mut z = key;
-    z = (z ^ z >> 30).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ z >> 27).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    (z % parts.max(1) as u64) as usize
 }
 
 #[cfg(test)]
