@@ -19,6 +19,9 @@ __all__ = [
     "MAX_FIND_SQUARES",
     "count_tours",
     "count_tours_frontier",
+    "frontier_steps",
+    "frontier_tours",
+    "frontier_round",
     "MAX_FRONTIER_SIDE",
     "find_tour",
     "tour_defect",
@@ -63,6 +66,34 @@ def count_tours_frontier(
     spill: str | None = None,
     checkpoint: str | None = None,
 ) -> tuple[int, int, int, int]: ...
+def frontier_steps(
+    rows: int, cols: int, mask: list[bool] | None, start: tuple[int, int] | None, closed: bool
+) -> tuple[int, int, int]: ...
+def frontier_tours(
+    rows: int,
+    cols: int,
+    mask: list[bool] | None,
+    start: tuple[int, int] | None,
+    closed: bool,
+    high: int,
+    low: int,
+) -> tuple[int, int]: ...
+def frontier_round(
+    rows: int,
+    cols: int,
+    mask: list[bool] | None,
+    start: tuple[int, int] | None,
+    closed: bool,
+    step: int,
+    owner: int,
+    parts: int,
+    inputs: list[tuple[str, int, int]],
+    width: int,
+    total: tuple[int, int],
+    out: str,
+    threads: int,
+    timeout: float | None = None,
+) -> tuple[list[tuple[int, int] | None], int, int, int, int]: ...
 def find_tour(
     rows: int,
     cols: int,

@@ -27,7 +27,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
-from . import _args, _core, _packing, _plan, _progress, _validate, render
+from . import _args, _core, _frontier_dist, _packing, _plan, _progress, _validate, render
 
 __all__ = [
     "COUNT_METHODS",
@@ -278,9 +278,17 @@ def count_tours(
     7x7), memory growing steeply with the shorter side (7x7 takes gigabytes).
     ``"auto"`` (the default) takes the frontier for boards past the search's
     64 cells and for long narrow boards, where it is the faster (measured:
-    from 3x10, 4x9, 5x8, 6x8), the search otherwise.  ``executor`` needs the search, and
-    so does ``checkpoint`` unless ``method="frontier"`` is given.  With the frontier
-    ``progress`` counts squares swept.
+    from 3x10, 4x9, 5x8, 6x8), the search otherwise, and the search whenever
+    ``executor`` or ``checkpoint`` is given without ``method="frontier"``.
+    With the frontier ``progress`` counts squares swept.
+
+    With ``method="frontier"``, ``executor`` runs each sweep step as a round
+    of tasks, one per partition of the layer (one per worker where the
+    executor tells, else 8), which pass the layer on through partition files
+    in a new directory inside ``spill`` (the system's temporary directory if
+    ``None``; on a cluster, a shared filesystem every worker mounts at the
+    same path), removed when the count ends.  Not with ``checkpoint`` or
+    ``memory`` (see :mod:`solvers._frontier_dist`).
 
     ``memory`` (bytes, or a size such as ``"4GB"``) is the frontier's memory
     budget: a step whose layers would not fit goes through files in a new
@@ -325,14 +333,21 @@ def count_tours(
         raise ValueError("memory= and spill= are the frontier's budget: use method='frontier'")
     what = f"knight's tours {kb.rows}x{kb.cols}"
     if method == "frontier":
-        if split:
+        if executor is not None and (checkpoint is not None or budget is not None):
             raise ValueError(
-                "executor= splits the search into subproblems: use method='search' "
-                "(or 'auto') with it (the frontier takes checkpoint= alone, a directory)"
+                "the frontier count on an executor= takes neither checkpoint= nor memory= "
+                "(each is for a count in this process): give spill=, a directory every "
+                "worker reaches, for its partition files"
             )
         _frontier_limit(kb)
-        with _progress.shown(progress, what, unit="square") as bar:
-            try:
+        try:
+            if executor is not None:
+                spec = (kb.rows, kb.cols, kb._mask_list(), first, closed)
+                threads_each = _args.task_threads(_args.check_executor(executor), threads)
+                return _frontier_dist.count(
+                    spec, executor, threads_each, progress, timeout, spill_dir, what
+                )
+            with _progress.shown(progress, what, unit="square") as bar:
                 high, low, _widest, _spilled = _core.count_tours_frontier(
                     kb.rows,
                     kb.cols,
@@ -346,12 +361,12 @@ def count_tours(
                     spill_dir,
                     saved,
                 )
-            except OverflowError:
-                raise OverflowError(
-                    f"the number of tours of this {kb.rows}x{kb.cols} board does not fit the "
-                    "frontier DP's 256-bit counter (no answer is better than a wrong one)"
-                ) from None
             return high << 128 | low  # 256-bit counts: 3x100 has about 10^53 tours
+        except OverflowError:
+            raise OverflowError(
+                f"the number of tours of this {kb.rows}x{kb.cols} board does not fit the "
+                "frontier DP's 256-bit counter (no answer is better than a wrong one)"
+            ) from None
     _search_limit(kb, "count_tours")
     if split:
         work = _planned(kb, first, closed, _plan.DEFAULT_SUBPROBLEMS, what)

@@ -275,7 +275,7 @@ impl<T: Fn(usize) -> u64 + Sync> Task<'_, T> {
 }
 
 /// Summing pieces: each entry to itself.
-struct Same<'a, W>(PhantomData<(&'a (), fn(W))>);
+struct Same<'a, W>(PhantomData<&'a W>);
 
 impl<'a, W: Count> Feed for Same<'a, W> {
     type Chunk = Entries<'a, W>;
@@ -409,7 +409,7 @@ mod tests {
                 (start, false),
                 k,
                 (0, 1),
-                (&[piece.clone()], 0, total),
+                (std::slice::from_ref(&piece), 0, total),
                 &out,
                 1,
                 &ctl,

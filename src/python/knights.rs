@@ -123,6 +123,104 @@ pub(super) fn count_tours_frontier(
     Ok((counted.tours.hi, counted.tours.lo, counted.widest, spilled))
 }
 
+/// The rounds of a frontier count spread over tasks (`frontier::steps`):
+/// `(steps, 0, 0)`, or `(0, high, low)` for a count whose answer,
+/// `high * 2**128 + low`, needs no sweep.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, mask, start, closed))]
+pub(super) fn frontier_steps(
+    rows: usize,
+    cols: usize,
+    mask: Option<Vec<bool>>,
+    start: Option<(usize, usize)>,
+    closed: bool,
+) -> PyResult<(usize, u128, u128)> {
+    let (board, start) = board_and_start(rows, cols, mask, start)?;
+    Ok(match frontier::steps(&board, start, closed)? {
+        Ok(steps) => (steps, 0, 0),
+        Err(answer) => (0, answer.hi, answer.lo),
+    })
+}
+
+/// The directed tours of a frontier count that found `high * 2**128 + low`
+/// undirected paths, as `(high, low)` (`frontier::tours_from_paths`).
+#[pyfunction]
+#[pyo3(signature = (rows, cols, mask, start, closed, high, low))]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn frontier_tours(
+    rows: usize,
+    cols: usize,
+    mask: Option<Vec<bool>>,
+    start: Option<(usize, usize)>,
+    closed: bool,
+    high: u128,
+    low: u128,
+) -> PyResult<(u128, u128)> {
+    let (board, start) = board_and_start(rows, cols, mask, start)?;
+    let paths = crate::layers::U256 { hi: high, lo: low };
+    let tours =
+        frontier::tours_from_paths(&board, start, closed, paths).map_err(CountError::from)?;
+    Ok((tours.hi, tours.lo))
+}
+
+/// One task of a frontier count's round (`frontier::round`): the pieces
+/// `inputs` (`(path, offset, states)` records of counts of type `width`)
+/// of owner `owner` of `parts` summed, expanded by sweep step `step`, and
+/// split by owner into the file `out`; `total` (`(high, low)`) is the
+/// layer's total before the step.  Returns `(pieces, states, high, low,
+/// width)`: each owner's piece `(offset, states)` in `out` or `None`, the
+/// partition's states, the total written (at the last step: the finished
+/// paths) and its count type.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, mask, start, closed, step, owner, parts, inputs, width, total, out, threads, timeout=None))]
+#[allow(clippy::too_many_arguments)]
+#[allow(clippy::type_complexity)]
+pub(super) fn frontier_round(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    mask: Option<Vec<bool>>,
+    start: Option<(usize, usize)>,
+    closed: bool,
+    step: usize,
+    owner: usize,
+    parts: usize,
+    inputs: Vec<(std::path::PathBuf, u64, usize)>,
+    width: u8,
+    total: (u128, u128),
+    out: std::path::PathBuf,
+    threads: usize,
+    timeout: Option<f64>,
+) -> PyResult<(Vec<Option<(u64, usize)>>, usize, u128, u128, u8)> {
+    let (board, start) = board_and_start(rows, cols, mask, start)?;
+    let inputs: Vec<frontier::Piece> = (inputs.into_iter())
+        .map(|(path, offset, len)| frontier::Piece { path, offset, len })
+        .collect();
+    let total = Some(crate::layers::U256 {
+        hi: total.0,
+        lo: total.1,
+    });
+    let made = cancellable(py, timeout, None, move |ctl| {
+        frontier::round(
+            &board,
+            (start, closed),
+            step,
+            (owner, parts),
+            (&inputs, width, total),
+            &out,
+            threads,
+            ctl,
+        )
+    })?;
+    Ok((
+        made.pieces,
+        made.states,
+        made.total.hi,
+        made.total.lo,
+        made.width,
+    ))
+}
+
 /// Find one tour; returns the squares as little-endian `u32` indices, or `None`.
 #[pyfunction]
 #[pyo3(signature = (rows, cols, mask, start, closed, threads, timeout=None))]

@@ -40,6 +40,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_FIND_SQUARES", crate::knights::MAX_FIND_SQUARES)?;
     m.add_function(wrap_pyfunction!(knights::count_tours, m)?)?;
     m.add_function(wrap_pyfunction!(knights::count_tours_frontier, m)?)?;
+    m.add_function(wrap_pyfunction!(knights::frontier_steps, m)?)?;
+    m.add_function(wrap_pyfunction!(knights::frontier_tours, m)?)?;
+    m.add_function(wrap_pyfunction!(knights::frontier_round, m)?)?;
     m.add("MAX_FRONTIER_SIDE", crate::frontier::MAX_FRONTIER_SIDE)?;
     m.add_function(wrap_pyfunction!(knights::find_tour, m)?)?;
     m.add_function(wrap_pyfunction!(knights::tour_defect, m)?)?;

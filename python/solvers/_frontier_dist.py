@@ -1,0 +1,199 @@
+"""The frontier count of knight's tours on any :class:`concurrent.futures.Executor`
+(a process pool, or a Dask cluster through ``Client(...).get_executor()``),
+through partition files in a directory every worker can reach.
+:func:`solvers.count_tours` comes here for ``method="frontier"`` with
+``executor=``.
+
+How the work is split (``src/frontier/round.rs`` does a task's work).  Every
+layer of the DP (the states after a sweep step, with their counts) is cut
+into ``parts`` partitions by a fixed hash of the states, and every step is one
+*round* of at most ``parts`` tasks, task ``o`` owning the states that hash to
+``o``:
+
+1. it reads the pieces addressed to it (records in the files the round before
+   wrote: each checked by its checksum, step and owner) and sums them: its
+   partition of the layer;
+2. it expands its partition by the step on its own Rust pool;
+3. it writes the children, split by owner, to one new file of its own, and
+   returns only where each owner's piece lies (``(offset, states)``), the
+   total of the counts it wrote and their type.
+
+The driver passes those places on to the next round and removes a round's
+input files once the round is done: no layer passes through it, and the disk
+holds about two layers.  The last round returns the finished paths instead.
+The count has a directory of its own, ``solvers-parts-<pid>-<n>`` inside
+``spill=`` (the system's temporary directory if ``None``), removed when the
+count ends, also on an error, a timeout or Ctrl-C.  On a cluster ``spill``
+must name a shared filesystem, mounted at the same path on every worker.
+
+The answer is the one counted in one process, for every ``parts``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import tempfile
+from concurrent.futures import FIRST_EXCEPTION, Executor, Future, wait
+from typing import Any
+
+from . import _args, _core, _progress
+from ._deadline import Deadline
+
+__all__ = ["DEFAULT_PARTS", "MAX_PARTS", "count"]
+
+#: Partitions when the executor does not say how many workers it has.
+DEFAULT_PARTS = 8
+
+#: At most this many partitions (a round moves up to ``parts ** 2`` pieces).
+MAX_PARTS = 1024
+
+#: A board as the tasks take it: rows, cols, mask, start, closed.
+Spec = tuple[int, int, "list[bool] | None", "tuple[int, int] | None", bool]
+
+#: A piece of a layer: its file, where its record starts, its states.
+Piece = tuple[str, int, int]
+
+_COUNTS = itertools.count()
+
+
+def _round_task(
+    spec: Spec,
+    step: int,
+    owner: int,
+    parts: int,
+    inputs: list[Piece],
+    width: int,
+    total: tuple[int, int],
+    out: str,
+    threads: int,
+    timeout: float | None,
+) -> tuple[list[tuple[int, int] | None], int, int, int, int]:
+    """One owner's task in the round of sweep step ``step`` (runs on a worker)."""
+    rows, cols, mask, start, closed = spec
+    return _core.frontier_round(
+        rows,
+        cols,
+        mask,
+        start,
+        closed,
+        step,
+        owner,
+        parts,
+        inputs,
+        width,
+        total,
+        out,
+        _args.worker_threads(threads),
+        timeout,
+    )
+
+
+def _halves(value: int) -> tuple[int, int]:
+    """A count as ``(high, low)`` 128-bit halves; past 256 bits, the largest."""
+    if value >= 1 << 256:
+        return (1 << 128) - 1, (1 << 128) - 1
+    return value >> 128, value & ((1 << 128) - 1)
+
+
+def parts_for(executor: Executor) -> int:
+    """One partition per worker where the executor tells how many it has."""
+    workers = _args.workers_of(executor)
+    return DEFAULT_PARTS if workers is None else min(max(workers, 1), MAX_PARTS)
+
+
+def run(executor: Executor, calls: list[tuple[Any, ...]], deadline: Deadline) -> list[Any]:
+    """Submit ``_round_task(*call, seconds left)`` for every call and wait
+    for all.  The first failure, the deadline or Ctrl-C cancels what has not
+    started and raises."""
+    futures: list[Future[Any]] = []
+    try:
+        for call in calls:
+            args: tuple[Any, ...] = (*call, deadline.left())
+            futures.append(executor.submit(_round_task, *args))
+        done, pending = wait(futures, timeout=deadline.left(), return_when=FIRST_EXCEPTION)
+        for future in done:
+            error = None if future.cancelled() else future.exception()
+            if isinstance(error, TimeoutError):
+                raise deadline.expired() from error
+            if error is not None:
+                raise error
+        if pending:
+            raise deadline.expired()
+        return [future.result() for future in futures]
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        raise
+
+
+def count(
+    spec: Spec,
+    executor: Executor,
+    threads: int,
+    progress: Any,
+    timeout: Any,
+    spill: str | None,
+    what: str,
+) -> int:
+    """The directed tours of the frontier count of ``spec``, round by round on
+    ``executor`` (``threads`` per task; ``0``: the worker's), its partition
+    files in a new directory inside ``spill``."""
+    rows, cols, mask, start, closed = spec
+    deadline = Deadline(timeout)
+    steps, high, low = _core.frontier_steps(rows, cols, mask, start, closed)
+    if steps == 0:
+        return int(high) << 128 | int(low)
+    parts = parts_for(executor)
+    parent = spill if spill is not None else tempfile.gettempdir()
+    directory = os.path.join(parent, f"solvers-parts-{os.getpid()}-{next(_COUNTS)}")
+    os.makedirs(directory)
+    try:
+        with _progress.shown(progress, what, unit="square") as bar:
+            paths = _rounds(spec, executor, (steps, parts), threads, deadline, directory, bar)
+        high, low = _core.frontier_tours(rows, cols, mask, start, closed, *_halves(paths))
+        return int(high) << 128 | int(low)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def _rounds(
+    spec: Spec,
+    executor: Executor,
+    sizes: tuple[int, int],
+    threads: int,
+    deadline: Deadline,
+    directory: str,
+    bar: Any,
+) -> int:
+    """The undirected paths: every round, the pieces passed on by place."""
+    steps, parts = sizes
+    inputs: list[list[Piece]] = [[] for _ in range(parts)]
+    width, total = 0, 1  # the first layer: one state, reached once
+    for step in range(steps):
+        owners = [0] if step == 0 else [o for o in range(parts) if inputs[o]]
+        if not owners:
+            return 0  # a layer with no states: no tour
+        outs = {o: os.path.join(directory, f"round-{step}-{o}.bin") for o in owners}
+        calls = [
+            (spec, step, o, parts, inputs[o], width, _halves(total), outs[o], threads)
+            for o in owners
+        ]
+        results = run(executor, calls, deadline)
+        for piece in {path for pieces in inputs for path, _, _ in pieces}:
+            os.remove(piece)  # read by this round: no longer needed
+        total = sum(int(r[2]) << 128 | int(r[3]) for r in results)
+        if bar is not None:
+            bar(step + 1, steps)
+        if step + 1 == steps:
+            if total >> 256:
+                raise OverflowError("the number of paths does not fit 256 bits")
+            return total
+        inputs = [[] for _ in range(parts)]
+        for o, (places, _states, _high, _low, wrote) in zip(owners, results, strict=True):
+            width = int(wrote)
+            for owner, place in enumerate(places):
+                if place is not None:
+                    inputs[owner].append((outs[o], int(place[0]), int(place[1])))
+    return 0
