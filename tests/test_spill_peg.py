@@ -7,6 +7,11 @@ in-memory count's; bad arguments are refused with a clear error."""
 from __future__ import annotations
 
 import os
+import re
+import signal
+import subprocess
+import sys
+import time
 
 import peg_oracle as oracle
 import pytest
@@ -94,8 +99,8 @@ def test_bad_arguments_are_refused(tmp_path):
         count_peg_solutions(board, start=(0, 0), memory="1GB", spill=tmp_path / "nope")
     with pytest.raises(ValueError, match="give memory="):
         count_peg_solutions(board, start=(0, 0), spill=tmp_path)
-    with pytest.raises(ValueError, match="checkpoint"):
-        count_peg_solutions(board, start=(0, 0), memory="1GB", checkpoint=tmp_path / "run.sqlite")
+    with pytest.raises(ValueError, match="is a file, not a directory"):
+        count_peg_solutions(board, start=(0, 0), memory="1GB", checkpoint=__file__)
     with pytest.raises(ValueError, match="no executor"):
         count_peg_solutions(board, start=(0, 0), memory="1GB", parts=2)
 
@@ -110,3 +115,106 @@ def test_what_does_not_fit_in_memory_fits_within_a_budget():
     assert report.startswith("raised MemoryError"), report
     report = limited(call.format(', memory="400MB"'), 1200 * MB, timeout=300)
     assert report == f"returned {ENGLISH_2_4}", report
+
+
+# ---------------------------------------------------------------- checkpoints
+
+
+def _saved_pegs(directory) -> int | None:
+    """The pegs of the newest layer saved for search "a", if any."""
+    try:
+        with open(os.path.join(directory, "a", "manifest")) as manifest:
+            text = manifest.read()
+    except OSError:
+        return None
+    found = re.search(r"^step (\d+)$", text, re.MULTILINE)
+    return None if found is None else 64 - int(found.group(1))
+
+
+def test_a_checkpoint_directory_records_the_answer(tmp_path):
+    directory = tmp_path / "ckpt"
+    kwargs = {"start": (3, 3), "memory": "64MB", "checkpoint": directory}
+    assert count_peg_solutions(PegBoard.english(), **kwargs) == ENGLISH_CENTRE
+    assert sorted(os.listdir(directory)) == ["manifest"]  # the layers went, the answer stays
+    started = time.perf_counter()
+    assert count_peg_solutions(PegBoard.english(), **kwargs) == ENGLISH_CENTRE
+    assert time.perf_counter() - started < 1.0  # nothing counted again
+    with pytest.raises(ValueError, match="another count"):
+        count_peg_solutions(PegBoard.english(), start=(2, 3), memory="64MB", checkpoint=directory)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_sigkill_mid_count_then_resume(tmp_path, monkeypatch):
+    from solvers import _peg_dp
+
+    directory = tmp_path / "ckpt"
+    program = (
+        "import solvers; solvers.count_peg_solutions(solvers.PegBoard.english(), "
+        f"start=(3, 3), memory='8MB', threads=2, checkpoint={str(directory)!r})"
+    )
+    child = subprocess.Popen([sys.executable, "-c", program])
+    try:
+        deadline = time.monotonic() + 60
+        while child.poll() is None and time.monotonic() < deadline:
+            pegs = _saved_pegs(directory)
+            if pegs is not None and pegs <= 22:  # into the wide layers
+                break
+            time.sleep(0.01)
+        assert child.poll() is None, "the count ended before it could be killed"
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    saved = _saved_pegs(directory)
+    assert saved is not None and saved <= 22
+    # Resumed: the search starts from the saved layer, not the full board.
+    starts = []
+    original = _peg_dp.Budgeted.start
+
+    def start(self, side, hole):
+        found = original(self, side, hole)
+        starts.append(found.pegs)
+        return found
+
+    monkeypatch.setattr(_peg_dp.Budgeted, "start", start)
+    got = count_peg_solutions(
+        PegBoard.english(), start=(3, 3), memory="8MB", threads=2, checkpoint=directory
+    )
+    assert got == ENGLISH_CENTRE
+    assert starts and starts[0] <= saved
+
+
+@pytest.mark.parametrize("damage", ["truncated", "altered"])
+def test_a_damaged_checkpoint_is_refused(damage, tmp_path):
+    directory = tmp_path / "ckpt"
+    kwargs = {"start": (0, 0), "finish": None, "memory": "1MiB", "checkpoint": directory}
+    board = PegBoard.triangle(5)
+    from solvers import _peg_dp
+
+    # Stop after a few layers: a count whose driver refuses to go on.
+    original = _peg_dp.Budgeted.expand
+    calls = []
+
+    def expand(self, side, name):
+        calls.append(name)
+        if len(calls) > 4:
+            raise KeyboardInterrupt
+        return original(self, side, name)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_peg_dp.Budgeted, "expand", expand)
+        with pytest.raises(KeyboardInterrupt):
+            count_peg_solutions(board, **kwargs)
+    (layer,) = [p for p in (directory / "a").iterdir() if p.name.startswith("layer-")]
+    data = bytearray(layer.read_bytes())
+    if damage == "truncated":
+        layer.write_bytes(bytes(data[:-9]))
+        words = "truncated"
+    else:
+        data[len(data) // 2] ^= 0x08
+        layer.write_bytes(bytes(data))
+        words = "checksum|zero key"
+    with pytest.raises(ValueError, match=words):
+        count_peg_solutions(board, **kwargs)

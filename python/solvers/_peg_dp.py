@@ -31,6 +31,7 @@ same steps as one that never stopped.
 from __future__ import annotations
 
 import abc
+import os
 from typing import Any
 
 from . import _core, _progress, _validate
@@ -208,19 +209,38 @@ class Budgeted(Driver):
         #: The newest layer of each search, by name: the one not being
         #: expanded is written to disk when it does not fit beside the step.
         self.sides: dict[str, _core.PegSide] = {}
+        #: With :meth:`keep_in`: the checkpoint directory and the count's tag.
+        self.saved: tuple[str, int] | None = None
+
+    def keep_in(self, directory: str, problem: int) -> None:
+        """Save every layer in ``directory`` (a subdirectory per search) and
+        resume from the layers saved there; ``problem`` tags the count."""
+        self.saved = directory, problem
 
     def detail(self) -> str:
         written = self.spill.written
         return f", {written / 1e9:.2f} GB written to disk" if written else ""
 
     def start(self, side: str, hole: int) -> _core.PegSide:
-        self.sides[side] = self.kernel.start_side([hole], self.spill, side)
-        return self.sides[side]
+        """The newest saved layer of ``side``, or the start."""
+        saved = None
+        if self.saved is not None:
+            directory, problem = self.saved
+            where = os.path.join(directory, side)
+            saved = self.kernel.resume_side(where, problem, self.spill, side)
+        if saved is None:
+            saved = self.kernel.start_side([hole], self.spill, side)
+        self.sides[side] = saved
+        return saved
 
     def expand(self, side: _core.PegSide, name: str) -> _core.PegSide:
         idle = next((other for key, other in self.sides.items() if key != name), None)
         layer = self.kernel.expand_side(side, idle, self.workers, self.deadline.left())
         self.sides[name] = layer
+        if self.saved is not None:
+            directory, problem = self.saved
+            where = os.path.join(directory, name)
+            self.kernel.save_side(layer, where, problem, self.deadline.left())
         self.note(len(layer), layer.pegs)
         return layer
 

@@ -27,8 +27,10 @@ and listing them.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import shutil
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any, Literal, NamedTuple, overload
@@ -400,6 +402,11 @@ def count_peg_solutions(
     ``checkpoint`` (a file, without an executor) saves the newest layer of
     each search as it is built, and the total at the end: a count that was
     killed goes on from its last layers when called again the same way.
+    With ``memory=`` the checkpoint is a directory instead (made if
+    missing), a subdirectory per search holding its newest layer in checked
+    files, written so that a kill at any moment leaves the last layer whole;
+    at the end it keeps only the total.  A directory of another count, or a
+    damaged one, raises ``ValueError``, never a wrong count.
 
     ``memory`` (bytes, or a size such as ``"1GB"``) is a budget for a count in
     this process: a step whose layers would not fit goes through files in a
@@ -421,15 +428,18 @@ def count_peg_solutions(
     f = _finish(board, finish, s)
     if checkpoint is not None and (executor is not None or parts is not None):
         raise ValueError("checkpoint= saves the layers of a count in this process: no executor")
-    if checkpoint is not None and memory is not None:
-        raise ValueError(
-            "checkpoint= saves whole layers in memory to its file: it does not go with memory="
-        )
     group = board.symmetries_fixing(s) if f is None else board.symmetries_fixing(s, f)
     driver = _driver(board, group, executor, parts, threads, progress, timeout, memory, spill)
     ledger = None
+    saved = None
     try:
-        if checkpoint is not None:
+        if checkpoint is not None and isinstance(driver, _peg_dp.Budgeted):
+            saved = _args.checkpoint_directory(checkpoint), _problem_tag(board, s, f, method)
+            answer = driver.kernel.saved_answer(*saved)
+            if answer is not None:
+                return answer  # counted to the end before
+            driver.keep_in(*saved)
+        elif checkpoint is not None:
             assert isinstance(driver, _peg_dp.Local)
             ledger = _ledger(checkpoint, board, s, f, method)
             if 0 in ledger.done:
@@ -439,6 +449,10 @@ def count_peg_solutions(
         count = _peg_dp.count(driver, board, s, f, method, reachable=reachable)
         if ledger is not None:
             ledger.record([(0, count)])
+        if saved is not None:
+            driver.kernel.save_answer(*saved, count)
+            for side in ("a", "b"):  # the answer is all a rerun needs
+                shutil.rmtree(os.path.join(saved[0], side), ignore_errors=True)
         return count
     except OverflowError as error:
         raise _overflow(board, start) from error
@@ -448,12 +462,9 @@ def count_peg_solutions(
             ledger.close()
 
 
-def _ledger(
-    path: str | os.PathLike[str], board: PegBoard, s: int, f: int | None, method: str
-) -> Checkpoint:
-    """A checkpoint of one peg count: its newest layers, then its total."""
-    _args.checkpoint_path(path)
-    problem = json.dumps(
+def _problem(board: PegBoard, s: int, f: int | None, method: str) -> str:
+    """What a checkpoint of one peg count is pinned to."""
+    return json.dumps(
         {
             "family": "peg",
             "geometry": board.geometry,
@@ -463,7 +474,20 @@ def _ledger(
             "method": method,
         }
     )
-    return Checkpoint(path, problem, 1)
+
+
+def _ledger(
+    path: str | os.PathLike[str], board: PegBoard, s: int, f: int | None, method: str
+) -> Checkpoint:
+    """A checkpoint file of one peg count: its newest layers, then its total."""
+    _args.checkpoint_path(path)
+    return Checkpoint(path, _problem(board, s, f, method), 1)
+
+
+def _problem_tag(board: PegBoard, s: int, f: int | None, method: str) -> int:
+    """The 64-bit tag of one peg count in a checkpoint directory's files."""
+    digest = hashlib.blake2b(_problem(board, s, f, method).encode(), digest_size=8)
+    return int.from_bytes(digest.digest(), "little")
 
 
 def finish_counts(

@@ -20,11 +20,14 @@ use super::expand::Rule;
 use super::{Layer, PegGeometry};
 use crate::engine::{with_pool, Control};
 use crate::error::{CountError, SearchError};
+use crate::layers::checkpoint::{self, Saved};
+use crate::layers::U256;
 use crate::layers::{
     accumulate, mix, step, Entries, Feed, Packed, ShardTable, Spill, Stored, SHARDS,
 };
 use crate::memory::try_with_capacity;
 use rayon::prelude::*;
+use std::path::Path;
 use std::sync::Arc;
 
 /// Positions per task (and between two looks at the cancel flag).
@@ -109,6 +112,52 @@ impl Side {
         })
     }
 
+    /// Save the layer into the checkpoint directory `dir` of the count
+    /// tagged `problem`, as this search's newest (see
+    /// [`crate::layers::checkpoint`]: a kill at any moment leaves the last
+    /// layer saved whole).
+    pub fn save(&self, dir: &Path, problem: u64, ctl: &Control) -> Result<(), SearchError> {
+        let extras = [(PEGS, u64::from(self.pegs)), (PARENTS, self.parents as u64)];
+        let step = u64::from(64 - self.pegs.min(64));
+        checkpoint::save(dir, problem, step, &self.layer, &extras, ctl)
+    }
+
+    /// The search `tag` saved in `dir` for the count tagged `problem`,
+    /// within `spill` (its shards are read from the checkpoint's file when
+    /// needed); `None` if nothing is saved there yet.
+    pub fn resume(
+        dir: &Path,
+        problem: u64,
+        tag: u64,
+        spill: Arc<Spill>,
+    ) -> Result<Option<Side>, SearchError> {
+        let saved = match checkpoint::load(dir, problem)? {
+            None => return Ok(None),
+            Some(Saved::Layer(saved)) => saved,
+            Some(Saved::Done { .. }) => {
+                return Err(SearchError::Corrupt(format!(
+                    "the checkpoint in {} holds an answer where a search's layer belongs;                      it cannot be used",
+                    dir.display()
+                )))
+            }
+        };
+        let pegs = u32::try_from(saved.extras.get(PEGS)?).unwrap_or(u32::MAX);
+        let parents = usize::try_from(saved.extras.get(PARENTS)?).unwrap_or(usize::MAX);
+        if pegs > 64 || saved.step != u64::from(64 - pegs) || saved.tag != layer_tag(tag, pegs) {
+            return Err(SearchError::Corrupt(format!(
+                "the checkpoint in {} holds a layer of another search; it cannot be used",
+                dir.display()
+            )));
+        }
+        Ok(Some(Side {
+            pegs,
+            layer: saved.stored()?,
+            parents,
+            spill,
+            tag,
+        }))
+    }
+
     /// About how many distinct keys a step makes from this layer, and the
     /// most it is likely to make (what a budget is planned for): the size
     /// times the growth of the step before (twice the size for a first
@@ -122,6 +171,24 @@ impl Side {
         let guess = ((n as f64 * growth * 1.1) as usize).max(64 * SHARDS);
         (guess, (n as f64 * growth * 1.25) as usize)
     }
+}
+
+/// The names of what a checkpoint keeps beside a search's layer.
+const PEGS: &str = "pegs";
+const PARENTS: &str = "parents";
+
+/// The answer recorded in the checkpoint directory `dir` of the count
+/// tagged `problem` by [`save_answer`], if any (a layer there is not one).
+pub fn saved_answer(dir: &Path, problem: u64) -> Result<Option<u128>, SearchError> {
+    Ok(match checkpoint::load(dir, problem)? {
+        Some(Saved::Done { answer, .. }) => Some(answer.to_u128().ok_or(SearchError::Overflow)?),
+        _ => None,
+    })
+}
+
+/// Record the count's answer in its checkpoint directory.
+pub fn save_answer(dir: &Path, problem: u64, answer: u128) -> Result<(), SearchError> {
+    checkpoint::finish(dir, problem, U256::from(answer), &[])
 }
 
 /// The tag of a layer's files: the search's tag and the layer's pegs.
@@ -384,6 +451,45 @@ mod tests {
             }
             // 13 jumps: 6 + 6 and one across.
             assert_eq!(meet_sides(&g, &mut a, None, true, 2, &ctl).unwrap(), want);
+        }
+    }
+
+    #[test]
+    fn a_saved_search_resumes_to_the_same_count() {
+        let ctl = Control::new();
+        let g = rectangle(3, 5, &[(false, false), (false, true)]);
+        let dir = std::env::temp_dir().join(format!("solvers-peg-ckpt-{}", std::process::id()));
+        let want = {
+            let spill = Arc::new(Spill::new(u64::MAX, None));
+            let mut a = Side::start(&g, &[2], 1, spill).unwrap();
+            for _ in 0..6 {
+                a = expand_side(&g, &mut a, None, 2, &ctl).unwrap();
+            }
+            meet_sides(&g, &mut a, None, true, 2, &ctl).unwrap()
+        };
+        assert!(want > 0, "a weak test");
+        for budget in [0, u64::MAX] {
+            let spill = Arc::new(Spill::new(budget, None));
+            assert!(Side::resume(&dir, 9, 1, spill.clone()).unwrap().is_none());
+            let mut a = Side::start(&g, &[2], 1, spill.clone()).unwrap();
+            for _ in 0..4 {
+                a = expand_side(&g, &mut a, None, 2, &ctl).unwrap();
+                a.save(&dir, 9, &ctl).unwrap();
+            }
+            drop(a);
+            // Another count, another search: refused.
+            assert!(Side::resume(&dir, 8, 1, spill.clone()).is_err());
+            assert!(Side::resume(&dir, 9, 2, spill.clone()).is_err());
+            let mut a = Side::resume(&dir, 9, 1, spill.clone()).unwrap().unwrap();
+            assert_eq!(a.pegs(), 14 - 4);
+            for _ in 4..6 {
+                a = expand_side(&g, &mut a, None, 2, &ctl).unwrap();
+            }
+            assert_eq!(meet_sides(&g, &mut a, None, true, 2, &ctl).unwrap(), want);
+            assert_eq!(saved_answer(&dir, 9).unwrap(), None);
+            save_answer(&dir, 9, want).unwrap();
+            assert_eq!(saved_answer(&dir, 9).unwrap(), Some(want));
+            std::fs::remove_dir_all(&dir).unwrap();
         }
     }
 

@@ -31,7 +31,7 @@ mod layer;
 mod meet;
 pub mod stream;
 
-pub use budget::{expand_side, meet_sides, Side};
+pub use budget::{expand_side, meet_sides, save_answer, saved_answer, Side};
 pub use expand::{expand, expand_split, merge, split, MAX_PARTS};
 pub use geometry::{owner_of, PegGeometry, MAX_HOLES};
 pub use layer::{Layer, LAYER_FORMAT, LAYER_MAGIC};

@@ -348,11 +348,58 @@ impl PegKernel {
         spill: PyRef<'_, LayerSpill>,
         name: &str,
     ) -> PyResult<PegSide> {
-        let tag = name.bytes().fold(0u64, |tag, b| tag << 8 | u64::from(b));
-        let side = peg::Side::start(&self.geometry, &empty, tag, spill.inner.clone())?;
+        let side = peg::Side::start(&self.geometry, &empty, side_tag(name), spill.inner.clone())?;
         Ok(PegSide {
             inner: Arc::new(Mutex::new(side)),
         })
+    }
+
+    /// The search `name` saved in the checkpoint directory `directory` of
+    /// the count tagged `problem` (see `save_side`), within the budget of
+    /// `spill`; `None` if none is saved there.
+    fn resume_side(
+        &self,
+        py: Python<'_>,
+        directory: std::path::PathBuf,
+        problem: u64,
+        spill: PyRef<'_, LayerSpill>,
+        name: &str,
+    ) -> PyResult<Option<PegSide>> {
+        let (spill, tag) = (spill.inner.clone(), side_tag(name));
+        let side = py.detach(move || peg::Side::resume(&directory, problem, tag, spill))?;
+        Ok(side.map(|side| PegSide {
+            inner: Arc::new(Mutex::new(side)),
+        }))
+    }
+
+    /// Save `side`'s layer into the checkpoint directory `directory` of the
+    /// count tagged `problem`, as that search's newest.
+    #[pyo3(signature = (side, directory, problem, timeout=None))]
+    fn save_side(
+        &self,
+        py: Python<'_>,
+        side: PyRef<'_, PegSide>,
+        directory: std::path::PathBuf,
+        problem: u64,
+        timeout: Option<f64>,
+    ) -> PyResult<()> {
+        let side = side.inner.clone();
+        cancellable(py, timeout, None, move |ctl| {
+            lock(&side).save(&directory, problem, ctl)
+        })
+    }
+
+    /// The answer recorded in the checkpoint directory of the count tagged
+    /// `problem`, or `None`.
+    #[staticmethod]
+    fn saved_answer(directory: std::path::PathBuf, problem: u64) -> PyResult<Option<u128>> {
+        Ok(peg::saved_answer(&directory, problem)?)
+    }
+
+    /// Record the count's answer in its checkpoint directory.
+    #[staticmethod]
+    fn save_answer(directory: std::path::PathBuf, problem: u64, answer: u128) -> PyResult<()> {
+        Ok(peg::save_answer(&directory, problem, answer)?)
     }
 
     /// `side` one jump further, within its budget; `idle` is the count's
@@ -491,6 +538,11 @@ type SplitOp = fn(
     usize,
     &crate::engine::Control,
 ) -> Result<Vec<peg::Layer>, crate::error::SearchError>;
+
+/// The tag of a count's search `name` ("a", "b") in its files.
+fn side_tag(name: &str) -> u64 {
+    name.bytes().fold(0u64, |tag, b| tag << 8 | u64::from(b))
+}
 
 /// Two layers fit together when their peg counts add up to `want`.
 fn fit(pegs: usize, want: usize) -> PyResult<()> {
