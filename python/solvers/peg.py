@@ -338,12 +338,16 @@ def _driver(
     memory: Any = None,
     spill: Any = None,
 ) -> _peg_dp.Driver:
-    """The DP's driver for a call: on ``executor`` (cut into ``parts``), or
-    here (within ``memory`` bytes, spilling into ``spill``, if given)."""
+    """The DP's driver for a call: on ``executor`` (cut into ``parts``, the
+    pieces in files inside ``spill``), or here (within ``memory`` bytes,
+    spilling into ``spill``, if given)."""
     budget = _validate.memory(memory)
     spill_dir = _args.spill_directory(spill)
-    if budget is None and spill_dir is not None:
-        raise ValueError("spill= is where layers past the memory budget go: give memory= too")
+    if budget is None and spill_dir is not None and executor is None:
+        raise ValueError(
+            "spill= is where layers past the memory budget go (or, with executor=, the "
+            "directory the tasks share): give memory= too"
+        )
     if budget is not None:
         if executor is not None or parts is not None:
             raise ValueError(
@@ -354,7 +358,7 @@ def _driver(
         return _peg_dp.Local(board, group, threads, progress, timeout)
     if executor is None:
         raise ValueError("parts= cuts the layers for executor=; give an executor too")
-    return Distributed(board, group, executor, parts, threads, progress, timeout)
+    return Distributed(board, group, executor, parts, threads, progress, timeout, spill_dir)
 
 
 def _board(board: Any) -> PegBoard:
