@@ -398,15 +398,20 @@ def count_peg_solutions(
     by a fixed hash of the positions (``None``: one per worker where the
     executor tells, else 8), one task per part and layer, each running the
     kernel on ``threads`` threads (``None``: the worker's).  Between layers the
-    pieces pass through this process.  The answer is the same for every
-    ``parts``; see ``solvers._peg_dist`` for the scheme.
+    pieces pass through files: each task writes its own in a new directory
+    inside ``spill`` (``None``: the system's temporary directory; on a cluster
+    of several machines, a directory on a shared filesystem that every worker
+    sees at the same path), and this process passes on only where they lie.
+    The directory goes, with every file in it, when the count ends, however it
+    ends.  The answer is the same for every ``parts``; see
+    ``solvers._peg_dist`` for the scheme.
 
     ``checkpoint`` (a file, without an executor) saves the newest layer of
     each search as it is built, and the total at the end: a count that was
     killed goes on from its last layers when called again the same way.
 
-    ``memory`` (bytes, or a size such as ``"1GB"``) is a budget for a count in
-    this process: a step whose layers would not fit goes through files in a
+    ``memory`` (bytes, or a size such as ``"1GB"``, not with ``executor=``) is
+    a budget for a count in this process: a step whose layers would not fit goes through files in a
     new directory inside ``spill`` (the system's temporary directory if
     ``None``), removed when the count ends, and the two searches meet shard
     by shard.  The answer is the same; peak memory stays near the budget.
@@ -486,7 +491,8 @@ def finish_counts(
     ``{square: count}`` for every hole of the board.  ``executor=`` and
     ``parts=`` spread the pass over an executor's workers, and ``memory=``
     and ``spill=`` keep it within a memory budget, as in
-    :func:`count_peg_solutions`.
+    :func:`count_peg_solutions` (with ``executor=``, ``spill=`` is the
+    directory the tasks share).
 
     >>> ends = finish_counts(PegBoard.rectangle(3, 4), start=(0, 0))
     >>> ends[(0, 3)], sum(ends.values())
