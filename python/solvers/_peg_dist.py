@@ -1,10 +1,10 @@
 """The peg-solitaire DP on any :class:`concurrent.futures.Executor`: a process
 pool, or a Dask cluster through ``dask.distributed.Client(...).get_executor()``.
 It owns the tasks the workers run and :class:`Distributed`, the
-:class:`solvers._peg_dp.Driver` that ships layers to them; what to grow and
-when to join is :mod:`solvers._peg_dp`'s, the same as for a count in this
-process.  :func:`solvers.count_peg_solutions` and :func:`solvers.finish_counts`
-come here when given ``executor=``.
+:class:`solvers._peg_dp.Driver` that coordinates them; what to grow and when
+to join is :mod:`solvers._peg_dp`'s, the same as for a count in this process.
+:func:`solvers.count_peg_solutions` and :func:`solvers.finish_counts` come
+here when given ``executor=``.
 
 How the work is split.  A layer of the DP (the positions after some jumps, one
 per symmetry class, with the number of sequences reaching each) is cut into
@@ -13,21 +13,41 @@ canonical 64-bit key, modulo ``parts`` (``owner_of`` in ``src/peg/``; the
 same in every process and on every machine).  Every layer is one round of at
 most ``parts`` tasks, task ``o`` owning the positions that hash to ``o``:
 
-1. it merges the pieces of the layer addressed to it, one from each task of
-   the previous round (every parent of a position sends its contribution to
-   the position's owner, so the merged part holds exact counts);
+1. it reads the pieces of the layer addressed to it, one from each task of
+   the previous round, and merges them (every parent of a position sends its
+   contribution to the position's owner, so the merged part holds exact
+   counts);
 2. it expands its part with the Rust kernel on its own rayon pool, splitting
    the children by owner as they leave the kernel's tables;
-3. it returns the ``parts`` pieces, as bytes (``PegLayer.to_bytes``).
+3. it writes the ``parts`` pieces to one new file and returns where they lie.
 
-The driver regroups the pieces by owner and submits the next round.  This is
-the seed's scheme (MPI ranks exchanging boards by hash), with one difference:
-the generic ``Executor`` interface has no channels between tasks, so every
-piece travels from a worker through the driver to the next worker.  The
-driver holds the pieces of one or two layers at a time (a few times a layer:
-a position reached from several parts arrives in several pieces).  On Dask
-the driver scatters a round's pieces to the workers before submitting its
-tasks, so they reach the workers directly rather than inside the task graph.
+How the layers travel: through files, not through the driver.  Every count
+gets a directory of its own, ``solvers-parts-<pid>-<n>-<random>`` inside
+``spill`` (the system's temporary directory by default; on a cluster, a
+shared filesystem that every worker sees at the same path), made by the
+driver when the count needs it.  A task writes its pieces (``PegLayer.to_bytes``
+each, with its header and checksum) one after another to one file of its own,
+``r<round>-<owner>-<pid>-<random>.peg``, first under a temporary name and then
+renamed (``os.replace``), so no task ever reads a half-written file; a task run
+twice writes two files and each run's references point into its own.  It
+returns only *references*, ``(path, offset, size)`` for each piece, plain
+tuples that pickle small; the driver regroups the references by owner and
+hands each task of the next round the references addressed to it.  The task
+reads each slice and rebuilds the piece with ``PegLayer.from_bytes``, which
+checks the header, the length and the checksum: a missing, truncated or
+altered piece is an error naming its file, never a wrong count.  No layer
+passes through the driver, which only writes the start (one position) and
+reads the one-peg layer at the end (at most one position a hole).
+
+Who deletes what.  The driver removes a round's input files (all the files
+of the round that wrote them, leftovers of a task run twice included) once
+the round that read them is done, so the disk holds about two layers of the
+growing search (its newest, the next being written) and the other search's
+newest.  The directory goes, with all it holds, when the count ends, however
+it ends: an answer, an error in a task, the timeout or Ctrl-C
+(:meth:`Distributed.close`, which the public functions call in a
+``finally``).  A task still running after the end then finds no directory
+and fails, unheard.
 
 A count to a fixed finish grows a search from the start and one from the
 finish, as the local count does.  The search from the finish keeps the
@@ -40,12 +60,37 @@ more instead.  For start = finish the one search serves both sides: its
 meeting layer is split a second time, by the owner of the complements.
 
 Tasks are module-level functions with plain arguments (the board as its hole
-count, jumps and symmetry group, layers as bytes); each process builds the
-board's kernel once and keeps it.
+count, jumps and symmetry group, pieces as references, the name of the file
+to write); each process builds the board's kernel once and keeps it.
+
+>>> import shutil, tempfile
+>>> from solvers import _core
+>>> kernel = _core.PegKernel(3, [(0, 1, 2), (2, 1, 0)], [[0, 1, 2]])
+>>> directory = tempfile.mkdtemp()
+>>> (packed,) = _write(os.path.join(directory, "r00000-0000"), [kernel.start([0])])
+>>> [(positions, reference)] = packed
+>>> path, offset, size = reference
+>>> positions, offset, size, _read(reference).items()
+(1, 0, 56, [(6, 1)])
+>>> os.truncate(path, size - 1)  # a piece cut short is refused, never misread
+>>> _read(reference)
+Traceback (most recent call last):
+...
+ValueError: peg piece file '.../r00000-0000-...peg' is truncated: 56 bytes wanted at offset 0, ...
+>>> shutil.rmtree(directory)
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import itertools
+import os
+import secrets
+import shutil
+import tempfile
+import time
+import warnings
 from collections.abc import Callable
 from concurrent.futures import FIRST_EXCEPTION, Executor, Future, wait
 from typing import Any
@@ -55,7 +100,7 @@ from ._deadline import Deadline
 from ._peg_dp import Driver, Spec, new_kernel
 from .pegboard import PegBoard
 
-__all__ = ["DEFAULT_PARTS", "MAX_PARTS", "Distributed"]
+__all__ = ["DEFAULT_PARTS", "MAX_PARTS", "Distributed", "Ref"]
 
 #: At most this many parts: a round moves up to ``parts ** 2`` pieces.
 MAX_PARTS = 1024
@@ -63,11 +108,19 @@ MAX_PARTS = 1024
 #: Parts when the executor does not say how many workers it has.
 DEFAULT_PARTS = 8
 
-#: A layer in flight: for each owner, the pieces (bytes) addressed to it.
-Pieces = list[list[bytes]]
+#: Where a piece lies: ``(path, offset, size)``, a slice of a file in the
+#: count's directory holding one ``PegLayer.to_bytes()``.
+Ref = tuple[str, int, int]
 
-#: A task's output: for each owner, its piece as ``(positions, bytes)`` or None.
-Packed = list[tuple[int, bytes] | None]
+#: A layer in flight: for each owner, the references of the pieces addressed to it.
+Pieces = list[list[Ref]]
+
+#: A task's output: for each owner, its piece as ``(positions, reference)`` or None.
+Packed = list[tuple[int, Ref] | None]
+
+#: How the driver names a count's directory, and a task its file.
+DIRECTORY_PREFIX = "solvers-parts-"
+SUFFIX = ".peg"
 
 # ---------------------------------------------------------------- in the workers
 
@@ -87,17 +140,77 @@ def _kernel(spec: Spec) -> _core.PegKernel:
     return kernel
 
 
-def _pack(layers: list[Any]) -> Packed:
-    return [(len(layer), layer.to_bytes()) if len(layer) else None for layer in layers]
+def _missing(path: str) -> FileNotFoundError:
+    return FileNotFoundError(
+        errno.ENOENT,
+        "peg piece file or directory is missing here: spill= must be a directory that every "
+        "worker sees at the same path (or the count has ended)",
+        path,
+    )
 
 
-def _merged(kernel: _core.PegKernel, pieces: list[bytes], threads: int, clock: Deadline) -> Any:
-    return kernel.merge([_core.PegLayer.from_bytes(p) for p in pieces], threads, clock.remaining())
+def _read(ref: Ref) -> _core.PegLayer:
+    """The piece ``ref`` points at, checked by ``PegLayer.from_bytes`` (header,
+    length, checksum): a missing, truncated or altered piece raises, naming
+    its file."""
+    path, offset, size = ref
+    try:
+        with open(path, "rb") as file:
+            file.seek(offset)
+            data = file.read(size)
+    except FileNotFoundError:
+        raise _missing(path) from None
+    if len(data) != size:
+        raise ValueError(
+            f"peg piece file {path!r} is truncated: {size} bytes wanted at offset {offset}, "
+            f"{len(data)} there"
+        )
+    try:
+        return _core.PegLayer.from_bytes(data)
+    except ValueError as error:
+        raise ValueError(f"peg piece file {path!r}, offset {offset}: {error}") from None
+
+
+def _write(prefix: str, *groups: list[Any]) -> list[Packed]:
+    """The non-empty layers of each of ``groups`` written one after another to
+    one new file, ``prefix`` and a tail of its own (this process and a random
+    token: a task run twice writes two files), and where each lies: for each
+    group, ``(positions, reference)`` per layer, None for an empty one.  The
+    file is written under a temporary name and renamed when complete, so no
+    reader ever sees half of it.  Nothing is written if every layer is empty."""
+    path = f"{prefix}-{os.getpid()}-{secrets.token_hex(4)}{SUFFIX}"
+    out: list[Packed] = [[None] * len(layers) for layers in groups]
+    if not any(len(layer) for layers in groups for layer in layers):
+        return out
+    temporary = f"{path}.tmp"
+    try:
+        with open(temporary, "xb") as file:
+            offset = 0
+            for packed, layers in zip(out, groups, strict=True):
+                for owner, layer in enumerate(layers):
+                    if len(layer):
+                        data = layer.to_bytes()
+                        file.write(data)
+                        packed[owner] = (len(layer), (path, offset, len(data)))
+                        offset += len(data)
+        os.replace(temporary, path)
+    except FileNotFoundError:
+        raise _missing(temporary) from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
+        raise
+    return out
+
+
+def _merged(kernel: _core.PegKernel, pieces: list[Ref], threads: int, clock: Deadline) -> Any:
+    return kernel.merge([_read(ref) for ref in pieces], threads, clock.remaining())
 
 
 def _round_task(
     spec: Spec,
-    pieces: list[bytes],
+    pieces: list[Ref],
+    prefix: str,
     parts: int,
     grow: bool,
     complement: bool,
@@ -105,29 +218,33 @@ def _round_task(
     threads: int,
     timeout: float | None,
 ) -> tuple[int, Packed | None, Packed | None]:
-    """One owner's share of a round: merge the pieces addressed to it; with
-    ``grow``, expand the merged part and split the children by owner (by the
-    owner of their complements for a search from the finish, ``complement``);
-    with ``mirror``, split the merged part itself by the owner of its
-    complements.  Returns the size of the merged part and the two splits.
-    ``timeout``: the seconds the driver had left (a task starts its own clock:
-    the driver's and the workers' clocks need not agree)."""
+    """One owner's share of a round: read and merge the pieces addressed to
+    it; with ``grow``, expand the merged part and split the children by owner
+    (by the owner of their complements for a search from the finish,
+    ``complement``); with ``mirror``, split the merged part itself by the
+    owner of its complements.  The splits go to one new file named from
+    ``prefix``.  Returns the size of the merged part and where the pieces of
+    the two splits lie.  ``timeout``: the seconds the driver had left (a task
+    starts its own clock: the driver's and the workers' clocks need not agree)."""
     clock = Deadline(timeout)
     kernel = _kernel(spec)
     workers = _args.worker_threads(threads)
     part = _merged(kernel, pieces, workers, clock)
-    children = mirrored = None
+    groups = []
     if grow:
-        children = _pack(kernel.expand_split(part, parts, workers, complement, clock.remaining()))
+        groups.append(kernel.expand_split(part, parts, workers, complement, clock.remaining()))
     if mirror:
-        mirrored = _pack(kernel.split(part, parts, workers, True, clock.remaining()))
+        groups.append(kernel.split(part, parts, workers, True, clock.remaining()))
+    written = iter(_write(prefix, *groups))
+    children = next(written) if grow else None
+    mirrored = next(written) if mirror else None
     return len(part), children, mirrored
 
 
 def _meet_task(
     spec: Spec,
-    pieces: list[bytes],
-    other: list[bytes],
+    pieces: list[Ref],
+    other: list[Ref],
     threads: int,
     timeout: float | None,
 ) -> int:
@@ -138,7 +255,7 @@ def _meet_task(
     kernel = _kernel(spec)
     workers = _args.worker_threads(threads)
     merged = _merged(kernel, other, workers, clock)
-    layers = [_core.PegLayer.from_bytes(p) for p in pieces]
+    layers = [_read(ref) for ref in pieces]
     return kernel.meet_pieces(layers, merged, workers, clock.remaining())
 
 
@@ -160,13 +277,45 @@ def _default_parts(executor: Executor) -> int:
     return DEFAULT_PARTS if workers is None else min(workers, MAX_PARTS)
 
 
-class _Side:
-    """One search in flight: the pieces of its newest layer, not yet merged."""
+_COUNTS = itertools.count()
 
-    def __init__(self, pieces: Pieces, pegs: int, complement: bool) -> None:
+
+def _new_directory(parent: str) -> str:
+    """A new directory inside ``parent`` for one count's files, made with the
+    process's umask (not ``mkdtemp``'s owner-only mode: on a cluster the
+    workers may write as another user of the same group)."""
+    while True:
+        name = f"{DIRECTORY_PREFIX}{os.getpid()}-{next(_COUNTS)}-{secrets.token_hex(4)}"
+        path = os.path.join(parent, name)
+        try:
+            os.mkdir(path)
+        except FileExistsError:  # pragma: no cover - a random clash
+            continue
+        return path
+
+
+def _remove_directory(path: str) -> None:
+    """``path`` and everything in it gone.  A task of an abandoned round may
+    still be adding a file (on a process pool a running task cannot be
+    stopped), so it tries a few times; what cannot go is a warning, never an
+    error that would hide the count's own."""
+    for _ in range(20):
+        shutil.rmtree(path, ignore_errors=True)
+        if not os.path.lexists(path):
+            return
+        time.sleep(0.05)
+    warnings.warn(f"could not remove the peg count's directory {path!r}", RuntimeWarning, 3)
+
+
+class _Side:
+    """One search in flight: where the pieces of its newest layer lie (not
+    yet merged), and the round that wrote them."""
+
+    def __init__(self, pieces: Pieces, pegs: int, complement: bool, tag: str) -> None:
         self.pieces = pieces
         self.pegs = pegs
         self.complement = complement
+        self.tag = tag
         #: Positions in the pieces: an upper bound of the layer's size (a
         #: position may come in several pieces), to choose the side to grow.
         self.estimate = 1
@@ -177,10 +326,12 @@ class _Side:
 
 class Distributed(Driver):
     """The DP on ``executor``: each layer cut into ``parts`` parts, one task
-    per part and layer, ``threads`` per task.  The join of two sides one jump
-    apart is one more round (the search from the smaller side expanded, or
-    for start = finish the meeting layer split by the owner of complements),
-    then a join of sides that meet."""
+    per part and layer, ``threads`` per task, the pieces in files in a
+    directory of the count's own inside ``spill`` (``None``: the system's
+    temporary directory), removed by :meth:`close`.  The join of two sides
+    one jump apart is one more round (the search from the smaller side
+    expanded, or for start = finish the meeting layer split by the owner of
+    complements), then a join of sides that meet."""
 
     join_rounds = 1
 
@@ -193,12 +344,26 @@ class Distributed(Driver):
         threads: Any,
         progress: Any,
         timeout: Any,
+        spill: str | None = None,
     ) -> None:
         self.executor = _args.check_executor(executor)
-        self.client = _args.dask_client(executor)
         self.parts = _parts(parts, executor)
         self.threads = _args.task_threads(executor, threads)
+        #: Where the count's directory goes, and the directory (made when
+        #: the first piece is written).
+        self.spill = os.path.abspath(tempfile.gettempdir() if spill is None else spill)
+        self.directory: str | None = None
+        self.rounds = 0
         super().__init__(board, group, progress, Deadline(timeout))
+
+    def close(self) -> None:
+        """The count's directory removed with every file in it, then the bar closed."""
+        try:
+            if self.directory is not None:
+                _remove_directory(self.directory)
+                self.directory = None
+        finally:
+            super().close()
 
     def run(self, calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
         """Submit every call (with the time left as its last argument) and
@@ -222,16 +387,28 @@ class Distributed(Driver):
                 future.cancel()
             raise
 
-    def ship(self, batches: list[list[bytes]]) -> list[Any]:
-        """The pieces for a round's tasks, one list per task.  On Dask they are
-        scattered to the workers first: arguments of a task go through the
-        scheduler as part of its graph, which is slow for megabytes (and
-        Dask warns about it), while scattered data goes to a worker directly
-        and the task gets it by reference."""
-        if self.client is None:
-            return batches
-        futures = iter(self.client.scatter([p for batch in batches for p in batch], hash=False))
-        return [[next(futures) for _ in batch] for batch in batches]
+    # ------------------------------------------------------------ the files
+
+    def _tag(self) -> str:
+        """The name of a new round's files (made the count's directory first)."""
+        if self.directory is None:
+            self.directory = _new_directory(self.spill)
+        self.rounds += 1
+        return f"r{self.rounds:05d}"
+
+    def _prefix(self, tag: str, owner: int) -> str:
+        """The start of the name of the file the task of ``owner`` writes in round ``tag``."""
+        assert self.directory is not None
+        return os.path.join(self.directory, f"{tag}-{owner:04d}")
+
+    def _release(self, tag: str) -> None:
+        """The files of round ``tag`` removed, once the round that read them is done
+        (with them anything a task of ``tag`` left: a second run's file, a temporary)."""
+        assert self.directory is not None
+        for name in os.listdir(self.directory):
+            if name.startswith(f"{tag}-"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(os.path.join(self.directory, name))
 
     def _regroup(self, packed: list[Packed]) -> tuple[Pieces, int]:
         pieces: Pieces = [[] for _ in range(self.parts)]
@@ -245,23 +422,34 @@ class Distributed(Driver):
 
     def _round(self, side: _Side, *, expand: bool = True, mirror: bool = False) -> Pieces | None:
         """One round on ``side``: its layer merged by owner, then expanded
-        into the next (``expand``) and/or split by the owner of its
-        complements (``mirror``, returned)."""
+        into the next (``expand``; the files of the layer it read are removed)
+        and/or split by the owner of its complements (``mirror``, returned)."""
         owners = [owner for owner in range(self.parts) if side.pieces[owner]]
-        shipped = self.ship([side.pieces[owner] for owner in owners])
+        tag = self._tag()
         results = self.run(
             [
                 (
                     _round_task,
-                    (self.spec, pieces, self.parts, expand, side.complement, mirror, self.threads),
+                    (
+                        self.spec,
+                        side.pieces[owner],
+                        self._prefix(tag, owner),
+                        self.parts,
+                        expand,
+                        side.complement,
+                        mirror,
+                        self.threads,
+                    ),
                 )
-                for pieces in shipped
+                for owner in owners
             ]
         )
         self.note(sum(result[0] for result in results), side.pegs)
         if expand:
+            self._release(side.tag)
             side.pieces, side.estimate = self._regroup([result[1] for result in results])
             side.pegs -= 1
+            side.tag = tag
         if mirror:
             return self._regroup([result[2] for result in results])[0]
         return None
@@ -269,18 +457,13 @@ class Distributed(Driver):
     def _join(self, a: Pieces, b: Pieces) -> int:
         """The sequences through two searches that meet, owner by owner (the
         join is symmetric: the side with fewer bytes is the one merged)."""
-        batches = []
+        calls: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
         for owner in range(self.parts):
             if a[owner] and b[owner]:
                 x, y = a[owner], b[owner]
-                if sum(map(len, x)) < sum(map(len, y)):
+                if sum(ref[2] for ref in x) < sum(ref[2] for ref in y):
                     x, y = y, x
-                batches += [x, y]
-        shipped = self.ship(batches)
-        calls = [
-            (_meet_task, (self.spec, shipped[i], shipped[i + 1], self.threads))
-            for i in range(0, len(shipped), 2)
-        ]
+                calls.append((_meet_task, (self.spec, x, y, self.threads)))
         total: int = sum(self.run(calls))
         if total >= 1 << 128:
             raise OverflowError("the count does not fit the 128-bit counter")
@@ -289,14 +472,16 @@ class Distributed(Driver):
     # ------------------------------------------------------------ the Driver
 
     def start(self, side: str, hole: int) -> _Side:
-        """The search from "every hole full but ``hole``", split by owner;
-        the search from the finish (side ``"b"``) by the owner of the
-        positions its complements stand for, so both sides of a position
-        have the same owner."""
+        """The search from "every hole full but ``hole``", split by owner and
+        written here; the search from the finish (side ``"b"``) by the owner
+        of the positions its complements stand for, so both sides of a
+        position have the same owner."""
         complement = side == "b"
         layer = self.kernel.start([hole])
         pieces = self.kernel.split(layer, self.parts, 1, complement, self.deadline.left())
-        return _Side([[p.to_bytes()] if len(p) else [] for p in pieces], layer.pegs, complement)
+        tag = self._tag()
+        written = _write(self._prefix(tag, 0), pieces)
+        return _Side(self._regroup(written)[0], layer.pegs, complement, tag)
 
     def expand(self, side: _Side, name: str) -> _Side:
         self._round(side)
@@ -328,10 +513,11 @@ class Distributed(Driver):
         return self._join(small.pieces, large.pieces)
 
     def last(self, side: _Side) -> _core.PegLayer | None:
-        """The pieces of the one-peg layer merged here (at most one position a hole)."""
+        """The pieces of the one-peg layer read and merged here (at most one
+        position a hole)."""
         if side.empty():
             return None
-        pieces = [_core.PegLayer.from_bytes(p) for owner in side.pieces for p in owner]
+        pieces = [_read(ref) for owner in side.pieces for ref in owner]
         last = self.kernel.merge(pieces, 1, self.deadline.left())
         self.note(len(last), last.pegs, layer=False)
         return last

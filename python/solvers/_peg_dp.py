@@ -10,7 +10,8 @@ here, in :func:`count` and :func:`finish_counts`, whatever runs the layers:
 - :class:`Budgeted`: the Rust kernel in this process within a memory budget,
   each search's newest layer in memory or, past the budget, in files;
 - :class:`solvers._peg_dist.Distributed`: the layers cut into parts by a
-  hash of the positions, expanded part by part on an executor.
+  hash of the positions, expanded part by part on an executor, the parts
+  passed from round to round in files of a directory the tasks share.
 
 Both are a :class:`Driver`: they start a search from one empty hole (a
 *side*: ``"a"`` from the start, ``"b"`` backwards from the finish), expand a

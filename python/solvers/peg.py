@@ -340,12 +340,16 @@ def _driver(
     memory: Any = None,
     spill: Any = None,
 ) -> _peg_dp.Driver:
-    """The DP's driver for a call: on ``executor`` (cut into ``parts``), or
-    here (within ``memory`` bytes, spilling into ``spill``, if given)."""
+    """The DP's driver for a call: on ``executor`` (cut into ``parts``, the
+    pieces in files inside ``spill``), or here (within ``memory`` bytes,
+    spilling into ``spill``, if given)."""
     budget = _validate.memory(memory)
     spill_dir = _args.spill_directory(spill)
-    if budget is None and spill_dir is not None:
-        raise ValueError("spill= is where layers past the memory budget go: give memory= too")
+    if budget is None and spill_dir is not None and executor is None:
+        raise ValueError(
+            "spill= is where layers past the memory budget go (or, with executor=, the "
+            "directory the tasks share): give memory= too"
+        )
     if budget is not None:
         if executor is not None or parts is not None:
             raise ValueError(
@@ -356,7 +360,7 @@ def _driver(
         return _peg_dp.Local(board, group, threads, progress, timeout)
     if executor is None:
         raise ValueError("parts= cuts the layers for executor=; give an executor too")
-    return Distributed(board, group, executor, parts, threads, progress, timeout)
+    return Distributed(board, group, executor, parts, threads, progress, timeout, spill_dir)
 
 
 def _board(board: Any) -> PegBoard:
@@ -396,8 +400,13 @@ def count_peg_solutions(
     by a fixed hash of the positions (``None``: one per worker where the
     executor tells, else 8), one task per part and layer, each running the
     kernel on ``threads`` threads (``None``: the worker's).  Between layers the
-    pieces pass through this process.  The answer is the same for every
-    ``parts``; see ``solvers._peg_dist`` for the scheme.
+    pieces pass through files: each task writes its own in a new directory
+    inside ``spill`` (``None``: the system's temporary directory; on a cluster
+    of several machines, a directory on a shared filesystem that every worker
+    sees at the same path), and this process passes on only where they lie.
+    The directory goes, with every file in it, when the count ends, however it
+    ends.  The answer is the same for every ``parts``; see
+    ``solvers._peg_dist`` for the scheme.
 
     ``checkpoint`` (a file, without an executor) saves the newest layer of
     each search as it is built, and the total at the end: a count that was
@@ -408,8 +417,8 @@ def count_peg_solutions(
     at the end it keeps only the total.  A directory of another count, or a
     damaged one, raises ``ValueError``, never a wrong count.
 
-    ``memory`` (bytes, or a size such as ``"1GB"``) is a budget for a count in
-    this process: a step whose layers would not fit goes through files in a
+    ``memory`` (bytes, or a size such as ``"1GB"``, not with ``executor=``) is
+    a budget for a count in this process: a step whose layers would not fit goes through files in a
     new directory inside ``spill`` (the system's temporary directory if
     ``None``), removed when the count ends, and the two searches meet shard
     by shard.  The answer is the same; peak memory stays near the budget.
@@ -506,7 +515,8 @@ def finish_counts(
     ``{square: count}`` for every hole of the board.  ``executor=`` and
     ``parts=`` spread the pass over an executor's workers, and ``memory=``
     and ``spill=`` keep it within a memory budget, as in
-    :func:`count_peg_solutions`.
+    :func:`count_peg_solutions` (with ``executor=``, ``spill=`` is the
+    directory the tasks share).
 
     >>> ends = finish_counts(PegBoard.rectangle(3, 4), start=(0, 0))
     >>> ends[(0, 3)], sum(ends.values())
