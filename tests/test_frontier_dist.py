@@ -12,7 +12,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 import solvers
-from solvers import _frontier_dist, count_tours
+from solvers import _frontier_dist, _rounds, count_tours
 from test_distributed import ALL_6X6, _dask_or_skip
 
 #: Directed open tours from every square, OEIS A165134 (5x5: DESIGN.md).
@@ -60,16 +60,17 @@ def test_the_count_is_the_same_for_every_number_of_parts(parts, monkeypatch, tmp
 def _damaging(monkeypatch, damage, after: int) -> list[str]:
     """Damage the newest partition file once ``after`` rounds are done."""
     rounds: list[str] = []
-    original = _frontier_dist.run
+    original = _rounds.run
 
     def run(executor, calls, deadline):
         results = original(executor, calls, deadline)
-        rounds.append(calls[0][-2])
+        _task, args = calls[0]
+        rounds.append(args[-2])  # the file the task wrote
         if len(rounds) == after:
-            damage(calls[0][-2])
+            damage(args[-2])
         return results
 
-    monkeypatch.setattr(_frontier_dist, "run", run)
+    monkeypatch.setattr(_rounds, "run", run)
     return rounds
 
 

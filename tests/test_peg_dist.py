@@ -18,7 +18,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 import peg_oracle as oracle
 import pytest
 import solvers
-from solvers import PegBoard, _core, _peg_dist, count_peg_solutions, finish_counts
+from solvers import PegBoard, _core, _peg_dist, _rounds, count_peg_solutions, finish_counts
 
 PARTS = (1, 2, 3, 7)
 
@@ -110,8 +110,8 @@ def test_tiny_boards(threads):
 
 
 def test_default_parts_is_one_per_worker(threads):
-    assert _peg_dist._default_parts(threads) == 2
-    assert _peg_dist._default_parts(ThreadPoolExecutor(5)) == 5
+    assert _rounds.parts(None, threads) == 2
+    assert _rounds.parts(None, ThreadPoolExecutor(5)) == 5
 
     class Inline(Executor):
         def submit(self, fn, /, *args, **kwargs):
@@ -119,7 +119,7 @@ def test_default_parts_is_one_per_worker(threads):
             future.set_result(fn(*args, **kwargs))
             return future
 
-    assert _peg_dist._default_parts(Inline()) == _peg_dist.DEFAULT_PARTS
+    assert _rounds.parts(None, Inline()) == _peg_dist.DEFAULT_PARTS
     board = PegBoard.triangle(5)
     assert count_peg_solutions(board, start=(0, 0), finish=None, executor=Inline()) == 29760
 

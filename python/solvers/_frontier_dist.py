@@ -31,31 +31,21 @@ The answer is the one counted in one process, for every ``parts``.
 
 from __future__ import annotations
 
-import itertools
 import os
-import shutil
 import tempfile
-from concurrent.futures import FIRST_EXCEPTION, Executor, Future, wait
+from concurrent.futures import Executor
 from typing import Any
 
-from . import _args, _core, _progress
+from . import _args, _core, _progress, _rounds
 from ._deadline import Deadline
 
-__all__ = ["DEFAULT_PARTS", "MAX_PARTS", "count"]
-
-#: Partitions when the executor does not say how many workers it has.
-DEFAULT_PARTS = 8
-
-#: At most this many partitions (a round moves up to ``parts ** 2`` pieces).
-MAX_PARTS = 1024
+__all__ = ["count", "parts_for"]
 
 #: A board as the tasks take it: rows, cols, mask, start, closed.
 Spec = tuple[int, int, "list[bool] | None", "tuple[int, int] | None", bool]
 
 #: A piece of a layer: its file, where its record starts, its states.
 Piece = tuple[str, int, int]
-
-_COUNTS = itertools.count()
 
 
 def _round_task(
@@ -99,33 +89,7 @@ def _halves(value: int) -> tuple[int, int]:
 
 def parts_for(executor: Executor) -> int:
     """One partition per worker where the executor tells how many it has."""
-    workers = _args.workers_of(executor)
-    return DEFAULT_PARTS if workers is None else min(max(workers, 1), MAX_PARTS)
-
-
-def run(executor: Executor, calls: list[tuple[Any, ...]], deadline: Deadline) -> list[Any]:
-    """Submit ``_round_task(*call, seconds left)`` for every call and wait
-    for all.  The first failure, the deadline or Ctrl-C cancels what has not
-    started and raises."""
-    futures: list[Future[Any]] = []
-    try:
-        for call in calls:
-            args: tuple[Any, ...] = (*call, deadline.left())
-            futures.append(executor.submit(_round_task, *args))
-        done, pending = wait(futures, timeout=deadline.left(), return_when=FIRST_EXCEPTION)
-        for future in done:
-            error = None if future.cancelled() else future.exception()
-            if isinstance(error, TimeoutError):
-                raise deadline.expired() from error
-            if error is not None:
-                raise error
-        if pending:
-            raise deadline.expired()
-        return [future.result() for future in futures]
-    except BaseException:
-        for future in futures:
-            future.cancel()
-        raise
+    return _rounds.parts(None, executor)
 
 
 def count(
@@ -146,19 +110,18 @@ def count(
     if steps == 0:
         return int(high) << 128 | int(low)
     parts = parts_for(executor)
-    parent = spill if spill is not None else tempfile.gettempdir()
-    directory = os.path.join(parent, f"solvers-parts-{os.getpid()}-{next(_COUNTS)}")
-    os.makedirs(directory)
+    parent = os.path.abspath(spill if spill is not None else tempfile.gettempdir())
+    directory = _rounds.new_directory(parent)
     try:
         with _progress.shown(progress, what, unit="square") as bar:
-            paths = _rounds(spec, executor, (steps, parts), threads, deadline, directory, bar)
+            paths = _sweep(spec, executor, (steps, parts), threads, deadline, directory, bar)
         high, low = _core.frontier_tours(rows, cols, mask, start, closed, *_halves(paths))
         return int(high) << 128 | int(low)
     finally:
-        shutil.rmtree(directory, ignore_errors=True)
+        _rounds.remove_directory(directory)
 
 
-def _rounds(
+def _sweep(
     spec: Spec,
     executor: Executor,
     sizes: tuple[int, int],
@@ -177,10 +140,13 @@ def _rounds(
             return 0  # a layer with no states: no tour
         outs = {o: os.path.join(directory, f"round-{step}-{o}.bin") for o in owners}
         calls = [
-            (spec, step, o, parts, inputs[o], width, _halves(total), outs[o], threads)
+            (
+                _round_task,
+                (spec, step, o, parts, inputs[o], width, _halves(total), outs[o], threads),
+            )
             for o in owners
         ]
-        results = run(executor, calls, deadline)
+        results = _rounds.run(executor, calls, deadline)
         for piece in {path for pieces in inputs for path, _, _ in pieces}:
             os.remove(piece)  # read by this round: no longer needed
         total = sum(int(r[2]) << 128 | int(r[3]) for r in results)

@@ -84,29 +84,20 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import itertools
 import os
 import secrets
-import shutil
 import tempfile
-import time
-import warnings
 from collections.abc import Callable
-from concurrent.futures import FIRST_EXCEPTION, Executor, Future, wait
 from typing import Any
 
-from . import _args, _core, _validate
+from . import _args, _core, _rounds
 from ._deadline import Deadline
 from ._peg_dp import Driver, Spec, new_kernel
+from ._rounds import DEFAULT_PARTS, MAX_PARTS
 from .pegboard import PegBoard
 
 __all__ = ["DEFAULT_PARTS", "MAX_PARTS", "Distributed", "Ref"]
 
-#: At most this many parts: a round moves up to ``parts ** 2`` pieces.
-MAX_PARTS = 1024
-
-#: Parts when the executor does not say how many workers it has.
-DEFAULT_PARTS = 8
 
 #: Where a piece lies: ``(path, offset, size)``, a slice of a file in the
 #: count's directory holding one ``PegLayer.to_bytes()``.
@@ -118,8 +109,6 @@ Pieces = list[list[Ref]]
 #: A task's output: for each owner, its piece as ``(positions, reference)`` or None.
 Packed = list[tuple[int, Ref] | None]
 
-#: How the driver names a count's directory, and a task its file.
-DIRECTORY_PREFIX = "solvers-parts-"
 SUFFIX = ".peg"
 
 # ---------------------------------------------------------------- in the workers
@@ -262,51 +251,6 @@ def _meet_task(
 # ---------------------------------------------------------------- in the driver
 
 
-def _parts(value: Any, executor: Executor) -> int:
-    if value is None:
-        return _default_parts(executor)
-    parts = _validate.positive(value, "parts")
-    if parts > MAX_PARTS:
-        raise ValueError(f"parts must be at most {MAX_PARTS}, got {parts}")
-    return parts
-
-
-def _default_parts(executor: Executor) -> int:
-    """One part per worker where the executor tells how many it has."""
-    workers = _args.workers_of(executor)
-    return DEFAULT_PARTS if workers is None else min(workers, MAX_PARTS)
-
-
-_COUNTS = itertools.count()
-
-
-def _new_directory(parent: str) -> str:
-    """A new directory inside ``parent`` for one count's files, made with the
-    process's umask (not ``mkdtemp``'s owner-only mode: on a cluster the
-    workers may write as another user of the same group)."""
-    while True:
-        name = f"{DIRECTORY_PREFIX}{os.getpid()}-{next(_COUNTS)}-{secrets.token_hex(4)}"
-        path = os.path.join(parent, name)
-        try:
-            os.mkdir(path)
-        except FileExistsError:  # pragma: no cover - a random clash
-            continue
-        return path
-
-
-def _remove_directory(path: str) -> None:
-    """``path`` and everything in it gone.  A task of an abandoned round may
-    still be adding a file (on a process pool a running task cannot be
-    stopped), so it tries a few times; what cannot go is a warning, never an
-    error that would hide the count's own."""
-    for _ in range(20):
-        shutil.rmtree(path, ignore_errors=True)
-        if not os.path.lexists(path):
-            return
-        time.sleep(0.05)
-    warnings.warn(f"could not remove the peg count's directory {path!r}", RuntimeWarning, 3)
-
-
 class _Side:
     """One search in flight: where the pieces of its newest layer lie (not
     yet merged), and the round that wrote them."""
@@ -347,7 +291,7 @@ class Distributed(Driver):
         spill: str | None = None,
     ) -> None:
         self.executor = _args.check_executor(executor)
-        self.parts = _parts(parts, executor)
+        self.parts = _rounds.parts(parts, executor)
         self.threads = _args.task_threads(executor, threads)
         #: Where the count's directory goes, and the directory (made when
         #: the first piece is written).
@@ -360,39 +304,21 @@ class Distributed(Driver):
         """The count's directory removed with every file in it, then the bar closed."""
         try:
             if self.directory is not None:
-                _remove_directory(self.directory)
+                _rounds.remove_directory(self.directory)
                 self.directory = None
         finally:
             super().close()
 
     def run(self, calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
-        """Submit every call (with the time left as its last argument) and
-        wait for all.  The first failure, the deadline or Ctrl-C cancels what
-        has not started and raises."""
-        futures: list[Future[Any]] = []
-        try:
-            for function, args in calls:
-                futures.append(self.executor.submit(function, *args, self.deadline.left()))
-            done, pending = wait(futures, timeout=self.deadline.left(), return_when=FIRST_EXCEPTION)
-            for future in done:
-                if not future.cancelled() and future.exception() is not None:
-                    if isinstance(future.exception(), TimeoutError):
-                        raise self.deadline.expired() from future.exception()
-                    future.result()  # raises the task's exception
-            if pending:
-                raise self.deadline.expired()
-            return [future.result() for future in futures]
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+        """One round of ``calls`` on the executor (see :func:`solvers._rounds.run`)."""
+        return _rounds.run(self.executor, calls, self.deadline)
 
     # ------------------------------------------------------------ the files
 
     def _tag(self) -> str:
         """The name of a new round's files (made the count's directory first)."""
         if self.directory is None:
-            self.directory = _new_directory(self.spill)
+            self.directory = _rounds.new_directory(self.spill)
         self.rounds += 1
         return f"r{self.rounds:05d}"
 
