@@ -7,6 +7,7 @@ brute-force oracle, never against the local count alone.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import signal
@@ -14,7 +15,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 
 import oracle
 import pytest
@@ -42,12 +43,6 @@ class RecordingExecutor(ThreadPoolExecutor):
         if fn is distributed.count_subproblems:
             self.asked.extend(s.index for s in args[0])
         return super().submit(fn, *args, **kwargs)
-
-
-@pytest.fixture(scope="module")
-def processes():
-    with ProcessPoolExecutor(2) as pool:
-        yield pool
 
 
 # ---------------------------------------------------------------- plans
@@ -190,6 +185,20 @@ def _dask_or_skip():
     return pytest.importorskip("dask.distributed")
 
 
+@contextlib.contextmanager
+def dask_client():
+    """A client of a real Dask ``LocalCluster`` of two worker processes, one
+    thread each (skipped without Dask, unless CI requires it)."""
+    dask = _dask_or_skip()
+    with (
+        dask.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        dask.Client(cluster) as client,
+    ):
+        yield client
+
+
 def test_a_real_dask_cluster_counts_every_family():
     dask = _dask_or_skip()
     with (
@@ -231,12 +240,12 @@ def test_a_real_dask_cluster_counts_every_family():
 # ---------------------------------------------------------------- checkpoints
 
 
-def _kill_once(program: str, ready) -> None:
+def kill_once(program: str, ready, wait: float = 60) -> None:
     """Run ``python -c program`` and SIGKILL it as soon as ``ready()`` (which
     may raise ``sqlite3.Error`` while the file is being made) says so."""
     child = subprocess.Popen([sys.executable, "-c", program])
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + wait
         while time.monotonic() < deadline and child.poll() is None:
             time.sleep(0.02)
             try:
@@ -291,7 +300,7 @@ def test_a_partial_checkpoint_is_completed_without_recounting(tmp_path):
 def test_sigkill_mid_count_then_resume(tmp_path):
     path = str(tmp_path / "q17.sqlite")
     program = f"import solvers; solvers.count_queens(17, threads=2, checkpoint={path!r})"
-    _kill_once(program, lambda: len(_ledger(path)[0]) >= 5)  # a few batches recorded
+    kill_once(program, lambda: len(_ledger(path)[0]) >= 5)  # a few batches recorded
     before, runs = _ledger(path)
     size = len(distributed.plan(count_queens, 17))
     assert runs == [1] and 0 < len(before) < size
@@ -426,7 +435,7 @@ def test_a_killed_peg_count_goes_on_from_its_saved_layers(tmp_path):
         "board = solvers.PegBoard.english()\n"
         f"solvers.count_peg_solutions(board, start=(2, 4), checkpoint={path!r})\n"
     )
-    _kill_once(program, lambda: len(_layer_log(path)) >= 14)  # into the wide layers
+    kill_once(program, lambda: len(_layer_log(path)) >= 14)  # into the wide layers
     first = _layer_log(path)
     assert first and {run for run, _, _ in first} == {1}
     board = solvers.PegBoard.english()

@@ -170,10 +170,11 @@ def test_the_frontier_refuses_boards_too_wide_and_names_the_limit():
     assert both(board=text, start="all")[0] == count_tours(3, 8, start="all")
 
 
-def test_frontier_needs_the_search_for_subproblems(tmp_path):
-    # (With the frontier, checkpoint= alone is a directory of layers: see
-    # test_frontier_checkpoint.py.)
-    with ThreadPoolExecutor(1) as pool, pytest.raises(ValueError, match="method='search'"):
+def test_the_frontier_takes_an_executor_or_a_checkpoint_not_both(tmp_path):
+    # (With the frontier, checkpoint= alone is a directory of layers, and
+    # executor= runs rounds of tasks: see test_frontier_checkpoint.py and
+    # test_frontier_dist.py.)
+    with ThreadPoolExecutor(1) as pool, pytest.raises(ValueError, match="neither checkpoint="):
         count_tours(3, 4, method="frontier", executor=pool, checkpoint=tmp_path / "c.sqlite")
 
 

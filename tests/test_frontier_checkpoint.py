@@ -10,15 +10,12 @@ from every square) and the count without a checkpoint."""
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import solvers
 from solvers import _core
+from test_distributed import kill_once
 
 # OEIS A165134 (and ../shared/DESIGN.md): 5x5 1728, 6x6 6,637,920, 6x7 779,938,932.
 PUBLISHED = {(5, 5): 1728, (6, 6): 6_637_920, (6, 7): 779_938_932}
@@ -88,18 +85,7 @@ def test_a_count_killed_mid_layer_resumes_from_its_last_layer(tmp_path):
         "import solvers; solvers.count_tours(6, 7, start='all', method='frontier', "
         f"threads=2, checkpoint={str(directory)!r})"
     )
-    child = subprocess.Popen([sys.executable, "-c", program])
-    try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and child.poll() is None and saved_step(directory) < 18:
-            time.sleep(0.02)
-        assert child.poll() is None, "the count ended before it could be killed"
-        child.send_signal(signal.SIGKILL)
-        child.wait(timeout=30)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+    kill_once(program, lambda: saved_step(directory) >= 18, wait=120)
     killed_at = saved_step(directory)
     assert 18 <= killed_at < 41, manifest(directory)
     # Resumed in this process, with another thread count and a memory budget
@@ -188,11 +174,11 @@ def test_bad_checkpoint_arguments_are_refused(tmp_path):
         solvers.count_tours(5, 5, method="frontier", checkpoint=os.fsencode(tmp_path))
 
 
-def test_the_frontier_still_refuses_an_executor(tmp_path):
-    with ThreadPoolExecutor(1) as pool:
-        for checkpoint in [None, tmp_path / "ckpt"]:
-            with pytest.raises(ValueError, match="method='search'"):
-                solvers.count_tours(5, 5, method="frontier", executor=pool, checkpoint=checkpoint)
+def test_the_frontier_on_an_executor_takes_no_checkpoint(tmp_path):
+    # (On an executor the frontier passes its layers on through partition
+    # files: see test_frontier_dist.py.)
+    with ThreadPoolExecutor(1) as pool, pytest.raises(ValueError, match="neither checkpoint="):
+        solvers.count_tours(5, 5, method="frontier", executor=pool, checkpoint=tmp_path / "ckpt")
     assert not (tmp_path / "ckpt").exists()
 
 

@@ -8,21 +8,15 @@ are refused, and the directory goes with the count."""
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import solvers
 from solvers import _frontier_dist, _rounds, count_tours
-from test_distributed import ALL_6X6, _dask_or_skip
+from test_distributed import ALL_6X6, dask_client
 
 #: Directed open tours from every square, OEIS A165134 (5x5: DESIGN.md).
 ALL_5X5 = 1728
-
-
-@pytest.fixture(scope="module")
-def processes():
-    with ProcessPoolExecutor(2) as pool:
-        yield pool
 
 
 @pytest.mark.parametrize(
@@ -116,13 +110,7 @@ def test_what_does_not_go_with_an_executor_is_refused(processes, tmp_path):
 
 
 def test_a_real_dask_cluster_counts_through_partition_files(tmp_path):
-    dask = _dask_or_skip()
-    with (
-        dask.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        dask.Client(cluster) as client,
-    ):
+    with dask_client() as client:
         executor = client.get_executor()
         got = count_tours(6, 6, start="all", method="frontier", executor=executor, spill=tmp_path)
         assert got == ALL_6X6

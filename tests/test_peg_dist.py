@@ -4,7 +4,6 @@ format, errors, timeouts and Ctrl-C."""
 
 from __future__ import annotations
 
-import multiprocessing
 import pickle
 import random
 import signal
@@ -13,7 +12,7 @@ import sys
 import threading
 import time
 import types
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 import peg_oracle as oracle
 import pytest
@@ -32,13 +31,6 @@ CASES = [
     (PegBoard.rectangle(4, 4), oracle.rectangle(4, 4), (0, 1), [(0, 2), (3, 2), "start"]),
 ]
 IDS = [f"{board!r}-{start}" for board, _, start, _ in CASES]
-
-
-@pytest.fixture(scope="module")
-def processes():
-    # spawn: the workers import solvers afresh, as on another machine
-    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
-        yield pool
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ the count ends, however it ends; a damaged piece is an error naming its file."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import pickle
 import random
@@ -15,11 +14,12 @@ import re
 import tempfile
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 
 import peg_oracle as oracle
 import pytest
 from solvers import PegBoard, _peg_dist, count_peg_solutions, finish_counts
+from test_distributed import dask_client
 
 #: English board, centre to centre (Beasley; the README's first example).
 ENGLISH = 40_861_647_040_079_968
@@ -28,23 +28,10 @@ ENGLISH = 40_861_647_040_079_968
 SMALL = 1024
 
 
-@pytest.fixture(scope="module")
-def processes():
-    # spawn: the workers import solvers afresh, as on another machine
-    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
-        yield pool
-
-
 @pytest.fixture
 def threads():
     with ThreadPoolExecutor(2) as pool:
         yield pool
-
-
-def _dask_or_skip():
-    if os.environ.get("SOLVERS_REQUIRE_DASK") == "1":
-        import dask.distributed  # noqa: F401  (CI installs it: a failure, not a skip)
-    return pytest.importorskip("dask.distributed")
 
 
 def _oracle(oracle_board, start, finish):
@@ -92,13 +79,7 @@ def test_a_process_pool_counts_through_files(processes, tmp_path):
 
 
 def test_a_real_dask_cluster_counts_through_files(tmp_path):
-    dask = _dask_or_skip()
-    with (
-        dask.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        dask.Client(cluster) as client,
-    ):
+    with dask_client() as client:
         executor = client.get_executor()
         board = PegBoard.english()
         want = count_peg_solutions(board, start=(3, 3))

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
 import sys
 import time
 
 import peg_oracle as oracle
 import pytest
 from solvers import PegBoard, count_peg_solutions, finish_counts
+from test_distributed import kill_once
 from test_memory import MB, limited, needs_prlimit
 
 ENGLISH_CENTRE = 40_861_647_040_079_968  # DESIGN.md section 8
@@ -152,21 +151,7 @@ def test_sigkill_mid_count_then_resume(tmp_path, monkeypatch):
         "import solvers; solvers.count_peg_solutions(solvers.PegBoard.english(), "
         f"start=(3, 3), memory='8MB', threads=2, checkpoint={str(directory)!r})"
     )
-    child = subprocess.Popen([sys.executable, "-c", program])
-    try:
-        deadline = time.monotonic() + 60
-        while child.poll() is None and time.monotonic() < deadline:
-            pegs = _saved_pegs(directory)
-            if pegs is not None and pegs <= 22:  # into the wide layers
-                break
-            time.sleep(0.01)
-        assert child.poll() is None, "the count ended before it could be killed"
-        child.send_signal(signal.SIGKILL)
-        child.wait(timeout=30)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+    kill_once(program, lambda: (_saved_pegs(directory) or 64) <= 22)  # into the wide layers
     saved = _saved_pegs(directory)
     assert saved is not None and saved <= 22
     # Resumed: the search starts from the saved layer, not the full board.
