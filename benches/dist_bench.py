@@ -3,8 +3,13 @@ a checkpoint file, on a ``ProcessPoolExecutor(2)`` and on a Dask
 ``LocalCluster`` of 2 worker processes (1 thread each, ``threads=1`` per task),
 printed as a Markdown table with the overhead over the local call::
 
-    python benches/dist_bench.py            # tours 4x12 and 18 queens (about 3 minutes)
-    python benches/dist_bench.py --quick    # tours 4x12 and 17 queens
+    python benches/dist_bench.py            # tours 4x12 and 18 queens, the layered DPs
+    python benches/dist_bench.py --quick    # tours 4x12 and 17 queens, the layered DPs
+
+The layered DPs (the frontier count of 6x7 tours from every square, the peg
+count of the English board) go on the executors as rounds of tasks passing
+partition files; the frontier's checkpoint is a directory of layers, the
+peg's a file.
 
 Needs ``pip install ".[dist]"``.  Every way must give the same count.
 """
@@ -40,6 +45,16 @@ def main(argv: list[str] | None = None) -> int:
             lambda **kw: solvers.count_tours(4, 12, method="search", **kw),
         ),
         (f"{n} queens", lambda **kw: solvers.count_queens(n, **kw)),
+        (
+            "knight's tours 6x7, all starts, frontier",
+            lambda **kw: solvers.count_tours(6, 7, start="all", method="frontier", **kw),
+        ),
+        (
+            "peg, English centre to centre",
+            lambda **kw: solvers.count_peg_solutions(
+                solvers.PegBoard.english(), start=(3, 3), **kw
+            ),
+        ),
     ]
     print(f"{os.cpu_count()} logical core(s); 2 workers of 1 thread for the executors.\n")
     print("| count | result | local t=2 (s) | checkpoint (s) | process pool (s) | Dask (s) |")
@@ -58,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             solvers.count_queens(8, executor=pool)
             solvers.count_queens(8, executor=dask)
             local, t_local = _timed(lambda count=count: count(threads=2))
+            # (the frontier's checkpoint is a directory, made at this name)
             ledger = os.path.join(scratch, f"{len(name)}.sqlite")
             kept, t_kept = _timed(
                 lambda count=count, ledger=ledger: count(threads=2, checkpoint=ledger)
