@@ -19,7 +19,16 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "python" / "solvers"
 
 #: Helpers every family may use; they must not import a family back.
-SHARED = {"_validate", "_args", "_progress", "_deadline", "_version", "_plan", "_packing"}
+SHARED = {
+    "_validate",
+    "_args",
+    "_progress",
+    "_deadline",
+    "_version",
+    "_plan",
+    "_packing",
+    "_rounds",
+}
 
 #: The public face of each puzzle family.
 FAMILIES = {"knights", "nqueens", "peg", "pegboard"}

@@ -98,3 +98,21 @@ def test_what_does_not_fit_in_memory_fits_within_a_budget():
     assert report.startswith("raised MemoryError"), report
     report = limited(call.format(', memory="60MB"'), 450 * MB, timeout=300)
     assert report == "returned 779938932", report
+
+
+@needs_prlimit
+def test_an_automatic_budget_fits_what_the_machine_has():
+    # The same count under the same limit: memory="auto" budgets from what
+    # the address-space limit leaves, so it spills instead of failing.
+    call = 'solvers.count_tours(6, 7, start="all", method="frontier", memory="auto")'
+    report = limited(call, 450 * MB, timeout=300)
+    assert report == "returned 779938932", report
+
+
+def test_an_automatic_budget_is_a_share_of_the_available_memory():
+    from solvers import _core, _validate
+
+    budget = _validate.memory("auto")
+    assert _validate.MIN_MEMORY <= budget <= _core.available_memory()
+    assert solvers.count_tours(5, 5, start="all", method="frontier", memory="auto") == 1728
+    assert _validate.memory(" AUTO ") > 0

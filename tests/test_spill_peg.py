@@ -73,6 +73,12 @@ def test_a_small_budget_really_spills(tmp_path):
     assert roomy.spill.written == 0
 
 
+def test_an_automatic_budget():
+    # DESIGN.md section 8: the 15-hole triangle from the corner, last peg anywhere.
+    got = count_peg_solutions(PegBoard.triangle(5), start=(0, 0), finish=None, memory="auto")
+    assert got == 29_760
+
+
 def test_finish_counts_within_a_budget(tmp_path):
     board = PegBoard.english()
     want = finish_counts(board, start=(3, 3))

@@ -9,6 +9,7 @@ __all__ = [
     "MAX_QUEENS_CONSTRUCT_N",
     "MAX_QUEENS_JOIN_N",
     "CPU_KERNELS",
+    "available_memory",
     "queens_method",
     "count_queens",
     "search_queens",
@@ -43,6 +44,7 @@ MAX_QUEENS_CONSTRUCT_N: int
 MAX_QUEENS_JOIN_N: int
 CPU_KERNELS: str
 
+def available_memory() -> int | None: ...
 def count_tours(
     rows: int,
     cols: int,

@@ -290,7 +290,8 @@ def count_tours(
     same path), removed when the count ends.  Not with ``checkpoint`` or
     ``memory`` (see :mod:`solvers._frontier_dist`).
 
-    ``memory`` (bytes, or a size such as ``"4GB"``) is the frontier's memory
+    ``memory`` (bytes, a size such as ``"4GB"``, or ``"auto"``: half of the
+    memory available when the call starts) is the frontier's memory
     budget: a step whose layers would not fit goes through files in a new
     directory inside ``spill`` (the system's temporary directory if ``None``),
     removed when the count ends.  The answer is the same; peak memory stays

@@ -417,7 +417,8 @@ def count_peg_solutions(
     at the end it keeps only the total.  A directory of another count, or a
     damaged one, raises ``ValueError``, never a wrong count.
 
-    ``memory`` (bytes, or a size such as ``"1GB"``, not with ``executor=``) is
+    ``memory`` (bytes, a size such as ``"1GB"``, or ``"auto"``: half of
+    the memory available when the call starts; not with ``executor=``) is
     a budget for a count in this process: a step whose layers would not fit goes through files in a
     new directory inside ``spill`` (the system's temporary directory if
     ``None``), removed when the count ends, and the two searches meet shard

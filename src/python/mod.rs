@@ -24,6 +24,14 @@ mod runtime;
 
 use pyo3::prelude::*;
 
+/// The bytes a new allocation can use now (the kernel's available memory
+/// and free swap, within the address-space limit), or `None` where unknown:
+/// what `memory="auto"` budgets from.
+#[pyfunction]
+fn available_memory() -> Option<u64> {
+    crate::memory::available_bytes()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_QUEENS_SEARCH_N", crate::queens::MAX_SEARCH_N)?;
@@ -32,6 +40,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(queens::queens_method, m)?)?;
     m.add("MAX_QUEENS_JOIN_N", crate::queens::join::MAX_JOIN_N)?;
     m.add("CPU_KERNELS", crate::cpu::level())?;
+    m.add_function(wrap_pyfunction!(available_memory, m)?)?;
     m.add_function(wrap_pyfunction!(queens::search_queens, m)?)?;
     m.add_function(wrap_pyfunction!(queens::construct_queens, m)?)?;
     m.add_function(wrap_pyfunction!(queens::placement_defect, m)?)?;
