@@ -270,3 +270,13 @@ def test_workers_spread_the_peg_dp(capsys):
 )
 def test_distribution_usage_errors(capsys, argv, phrase):
     assert phrase in usage_error(capsys, "peg", *argv)
+
+
+def test_a_memory_budget_and_its_spill_directory(capsys, tmp_path):
+    code, out, err = run(capsys, "peg", "english", "--memory", "8MB", "--spill", str(tmp_path))
+    assert (code, out, err) == (0, f"{ENGLISH_CENTRE}\n", "")
+    assert list(tmp_path.iterdir()) == []
+    code, out, err = run(capsys, "peg", "english", "--find", "--memory", "1GB")
+    assert code == 2 and "--memory" in err, err
+    code, out, err = run(capsys, "peg", "english", "--memory", "lots")
+    assert code == 2 and "memory must be" in err, err

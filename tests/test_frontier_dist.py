@@ -120,3 +120,12 @@ def test_a_real_dask_cluster_counts_through_partition_files(tmp_path):
         peg = solvers.count_peg_solutions(english, start=(3, 3), executor=executor, spill=tmp_path)
         assert peg == solvers.count_peg_solutions(english, start=(3, 3))
     assert os.listdir(tmp_path) == []
+
+
+def test_the_command_line_counts_on_workers_and_within_a_budget(capsys, tmp_path):
+    from solvers import cli
+
+    for extra in (["--workers", "2", "--spill", str(tmp_path)], ["--memory", "2MB"]):
+        code = cli.main(["tours", "6", "6", "--start", "all", "--method", "frontier", *extra])
+        assert (code, capsys.readouterr().out) == (0, f"{ALL_6X6}\n")
+    assert os.listdir(tmp_path) == []

@@ -183,12 +183,29 @@ def add_distribution(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_budget(parser: argparse.ArgumentParser) -> None:
+    """--memory and --spill, for the commands whose counts are layered DPs."""
+    parser.add_argument(
+        "--memory",
+        metavar="SIZE",
+        help="a memory budget for the layered DP, e.g. 4GB or auto (half of what is "
+        "available): layers past it spill to files, and --checkpoint names a directory",
+    )
+    parser.add_argument(
+        "--spill",
+        metavar="DIR",
+        help="where layers past --memory go (default: the temporary directory); with "
+        "--workers or --executor, the partition files, in a directory every worker reaches",
+    )
+
+
 def counting_only(args: argparse.Namespace) -> None:
-    """--checkpoint, --workers and --executor split a count: nothing else."""
+    """--checkpoint, --workers, --executor, --memory and --spill are for counts:
+    nothing else."""
     modes = given(args, "--find", "--list", "--animate")
     mode = next((name for name, on in modes.items() if on), None)
     if mode is not None:
-        refuse(mode, given(args, "--checkpoint", "--workers", "--executor"))
+        refuse(mode, given(args, "--checkpoint", "--workers", "--executor", "--memory", "--spill"))
 
 
 @contextlib.contextmanager
@@ -196,8 +213,9 @@ def distributed(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     """The ``executor=`` and ``checkpoint=`` arguments the options ask for,
     with the executor shut down afterwards."""
     where: dict[str, Any] = {}
-    if args.checkpoint is not None:
-        where["checkpoint"] = args.checkpoint
+    for name in ("checkpoint", "memory", "spill"):
+        if getattr(args, name, None) is not None:
+            where[name] = getattr(args, name)
     if args.workers is not None:
         most = MAX_WORKERS_PER_CORE * (os.cpu_count() or 1)
         if not 1 <= args.workers <= most:

@@ -45,6 +45,7 @@ def add_options(tours: argparse.ArgumentParser) -> None:
     tours.add_argument("--svg", metavar="FILE", help="with --find: save the tour as SVG")
     opt.add_output(tours)
     opt.add_distribution(tours)
+    opt.add_budget(tours)
     opt.add_animate(
         tours,
         "the knight stepping forward and backing up, until the first tour "
