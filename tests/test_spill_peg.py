@@ -155,7 +155,8 @@ def test_sigkill_mid_count_then_resume(tmp_path, monkeypatch):
     directory = tmp_path / "ckpt"
     program = (
         "import solvers; solvers.count_peg_solutions(solvers.PegBoard.english(), "
-        f"start=(3, 3), memory='8MB', threads=2, checkpoint={str(directory)!r})"
+        f"start=(3, 3), memory='8MB', threads=2, checkpoint={str(directory)!r}, "
+        f"spill={str(tmp_path)!r})"  # what a kill leaves behind stays in tmp_path
     )
     kill_once(program, lambda: (_saved_pegs(directory) or 64) <= 22)  # into the wide layers
     saved = _saved_pegs(directory)
