@@ -166,11 +166,14 @@ def print_list(
 # ---------------------------------------------------------------- distribution
 
 
-def add_distribution(parser: argparse.ArgumentParser) -> None:
+def add_distribution(parser: argparse.ArgumentParser, layers_when: str = "") -> None:
+    """--checkpoint, --workers, --executor; ``layers_when`` says when the
+    checkpoint is a directory of layers instead of an SQLite file."""
+    kind = f"SQLite; {layers_when}, a directory of layers" if layers_when else "SQLite"
     parser.add_argument(
         "--checkpoint",
         metavar="FILE",
-        help="record each finished part of the count in FILE (SQLite); run the same "
+        help=f"record each finished part of the count in FILE ({kind}); run the same "
         "command again to resume after a crash",
     )
     where = parser.add_mutually_exclusive_group()
@@ -189,7 +192,7 @@ def add_budget(parser: argparse.ArgumentParser) -> None:
         "--memory",
         metavar="SIZE",
         help="a memory budget for the layered DP, e.g. 4GB or auto (half of what is "
-        "available): layers past it spill to files, and --checkpoint names a directory",
+        "available): layers past it spill to files",
     )
     parser.add_argument(
         "--spill",

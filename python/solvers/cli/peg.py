@@ -72,7 +72,7 @@ def add_options(game: argparse.ArgumentParser) -> None:
     opt.add_threads(game)
     opt.add_output(game)
     opt.add_animate(game, "find a game (as --find does), then replay it jump by jump")
-    opt.add_distribution(game)
+    opt.add_distribution(game, "with --memory")
     opt.add_budget(game)
 
 

@@ -44,7 +44,7 @@ def add_options(tours: argparse.ArgumentParser) -> None:
     mode.add_argument("--list", type=int, metavar="N", help="print the first N tours")
     tours.add_argument("--svg", metavar="FILE", help="with --find: save the tour as SVG")
     opt.add_output(tours)
-    opt.add_distribution(tours)
+    opt.add_distribution(tours, "with --method frontier")
     opt.add_budget(tours)
     opt.add_animate(
         tours,
