@@ -200,13 +200,7 @@ def dask_client():
 
 
 def test_a_real_dask_cluster_counts_every_family():
-    dask = _dask_or_skip()
-    with (
-        dask.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        dask.Client(cluster) as client,
-    ):
+    with dask_client() as client:
         executor = client.get_executor()
         # a task's Rust pool gets its worker's threads; the peg DP one part per worker
         assert client.submit(distributed.worker_threads, 0).result() == 1
@@ -227,7 +221,7 @@ def test_a_real_dask_cluster_counts_every_family():
             triangle, start=(0, 0), executor=executor
         ) == solvers.finish_counts(triangle, start=(0, 0))
         # the command line reaches the same scheduler by its address
-        address = cluster.scheduler_address.removeprefix("tcp://")
+        address = client.scheduler.address.removeprefix("tcp://")
         done = subprocess.run(
             [sys.executable, "-m", "solvers", "queens", "10", "--executor", f"dask://{address}"],
             capture_output=True,
