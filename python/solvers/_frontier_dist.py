@@ -11,9 +11,11 @@ into ``parts`` partitions by a fixed hash of the states, and every step is one
 ``o``:
 
 1. it reads the pieces addressed to it (records in the files the round before
-   wrote: each checked by its checksum, step and owner) and sums them: its
-   partition of the layer;
-2. it expands its partition by the step on its own Rust pool;
+   wrote: each checked by its checksum, step and owner): its partition of the
+   layer, a state's count perhaps shared among several pieces;
+2. it expands the pieces by the step on its own Rust pool (the step is
+   linear: the children of a state's shares are summed as the state's
+   would be);
 3. it writes the children, split by owner, to one new file of its own, and
    returns only where each owner's piece lies (``(offset, states)``), the
    total of the counts it wrote and their type.
