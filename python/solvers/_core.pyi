@@ -67,6 +67,7 @@ def count_tours_frontier(
     memory: int | None = None,
     spill: str | None = None,
     checkpoint: str | None = None,
+    end: tuple[int, int] | None = None,
 ) -> tuple[int, int, int, int]: ...
 def frontier_steps(
     rows: int, cols: int, mask: list[bool] | None, start: tuple[int, int] | None, closed: bool

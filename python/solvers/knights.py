@@ -207,14 +207,25 @@ class KnightBoard:
                 f"start must be {allowed}, got {_validate.shown(start)} "
                 "(the default, 'lower-left', is the corner (rows - 1, 0))"
             )
-        row, col = _validate.square(start, "start")
+        return self.square_of(start, "start")
+
+    def square_of(self, value: Any, name: str) -> Square:
+        """``value`` as a square of the board, ``(row, col)``, or a
+        ``ValueError``/``TypeError`` naming the argument ``name``.
+
+        >>> KnightBoard(3, 4).square_of((0, 4), "end")
+        Traceback (most recent call last):
+        ...
+        ValueError: end (0, 4) is off the 3x4 board: rows are 0..2, columns 0..3
+        """
+        row, col = _validate.square(value, name)
         if not (0 <= row < self.rows and 0 <= col < self.cols):
             raise ValueError(
-                f"start {(row, col)} is off the {self.rows}x{self.cols} board: "
+                f"{name} {(row, col)} is off the {self.rows}x{self.cols} board: "
                 f"rows are 0..{self.rows - 1}, columns 0..{self.cols - 1}"
             )
         if not self.is_square(row, col):
-            raise ValueError(f"start {(row, col)} is a missing square ('#') of the board")
+            raise ValueError(f"{name} {(row, col)} is a missing square ('#') of the board")
         return row, col
 
     def _mask_list(self) -> list[bool] | None:
@@ -247,6 +258,7 @@ def count_tours(
     method: str = "auto",
     memory: int | str | None = None,
     spill: str | os.PathLike[str] | None = None,
+    end: Square | None = None,
 ) -> int:
     """The number of knight's tours of the board from ``start``.
 
@@ -290,6 +302,10 @@ def count_tours(
     same path), removed when the count ends.  Not with ``checkpoint`` or
     ``memory`` (see :mod:`solvers._frontier_dist`).
 
+    ``end`` (a square) counts only the open tours from ``start`` that end
+    there (Hamiltonian paths with both ends fixed), by the frontier DP: not
+    with ``start="all"``, ``closed=True`` or an ``executor``.
+
     ``memory`` (bytes, a size such as ``"4GB"``, or ``"auto"``: half of the
     memory available when the call starts) is the frontier's memory
     budget: a step whose layers would not fit goes through files in a new
@@ -315,6 +331,8 @@ def count_tours(
     60303938883691505682859195
     >>> count_tours(6, 6, start="all", method="frontier", memory="2MiB")  # spills to disk
     6637920
+    >>> count_tours(5, 5, start=(0, 0), end=(4, 4))  # from one corner to the other
+    56
     """
     kb = KnightBoard.from_args(rows, cols, board)
     budget = _validate.memory(memory)
@@ -324,6 +342,18 @@ def count_tours(
     workers = _validate.threads(threads)
     seconds = _validate.timeout(timeout)
     method = _validate.choice(method, "method", COUNT_METHODS)
+    last = None if end is None else kb.square_of(end, "end")
+    if last is not None:
+        if first is None:
+            raise ValueError("end= needs one start square, not start='all'")
+        if closed:
+            raise ValueError("end= counts open tours: not with closed=True")
+        if method == "search" or executor is not None:
+            raise ValueError(
+                "end= is counted by the frontier DP in this process: use method='frontier' "
+                "(or 'auto'), without executor="
+            )
+        method = "frontier"
     split = executor is not None or checkpoint is not None
     saved = None
     if method == "frontier" and executor is None and checkpoint is not None:
@@ -361,6 +391,7 @@ def count_tours(
                     budget,
                     spill_dir,
                     saved,
+                    last,
                 )
             return high << 128 | low  # 256-bit counts: 3x100 has about 10^53 tours
         except OverflowError:

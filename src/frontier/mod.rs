@@ -53,7 +53,7 @@ mod state;
 mod sweep;
 
 use crate::engine::{with_pool, Control};
-use crate::error::{CountError, SearchError};
+use crate::error::{CountError, InputError, SearchError};
 use crate::knights::{Board, Window};
 use crate::layers::{accumulate, mix, Checksum, Count, Entries, Feed, Packed, Spill, Stored};
 use layer::{finished, Layer, Width};
@@ -120,14 +120,37 @@ pub fn count_paths_within(
     storage: Storage<'_>,
     ctl: &Control,
 ) -> Result<Counted, CountError> {
-    count_paths_until(board, start, closed, threads, storage, usize::MAX, ctl)
+    count_paths_until(
+        board,
+        (start, None),
+        closed,
+        threads,
+        storage,
+        usize::MAX,
+        ctl,
+    )
+}
+
+/// The directed open tours from `start` to `end` (Hamiltonian paths with
+/// both ends fixed), by the frontier DP within `storage`, as
+/// [`count_paths_within`] counts them from one end.
+pub fn count_paths_between(
+    board: &Board,
+    (start, end): (usize, usize),
+    threads: usize,
+    storage: Storage<'_>,
+    ctl: &Control,
+) -> Result<Counted, CountError> {
+    board.check_start(end)?;
+    let ends = (Some(start), Some(end));
+    count_paths_until(board, ends, false, threads, storage, usize::MAX, ctl)
 }
 
 /// [`count_paths_within`], stopping with [`SearchError::Cancelled`] once
 /// `stop` steps are done and saved: the tests' stand-in for a kill.
 fn count_paths_until(
     board: &Board,
-    start: Option<usize>,
+    (start, end): (Option<usize>, Option<usize>),
     closed: bool,
     threads: usize,
     storage: Storage<'_>,
@@ -136,38 +159,53 @@ fn count_paths_until(
 ) -> Result<Counted, CountError> {
     let run =
         |sweep: &Sweep<'_>, problem| with_pool(threads, || sweep.run(problem, storage, stop, ctl));
-    let (found, widest) = match prepared(board, start, closed, run)? {
+    let (found, widest) = match prepared(board, (start, end), closed, run)? {
         Err(tours) => return Ok(Counted { tours, widest: 0 }),
         Ok(run) => run??,
     };
-    let tours = tours_from_paths(board, start, closed, found)?;
+    // A path with both ends fixed is one tour, from its start.
+    let tours = match end {
+        Some(_) => found,
+        None => tours_from_paths(board, start, closed, found)?,
+    };
     Ok(Counted { tours, widest })
 }
 
-/// `f` of the sweep of a count of `board` and the tag of its files; or,
-/// for a count that needs no sweep, its answer (`Err`: one square, or a
-/// board whose colours rule out every tour).
+/// `f` of the sweep of a count of `board` (tours from `start` to `end`,
+/// each `None` for any square) and the tag of its files; or, for a count
+/// that needs no sweep, its answer (`Err`: one square, a start that is the
+/// end, or a board whose colours rule out every tour).
 fn prepared<R>(
     board: &Board,
-    start: Option<usize>,
+    (start, end): (Option<usize>, Option<usize>),
     closed: bool,
     f: impl FnOnce(&Sweep<'_>, u64) -> R,
 ) -> Result<Result<R, U256>, CountError> {
     if let Some(s) = start {
         board.check_start(s)?;
     }
+    if end.is_some() && (start.is_none() || closed) {
+        return Err(
+            InputError("an end square needs a start square and an open tour".into()).into(),
+        );
+    }
     let n = board.squares();
     if n <= 1 {
         // One square: one (open) tour of no moves; no closed tour.
         return Ok(Err(U256::from(if n == 1 && !closed { 1 } else { 0 })));
     }
+    if end.is_some() && end == start {
+        return Ok(Err(U256::default())); // a path's two ends differ
+    }
     let window = Window::of(board)?;
     let inward = start.map(|s| window.inward(s));
-    let sweep = Sweep::new(window.board(), inward, closed)?;
+    let inward_end = end.map(|s| window.inward(s));
+    let sweep = Sweep::new(window.board(), (inward, inward_end), closed)?;
     if sweep.caps.is_none() {
         return Ok(Err(U256::default()));
     }
-    Ok(Ok(f(&sweep, fingerprint(window.board(), inward, closed))))
+    let problem = fingerprint(window.board(), (inward, inward_end), closed);
+    Ok(Ok(f(&sweep, problem)))
 }
 
 /// The directed tours of a count that found `paths` undirected paths (or
@@ -326,8 +364,8 @@ impl Sweep<'_> {
 }
 
 /// A tag of the problem for the layer files: the board's cells, the start
-/// (inward, or none) and whether tours are closed.
-fn fingerprint(board: &Board, start: Option<usize>, closed: bool) -> u64 {
+/// (inward, or none), whether tours are closed, and the end if pinned.
+fn fingerprint(board: &Board, (start, end): (Option<usize>, Option<usize>), closed: bool) -> u64 {
     let mut sum = Checksum::default();
     sum.add(board.rows() as u64);
     sum.add(board.cols() as u64);
@@ -336,6 +374,9 @@ fn fingerprint(board: &Board, start: Option<usize>, closed: bool) -> u64 {
     }
     sum.add(start.map_or(u64::MAX, |s| s as u64));
     sum.add(closed as u64);
+    if let Some(end) = end {
+        sum.add(end as u64 ^ 0x0065_6e64 << 40); // (none: the tag counts made before ends had)
+    }
     sum.value()
 }
 
@@ -500,7 +541,8 @@ mod tests {
                     spill,
                     checkpoint: Some(&dir),
                 };
-                let stopped = count_paths_until(&board, start, closed, 1, at(first), stop, &ctl);
+                let stopped =
+                    count_paths_until(&board, (start, None), closed, 1, at(first), stop, &ctl);
                 assert_eq!(stopped, Err(CountError::Search(SearchError::Cancelled)));
                 let resumed = Control::new();
                 let got = count_paths_within(&board, start, closed, 2, at(then), &resumed);
@@ -511,7 +553,7 @@ mod tests {
                 );
                 // A rerun returns the answer saved, counting no step.
                 let again = Control::new();
-                let got = count_paths_until(&board, start, closed, 2, at(then), 0, &again);
+                let got = count_paths_until(&board, (start, None), closed, 2, at(then), 0, &again);
                 assert_eq!(got, Ok(want));
                 assert_eq!(again.progress(), (steps as u64, steps as u64));
                 // The widest layers of 6x6 and 4x30 spilled.
@@ -538,12 +580,12 @@ mod tests {
             checkpoint: Some(&dir),
         };
         let ctl = Control::new();
-        let stopped = count_paths_until(&board, None, false, 1, storage, 10, &ctl);
+        let stopped = count_paths_until(&board, (None, None), false, 1, storage, 10, &ctl);
         assert!(stopped.is_err());
         assert_eq!(ctl.progress(), (10, 25));
         // Resumed and stopped again at once: 10 steps done, none counted.
         let ctl = Control::new();
-        let stopped = count_paths_until(&board, None, false, 1, storage, 10, &ctl);
+        let stopped = count_paths_until(&board, (None, None), false, 1, storage, 10, &ctl);
         assert!(stopped.is_err());
         assert_eq!(ctl.progress(), (10, 25));
         std::fs::remove_dir_all(&dir).unwrap();
@@ -558,7 +600,7 @@ mod tests {
         };
         let ctl = Control::new();
         let board = Board::rectangle(5, 5).unwrap();
-        assert!(count_paths_until(&board, None, false, 1, storage, 8, &ctl).is_err());
+        assert!(count_paths_until(&board, (None, None), false, 1, storage, 8, &ctl).is_err());
         // (A closed 5x5 count is 0 without a sweep, so the closed case is
         // a 6x6 count resuming an open one.)
         let six = Board::rectangle(6, 6).unwrap();
@@ -566,7 +608,7 @@ mod tests {
             checkpoint: Some(&dir.join("six")),
             ..storage
         };
-        assert!(count_paths_until(&six, None, false, 1, open, 3, &ctl).is_err());
+        assert!(count_paths_until(&six, (None, None), false, 1, open, 3, &ctl).is_err());
         for (board, start, closed, storage) in [
             (&Board::rectangle(5, 6).unwrap(), None, false, storage),
             (&board, Some(0), false, storage),
@@ -583,6 +625,77 @@ mod tests {
             Ok(want)
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Directed Hamiltonian paths of the knight graph of a `rows x cols`
+    /// rectangle from `s` to `t`, by plain depth-first search (the test's own
+    /// moves and bit masks, nothing of the crate's).
+    fn paths_by_dfs(rows: usize, cols: usize, s: usize, t: usize) -> u128 {
+        let n = rows * cols;
+        let moves = [
+            (1, 2),
+            (2, 1),
+            (2, -1),
+            (1, -2),
+            (-1, -2),
+            (-2, -1),
+            (-2, 1),
+            (-1, 2),
+        ];
+        let near: Vec<Vec<usize>> = (0..n)
+            .map(|i| {
+                let (r, c) = ((i / cols) as i64, (i % cols) as i64);
+                (moves.iter())
+                    .map(|&(dr, dc)| (r + dr, c + dc))
+                    .filter(|&(r, c)| r >= 0 && c >= 0 && r < rows as i64 && c < cols as i64)
+                    .map(|(r, c)| r as usize * cols + c as usize)
+                    .collect()
+            })
+            .collect();
+        fn go(near: &[Vec<usize>], at: usize, seen: u64, n: usize, t: usize) -> u128 {
+            if seen.count_ones() as usize == n {
+                return (at == t) as u128;
+            }
+            (near[at].iter())
+                .filter(|&&j| seen >> j & 1 == 0 && (j != t || seen.count_ones() as usize == n - 1))
+                .map(|&j| go(near, j, seen | 1 << j, n, t))
+                .sum()
+        }
+        go(&near, s, 1 << s, n, t)
+    }
+
+    #[test]
+    fn tours_between_two_squares_agree_with_a_plain_search() {
+        let ctl = Control::new();
+        let storage = Storage {
+            spill: &Spill::unlimited(),
+            checkpoint: None,
+        };
+        let mut found = 0;
+        for (rows, cols) in [(3, 4), (4, 3), (3, 7), (4, 4), (4, 5), (5, 4), (5, 5)] {
+            let board = Board::rectangle(rows, cols).unwrap();
+            for s in 0..rows * cols {
+                let mut sum = 0u128;
+                for t in 0..rows * cols {
+                    let got = count_paths_between(&board, (s, t), 1, storage, &ctl).unwrap();
+                    let want = paths_by_dfs(rows, cols, s, t);
+                    assert_eq!(got.tours.to_u128(), Some(want), "{rows}x{cols} {s}->{t}");
+                    sum += want;
+                    found += (want > 0) as usize;
+                }
+                // Every tour from s ends somewhere.
+                let all = count_paths(&board, Some(s), false, 1, &ctl).unwrap().tours;
+                assert_eq!(all.to_u128(), Some(sum), "{rows}x{cols} from {s}");
+            }
+        }
+        assert!(found > 100, "only {found} pairs with a tour: a weak test");
+        // Refused: an end off the board, an end without a start or closed.
+        let board = Board::rectangle(5, 5).unwrap();
+        assert!(count_paths_between(&board, (0, 25), 1, storage, &ctl).is_err());
+        let both = (None, Some(3));
+        assert!(count_paths_until(&board, both, false, 1, storage, usize::MAX, &ctl).is_err());
+        let closed = (Some(0), Some(3));
+        assert!(count_paths_until(&board, closed, true, 1, storage, usize::MAX, &ctl).is_err());
     }
 
     #[test]

@@ -71,7 +71,7 @@ pub fn steps(
     start: Option<usize>,
     closed: bool,
 ) -> Result<Result<usize, U256>, CountError> {
-    prepared(board, start, closed, |sweep, _| sweep.last + 1)
+    prepared(board, (start, None), closed, |sweep, _| sweep.last + 1)
 }
 
 /// The task of owner `owner` (of `parts`) in the round of sweep step `step`
@@ -118,7 +118,7 @@ pub fn round(
             _ => task.read::<U256>(inputs, total),
         })?
     };
-    match prepared(board, start, closed, job)? {
+    match prepared(board, (start, None), closed, job)? {
         Ok(out) => Ok(out?),
         Err(_) => Err(SearchError::Corrupt("this count has no sweep: no rounds".into()).into()),
     }

@@ -21,8 +21,8 @@
 //!
 //! # Pruning
 //!
-//! * A tour has at most two ends (none when closed), a pinned start is one
-//!   of them, and their colours are fixed by the two-colouring: with as many
+//! * A tour has at most two ends (none when closed), a pinned start (and a
+//!   pinned end) is one of them, taking one edge, and their colours are fixed by the two-colouring: with as many
 //!   light as dark squares the ends differ in colour, with one more of a
 //!   colour both ends have it.  An unused square with one unswept neighbour
 //!   left must become an end, so it counts as one already.
@@ -82,10 +82,9 @@ impl Sweep<'_> {
     fn join(&self, step: &Step, codes: u64, y: usize) -> Option<u64> {
         let x = self.width;
         let (cx, cy) = (nibble(codes, x), nibble(codes, y));
-        if cy == DONE || (step.start_slot == Some(y) && cy != UNUSED) {
-            return None;
-        }
-        if step.start_slot == Some(x) && cx != UNUSED {
+        // A pinned end takes one edge at most.
+        let pinned = |slot: usize| step.pinned_slots >> slot & 1 == 1;
+        if cy == DONE || (pinned(y) && cy != UNUSED) || (pinned(x) && cx != UNUSED) {
             return None;
         }
         let set = |codes: u64, cx: u8, cy: u8| {
@@ -133,7 +132,7 @@ impl Sweep<'_> {
                 UNUSED => return,
                 DONE => {}
                 c => {
-                    if step.start_slot != Some(i) {
+                    if step.pinned_slots >> i & 1 == 0 {
                         if step.light >> i & 1 == 1 {
                             tl += 1;
                         } else {
@@ -160,7 +159,7 @@ impl Sweep<'_> {
         if !self.closed && labels == 0 && !step.last {
             // Both tour ends fixed and no loose end: the path is complete
             // (or there is none yet, if no end is fixed).
-            let fixed = tl + td + (self.pinned && step.start_done) as u32;
+            let fixed = tl + td + step.pinned_done;
             if fixed == 2 {
                 return;
             }

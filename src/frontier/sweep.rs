@@ -34,13 +34,14 @@ pub(super) struct Step {
     /// Slots that are light squares.
     pub(super) light: u32,
     /// After the shift (bit `4i` for slot `i` of the new frontier): present
-    /// squares, not the start, with exactly one unswept neighbour, by colour.
+    /// squares, not a pinned end, with exactly one unswept neighbour, by colour.
     pub(super) forced_light: u64,
     pub(super) forced_dark: u64,
-    /// The start's slot, if in the working frontier.
-    pub(super) start_slot: Option<usize>,
-    /// The start has been finalized by the end of this step.
-    pub(super) start_done: bool,
+    /// The slots of the pinned ends (the start, and the end if given) in the
+    /// working frontier.
+    pub(super) pinned_slots: u32,
+    /// The pinned ends finalized by the end of this step.
+    pub(super) pinned_done: u32,
     /// The last square of the board.
     pub(super) last: bool,
 }
@@ -59,11 +60,11 @@ pub(super) struct Sweep<'a> {
     pub(super) ones: u64,
     /// The last present square's sweep index: the sweep has `last + 1` steps.
     pub(super) last: usize,
-    /// The pinned start's sweep index and its last neighbour's.
-    start: Option<(usize, usize)>,
+    /// The pinned ends (the start, and the end if given): each one's sweep
+    /// index and its last neighbour's.
+    pinned: Vec<(usize, usize)>,
     pub(super) closed: bool,
-    pub(super) pinned: bool,
-    /// Tour ends still allowed per colour (light, dark), the pinned start's
+    /// Tour ends still allowed per colour (light, dark), the pinned ends'
     /// taken out; `None`: the colour counts rule out every tour.
     pub(super) caps: Option<(u32, u32)>,
 }
@@ -99,9 +100,11 @@ pub(super) struct Recent(pub(super) [SquareInfo; 16]);
 const _: () = assert!(2 * MAX_FRONTIER_SIDE + 2 <= 16);
 
 impl<'a> Sweep<'a> {
+    /// The sweep of `board` for tours from `start` (every square if `None`)
+    /// to `end` (any square if `None`; only with a start, never closed).
     pub(super) fn new(
         board: &'a Board,
-        start: Option<usize>,
+        (start, end): (Option<usize>, Option<usize>),
         closed: bool,
     ) -> Result<Sweep<'a>, InputError> {
         let (rows, cols) = (board.rows(), board.cols());
@@ -119,21 +122,24 @@ impl<'a> Sweep<'a> {
             width: 2 * h + 1,
             ones: ONES >> (64 - 4 * (2 * h + 1)),
             last: 0,
-            start: None,
+            pinned: Vec::new(),
             closed,
-            pinned: false,
             caps: None,
         };
         let len = rows * cols;
         // Every cycle passes through every square: a closed count needs no
         // pinned start (the conversion to directed tours does the rest).
-        let start = if closed {
-            None
-        } else {
-            start.map(|s| sweep.to_sweep(s))
+        let ends: Vec<usize> = match closed {
+            true => Vec::new(),
+            false => start
+                .into_iter()
+                .chain(end)
+                .map(|s| sweep.to_sweep(s))
+                .collect(),
         };
-        sweep.start = start.map(|s| (s, sweep.last_neighbour(s, &sweep.neighbours(s))));
-        sweep.pinned = start.is_some();
+        sweep.pinned = (ends.iter())
+            .map(|&s| (s, sweep.last_neighbour(s, &sweep.neighbours(s))))
+            .collect();
         sweep.last = (0..len).rev().find(|&k| sweep.present(k)).unwrap_or(0);
 
         let (mut light_n, mut dark_n) = (0u32, 0u32);
@@ -158,16 +164,13 @@ impl<'a> Sweep<'a> {
             } else {
                 None
             };
-            match (caps, start) {
-                (Some((l, d)), Some(s)) => {
-                    if sweep.light(s) {
-                        l.checked_sub(1).map(|l| (l, d))
-                    } else {
-                        d.checked_sub(1).map(|d| (l, d))
-                    }
+            ends.iter().fold(caps, |caps, &s| {
+                let (l, d) = caps?;
+                match sweep.light(s) {
+                    true => l.checked_sub(1).map(|l| (l, d)),
+                    false => d.checked_sub(1).map(|d| (l, d)),
                 }
-                (caps, _) => caps,
-            }
+            })
         };
         Ok(sweep)
     }
@@ -243,10 +246,10 @@ impl<'a> Sweep<'a> {
         let mut step = Step {
             present: recent.0[k % 16].present,
             last: k == self.last,
-            start_done: self.start.is_some_and(|(_, done)| done <= k),
+            pinned_done: self.pinned.iter().filter(|&&(_, done)| done <= k).count() as u32,
             ..Step::default()
         };
-        let start = self.start.map(|(s, _)| s);
+        let is_pinned = |j: usize| self.pinned.iter().any(|&(s, _)| s == j);
         for i in 0..=width {
             let Some(j) = square(i) else { continue };
             let SquareInfo {
@@ -261,10 +264,10 @@ impl<'a> Sweep<'a> {
             if present && last == k {
                 step.finalize |= 1 << i;
             }
-            if Some(j) == start {
-                step.start_slot = Some(i);
+            if is_pinned(j) {
+                step.pinned_slots |= 1 << i;
             }
-            if i == 0 || !present || Some(j) == start {
+            if i == 0 || !present || is_pinned(j) {
                 continue;
             }
             let unswept = nbrs.all().iter().filter(|&&u| u > k).count();

@@ -79,9 +79,10 @@ pub(super) fn count_tours(
 /// budget in bytes past which layers spill to files in a new directory
 /// inside `spill` (the system's temporary directory if `None`).
 /// `checkpoint`: a directory where each finished layer is saved, and from
-/// which a count called again goes on.
+/// which a count called again goes on.  `end`: tours that end there (from
+/// `start`, open; `frontier::count_paths_between`).
 #[pyfunction]
-#[pyo3(signature = (rows, cols, mask, start, closed, threads, progress=None, timeout=None, memory=None, spill=None, checkpoint=None))]
+#[pyo3(signature = (rows, cols, mask, start, closed, threads, progress=None, timeout=None, memory=None, spill=None, checkpoint=None, end=None))]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn count_tours_frontier(
     py: Python<'_>,
@@ -96,8 +97,17 @@ pub(super) fn count_tours_frontier(
     memory: Option<u64>,
     spill: Option<std::path::PathBuf>,
     checkpoint: Option<std::path::PathBuf>,
+    end: Option<(usize, usize)>,
 ) -> PyResult<(u128, u128, u64, u64)> {
     let (board, start) = board_and_start(rows, cols, mask, start)?;
+    let end = end.map(|e| start_index(&board, e)).transpose()?;
+    let ends = match (start, end) {
+        (_, None) => None,
+        (Some(s), Some(e)) => Some((s, e)),
+        (None, Some(_)) => {
+            return Err(PyValueError::new_err("an end square needs a start square"));
+        }
+    };
     let spill = Arc::new(Spill::new(memory.unwrap_or(u64::MAX), spill.as_deref()));
     let spilling = spill.clone();
     // The bar shows the bytes spilled so far beside the squares swept.
@@ -117,7 +127,17 @@ pub(super) fn count_tours_frontier(
             spill: &spilling,
             checkpoint: checkpoint.as_deref(),
         };
-        let counted = frontier::count_paths_within(&board, start, closed, threads, storage, ctl)?;
+        let counted = match ends {
+            Some(ends) if !closed => {
+                frontier::count_paths_between(&board, ends, threads, storage, ctl)?
+            }
+            Some(_) => {
+                return Err(CountError::from(crate::error::InputError(
+                    "an end square goes with open tours, not closed=True".into(),
+                )))
+            }
+            None => frontier::count_paths_within(&board, start, closed, threads, storage, ctl)?,
+        };
         Ok::<_, CountError>((counted, spilling.written()))
     })?;
     Ok((counted.tours.hi, counted.tours.lo, counted.widest, spilled))

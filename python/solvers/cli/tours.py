@@ -30,6 +30,9 @@ def add_options(tours: argparse.ArgumentParser) -> None:
     tours.add_argument(
         "--start", type=opt.square, default=None, help="ROW,COL, or 'all' to sum over every square"
     )
+    tours.add_argument(
+        "--end", type=opt.square, default=None, help="ROW,COL: only tours that end there"
+    )
     tours.add_argument("--closed", action="store_true", help="only closed (re-entrant) tours")
     tours.add_argument(
         "--method",
@@ -54,6 +57,10 @@ def add_options(tours: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.end is not None:
+        if args.end == "all":
+            raise opt.UsageError("--end takes one ROW,COL")
+        opt.refuse("--end", opt.given(args, "--find", "--list", "--animate"))
     if opt.animating(args, *opt.SEARCH_OPTIONS):
         board = _board(args)
         if args.start == "all":
@@ -87,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     with opt.distributed(args) as where:
+        if args.end is not None:
+            where["end"] = args.end
         count = knights.count_tours(
             **board,
             closed=args.closed,
