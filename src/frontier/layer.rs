@@ -37,13 +37,18 @@ impl Width {
 
 /// The total count of the states whose codes are `done` (every square finished).
 pub(super) fn finished<C: Count>(l: &Stored<C>, done: u64) -> Result<U256, SearchError> {
-    let sum = l.try_fold(U256::default(), |s, key, c| {
-        match key & CODES_MASK == done {
-            true => s.checked_add(c.to_wide()),
-            false => Some(s),
-        }
-    })?;
+    let sum = l.try_fold(U256::default(), |s, key, c| add_finished(s, key, c, done))?;
     sum.ok_or(SearchError::Overflow)
+}
+
+/// `sum` plus the count of `key` if it is a finished state (codes `done`);
+/// `None` past 256 bits.
+#[inline]
+pub(super) fn add_finished<C: Count>(sum: U256, key: u64, count: C, done: u64) -> Option<U256> {
+    match key & CODES_MASK == done {
+        true => sum.checked_add(count.to_wide()),
+        false => Some(sum),
+    }
 }
 
 fn sum<C: Count>(l: &Stored<C>) -> Result<Option<U256>, SearchError> {

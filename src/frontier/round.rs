@@ -25,7 +25,7 @@
 //! the pieces' places from one round to the next and removes the files a
 //! round has read.
 
-use super::layer::Width;
+use super::layer::{add_finished, Width};
 use super::sweep::{Recent, SquareInfo, Sweep};
 use super::{prepared, Expand, CHUNK};
 use crate::engine::{with_pool, Control};
@@ -208,9 +208,7 @@ impl<T: Fn(usize) -> u64 + Sync> Task<'_, T> {
             let mut paths = U256::default();
             for table in &tables {
                 for (key, count) in table.entries().iter() {
-                    if key & super::state::CODES_MASK == done {
-                        paths = wide(paths.checked_add(count.to_wide()))?;
-                    }
+                    paths = wide(add_finished(paths, key, count, done))?;
                 }
             }
             return Ok(RoundOut {
