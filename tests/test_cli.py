@@ -238,7 +238,7 @@ def test_board_file_errors(capsys, tmp_path):
         (["tours", "5", "5", "--svg", "t.svg"], "--svg does not apply to counting"),
         (["tours", "5", "5", "--find", "--method", "frontier"], "--method does not apply"),
         (["tours", "3", "4", "--list", "1", "--method", "search"], "--method does not apply"),
-        (["tours", "8", "8", "--method", "frontier"], "shorter side of at most 7"),
+        (["tours", "9", "9", "--method", "frontier"], "shorter side of at most 8"),
         (["tours", "3", "4", "--list", "1", "--svg", "t.svg"], "--svg does not apply to --list"),
     ],
 )

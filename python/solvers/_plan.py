@@ -52,12 +52,15 @@ class Family:
     """What a family registers: its ``name`` (recorded in plans and
     checkpoints), ``build(*params)`` (the core's plan), its public ``count``
     function and ``plan(*args, subproblems=, **kwargs)``, the plan of
-    ``count(*args, **kwargs)``."""
+    ``count(*args, **kwargs)``; ``problem(params)``, if given, the part of
+    the parameters a checkpoint records as the problem (the rest, such as
+    a memory budget, may change between runs)."""
 
     name: str
     build: Callable[..., _core.CountPlan]
     count: Callable[..., int]
     plan: Callable[..., Plan]
+    problem: Callable[[tuple[Any, ...]], tuple[Any, ...]] | None = None
 
 
 _FAMILIES: dict[str, Family] = {}
@@ -138,7 +141,9 @@ class Plan:
 
     def key(self) -> str:
         """The problem, as the checkpoint file records it."""
-        return json.dumps({"family": self.family, "params": self.params})
+        problem = _FAMILIES[self.family].problem
+        params = self.params if problem is None else problem(self.params)
+        return json.dumps({"family": self.family, "params": params})
 
     def count(
         self,

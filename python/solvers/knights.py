@@ -61,7 +61,7 @@ MAX_FIND_CELLS: int = _core.MAX_FIND_SQUARES
 #: shorter side of at most this many cells (the longer side any length).
 MAX_FRONTIER_SIDE: int = _core.MAX_FRONTIER_SIDE
 #: The ways ``count_tours`` can count; the answer never depends on the choice.
-COUNT_METHODS: tuple[str, ...] = ("auto", "search", "frontier")
+COUNT_METHODS: tuple[str, ...] = ("auto", "search", "frontier", "pairs")
 
 
 @dataclass(frozen=True)
@@ -286,13 +286,21 @@ def count_tours(
     (boards spanning at most 64 cells).  ``"frontier"`` is a transfer-matrix
     DP that sweeps the board along its longer side and never visits a tour:
     boards whose squares fit in a rectangle with a shorter side of at most
-    ``MAX_FRONTIER_SIDE`` (7) and a longer side of any length (3x100, 4x60,
-    7x7), memory growing steeply with the shorter side (7x7 takes gigabytes).
+    ``MAX_FRONTIER_SIDE`` (8) and a longer side of any length (3x100, 4x60,
+    7x7, 8x8 closed), memory growing steeply with the shorter side (7x7 takes
+    gigabytes, 8x8 closed tens of them: give ``memory``).  ``"pairs"``
+    counts open tours by their pairs of ends: one frontier count with both
+    ends pinned per pair of squares up to the board's symmetries (8x8: 136
+    pairs, as Chernov and Stertenbrink counted it), a plan of independent
+    subproblems that runs on any ``executor`` (no shared filesystem) and
+    records each finished pair in a ``checkpoint`` file like the search's
+    plans (``memory`` is each pair's budget and may change between runs).
     ``"auto"`` (the default) takes the frontier for boards past the search's
     64 cells and for long narrow boards, where it is the faster (measured:
     from 3x10, 4x9, 5x8, 6x8), the search otherwise, and the search whenever
-    ``executor`` or ``checkpoint`` is given without ``method="frontier"``.
-    With the frontier ``progress`` counts squares swept.
+    ``executor`` or ``checkpoint`` is given without ``method="frontier"``
+    or ``"pairs"``.  With the frontier ``progress`` counts squares swept;
+    with the pairs, pairs counted.
 
     With ``method="frontier"``, ``executor`` runs each sweep step as a round
     of tasks, one per partition of the layer (one per worker where the
@@ -333,6 +341,8 @@ def count_tours(
     6637920
     >>> count_tours(5, 5, start=(0, 0), end=(4, 4))  # from one corner to the other
     56
+    >>> count_tours(5, 6, start="all", method="pairs")  # 66 pairs of ends up to symmetry
+    37568
     """
     kb = KnightBoard.from_args(rows, cols, board)
     budget = _validate.memory(memory)
@@ -348,12 +358,26 @@ def count_tours(
             raise ValueError("end= needs one start square, not start='all'")
         if closed:
             raise ValueError("end= counts open tours: not with closed=True")
-        if method == "search" or executor is not None:
+        if method in ("search", "pairs") or executor is not None:
             raise ValueError(
                 "end= is counted by the frontier DP in this process: use method='frontier' "
                 "(or 'auto'), without executor="
             )
         method = "frontier"
+    what = f"knight's tours {kb.rows}x{kb.cols}"
+    if method == "pairs":
+        if closed:
+            raise ValueError(
+                "method='pairs' sums open tours over their pairs of ends: not with closed=True"
+            )
+        work = _pair_plan(kb, first, budget, spill_dir, what)
+        return work.count(
+            executor=executor,
+            checkpoint=checkpoint,
+            threads=threads,
+            progress=progress,
+            timeout=timeout,
+        )
     split = executor is not None or checkpoint is not None
     saved = None
     if method == "frontier" and executor is None and checkpoint is not None:
@@ -362,7 +386,6 @@ def count_tours(
         method = "search" if split else _auto_method(kb)
     elif method == "search" and (budget is not None or spill_dir is not None):
         raise ValueError("memory= and spill= are the frontier's budget: use method='frontier'")
-    what = f"knight's tours {kb.rows}x{kb.cols}"
     if method == "frontier":
         if executor is not None and (checkpoint is not None or budget is not None):
             raise ValueError(
@@ -446,7 +469,7 @@ def _auto_method(board: KnightBoard) -> str:
 #: 0.009, 4x9 0.11 / 0.035, 5x7 0.045 / 0.077, 5x8 3.1 / 0.7, 6x6 0.11 / 1.4;
 #: 6x7 over 20 / 6.6, from a corner 4.7-11.5 / 3.4, closed 0.30 / 0.26; a 7x7
 #: search would visit 1.6e11 tours).
-_FRONTIER_FROM: dict[int, int] = {1: 1, 2: 1, 3: 10, 4: 9, 5: 8, 6: 7, 7: 7}
+_FRONTIER_FROM: dict[int, int] = {1: 1, 2: 1, 3: 10, 4: 9, 5: 8, 6: 7, 7: 7, 8: 8}
 
 
 def _planned(
@@ -464,14 +487,29 @@ def _plan_tours(
     board: str | KnightBoard | None = None,
     start: Start = LOWER_LEFT,
     closed: bool = False,
+    method: str = "search",
+    memory: int | str | None = None,
+    spill: str | os.PathLike[str] | None = None,
     subproblems: int,
 ) -> _plan.Plan:
-    """:func:`solvers.distributed.plan` for :func:`count_tours` (registered below)."""
+    """:func:`solvers.distributed.plan` for :func:`count_tours` (registered
+    below): the search's subtrees, or with ``method="pairs"`` one frontier
+    count per pair of ends up to symmetry (``subproblems`` does not apply)."""
     kb = KnightBoard.from_args(rows, cols, board)
     first = kb.start_square(start, allow_all=True)
     closed = _validate.flag(closed, "closed")
+    method = _validate.choice(method, "method", ("search", "pairs"))
+    what = f"knight's tours {kb.rows}x{kb.cols}"
+    if method == "pairs":
+        if closed:
+            raise ValueError(
+                "method='pairs' sums open tours over their pairs of ends: not with closed=True"
+            )
+        return _pair_plan(kb, first, _validate.memory(memory), _args.spill_directory(spill), what)
+    if memory is not None or spill is not None:
+        raise ValueError("memory= and spill= are the frontier's budget: use method='pairs'")
     _search_limit(kb, "count_tours")
-    return _planned(kb, first, closed, subproblems, f"knight's tours {kb.rows}x{kb.cols}")
+    return _planned(kb, first, closed, subproblems, what)
 
 
 def _build_plan(
@@ -489,6 +527,48 @@ def _build_plan(
 
 
 _plan.register(_plan.Family("tours", _build_plan, count_tours, _plan_tours))
+
+
+def _pair_plan(
+    kb: KnightBoard,
+    first: Square | None,
+    budget: int | None,
+    spill_dir: str | None,
+    what: str,
+) -> _plan.Plan:
+    """The plan of open tours from ``first`` (every square if ``None``) by
+    pairs of ends up to symmetry, each pair's count within ``budget``."""
+    _frontier_limit(kb)
+    mask = kb._mask_list()
+    params = (kb.rows, kb.cols, None if mask is None else tuple(mask), first, budget, spill_dir)
+    return _plan.make_plan("tour-pairs", params, f"{what} by pairs of ends")
+
+
+def _build_pairs(
+    rows: int,
+    cols: int,
+    mask: tuple[bool, ...] | None,
+    start: Square | None,
+    memory: int | None,
+    spill: str | None,
+) -> _core.CountPlan:
+    """The core's plan of ``count_tours(..., method="pairs")``."""
+    return _core.CountPlan.tour_pairs(
+        rows, cols, None if mask is None else list(mask), start, memory, spill
+    )
+
+
+def _pairs_problem(params: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What a pairs plan's checkpoint records as its problem: the board and
+    start, not the budget (a rerun may give a pair more or less memory)."""
+    return params[:4]
+
+
+# Registered after "tours", so that plan(count_tours, ...) finds that one
+# first (and goes on to this one by method="pairs").
+_plan.register(
+    _plan.Family("tour-pairs", _build_pairs, count_tours, _plan_tours, problem=_pairs_problem)
+)
 
 
 def tours(

@@ -3,7 +3,7 @@
 //! files past the memory budget), with counts of the narrowest type that
 //! surely holds them ([`Width`]).
 
-use super::state::CODES_MASK;
+use super::code::CODES_MASK;
 use crate::error::SearchError;
 use crate::layers::{Count, Packed, Stored, U256};
 

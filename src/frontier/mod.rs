@@ -9,11 +9,14 @@
 //! * `sweep.rs`: the precomputation: the order of the squares, each step's
 //!   earlier neighbours, the squares it finalizes, the colour caps on the
 //!   tour's ends, worked out one step at a time (the ring `Recent`).
-//! * `state.rs`: a state packed in a `u64` key; one step's children of a
-//!   key (join the fragments, finalize, prune, renumber).
+//! * `state.rs`: a state as a `u64` key; one step's children of a key
+//!   (join the fragments, finalize, prune, renumber).
+//! * `code.rs`: a frontier's codes in a machine word, and packed in a key.
 //! * `layer.rs`: a layer of states in packed shards, with counts of the
 //!   narrowest type that holds them; the tables that build it, the count
 //!   types and the parallel step are the layer engine's ([`crate::layers`]).
+//! * `pairs.rs`: open tours as a plan of counts with both ends pinned, one
+//!   per pair of squares up to symmetry (for executors and checkpoints).
 //! * `saved.rs`: the checkpoint directory: a layer saved after each step,
 //!   and where a count called again goes on from.
 //!
@@ -46,7 +49,9 @@
 //! the same for every thread count and memory budget, so a resumed run may
 //! use others than the first.
 
+mod code;
 mod layer;
+mod pairs;
 mod round;
 mod saved;
 mod state;
@@ -60,14 +65,15 @@ use layer::{finished, Layer, Width};
 use saved::Resume;
 use std::marker::PhantomData;
 use std::path::Path;
-use sweep::{Recent, SquareInfo, Step, Sweep};
+use sweep::{Recent, Step, Sweep};
 
 pub use crate::layers::U256;
+pub use pairs::{Pair, PairPlan};
 pub use round::{round, steps, Piece, RoundOut};
 
 /// The frontier count takes boards whose squares fit in a rectangle whose
 /// shorter side is at most this (the long side may be any length).
-pub const MAX_FRONTIER_SIDE: usize = 7;
+pub const MAX_FRONTIER_SIDE: usize = 8;
 
 /// Parent states per task (and between two looks at the cancel flag).
 const CHUNK: usize = 4096;
@@ -245,7 +251,7 @@ impl Sweep<'_> {
         let mut widest = 0u64;
         let mut layer = Layer::first(self.first_key(), tag(0));
         let mut growth = 2.0f64;
-        let mut recent = Recent([SquareInfo::default(); 16]);
+        let mut recent = Recent::new();
         if let Some(dir) = storage.checkpoint {
             // The layer after step k is tagged as the step's output, k + 1.
             match saved::resume(dir, problem, steps, |k| tag(k + 1))? {
@@ -260,10 +266,8 @@ impl Sweep<'_> {
                     widest: w,
                     growth: g,
                 }) => {
-                    // The ring holds the 16 squares up to the saved step.
-                    for j in (step + 1).saturating_sub(16)..=step {
-                        self.step_at(j, &mut recent);
-                    }
+                    // The ring holds the squares up to the saved step.
+                    recent = self.recent_before(step + 1);
                     // The layer stays in its files: the next step reads it
                     // back into memory when the step fits the budget.
                     (first, layer, widest, growth) = (step + 1, saved, w, g);
@@ -447,6 +451,64 @@ mod tests {
                         assert_eq!(f, s, "{rows}x{cols} from {start} closed={closed}");
                     }
                 }
+            }
+        }
+    }
+
+    /// The undirected paths (cycles) of a count swept across the board's
+    /// longer side: columns of up to 8 squares, the dense keys of `code.rs`.
+    fn swept_the_long_way(
+        board: &Board,
+        ends: (Option<usize>, Option<usize>),
+        closed: bool,
+    ) -> U256 {
+        let by_columns = board.rows() > board.cols();
+        let sweep = Sweep::oriented(board, ends, closed, by_columns).unwrap();
+        if sweep.caps.is_none() {
+            return U256::default();
+        }
+        let storage = Storage {
+            spill: &Spill::unlimited(),
+            checkpoint: None,
+        };
+        (sweep.run(1, storage, usize::MAX, &Control::new()).unwrap()).0
+    }
+
+    #[test]
+    fn columns_of_eight_agree_with_the_short_sweep() {
+        // The same boards swept both ways: across (columns of 8, a working
+        // frontier of 18 slots in a u128, keys packed densely) and along.
+        // Across, the frontier is most of the board, so only small boards.
+        let ctl = Control::new();
+        for (rows, cols) in [(3, 8), (8, 4)] {
+            let board = Board::rectangle(rows, cols).unwrap();
+            let tours = |start, closed| count_paths(&board, start, closed, 1, &ctl).unwrap().tours;
+            let long = |ends: (Option<usize>, Option<usize>), closed| {
+                let paths = swept_the_long_way(&board, ends, closed);
+                tours_from_paths(&board, ends.0, closed, paths).unwrap()
+            };
+            assert_eq!(long((None, None), true), tours(None, true), "{rows}x{cols}");
+            // (Every end from a start of 8x4 takes seconds; a debug build, a minute.)
+            let starts = match rows * cols <= 24 {
+                true => 0..24,
+                false => 0..(!cfg!(debug_assertions)) as usize,
+            };
+            for start in starts {
+                let want = tours(Some(start), false);
+                assert_eq!(
+                    long((Some(start), None), false),
+                    want,
+                    "{rows}x{cols} from {start}"
+                );
+                let by_end = (0..rows * cols)
+                    .filter(|&end| end != start)
+                    .map(|end| long((Some(start), Some(end)), false).to_u128().unwrap())
+                    .sum::<u128>();
+                assert_eq!(
+                    U256::from(by_end),
+                    want,
+                    "{rows}x{cols} from {start}, by end"
+                );
             }
         }
     }
@@ -700,8 +762,8 @@ mod tests {
 
     #[test]
     fn too_wide_is_refused() {
-        let b = Board::rectangle(8, 8).unwrap();
+        let b = Board::rectangle(9, 9).unwrap();
         let err = count_paths(&b, None, false, 1, &Control::new()).unwrap_err();
-        assert!(err.to_string().contains("at most 7"), "{err}");
+        assert!(err.to_string().contains("at most 8"), "{err}");
     }
 }

@@ -26,7 +26,7 @@
 //! round has read.
 
 use super::layer::{add_finished, Width};
-use super::sweep::{Recent, SquareInfo, Sweep};
+use super::sweep::Sweep;
 use super::{prepared, Expand, CHUNK};
 use crate::engine::{with_pool, Control};
 use crate::error::{CountError, SearchError};
@@ -183,10 +183,7 @@ impl<T: Fn(usize) -> u64 + Sync> Task<'_, T> {
     /// children by owner into the task's file, or at the last step sum the
     /// finished ones.
     fn expand<I: Count, O: Count>(&self, partition: &[Packed<I>]) -> Result<RoundOut, SearchError> {
-        let mut recent = Recent([SquareInfo::default(); 16]);
-        for j in (self.step + 1).saturating_sub(16)..self.step {
-            self.sweep.step_at(j, &mut recent);
-        }
+        let mut recent = self.sweep.recent_before(self.step);
         let step = self.sweep.step_at(self.step, &mut recent);
         let feed = Expand::<I, O> {
             sweep: self.sweep,

@@ -1,4 +1,4 @@
-//! The states of the DP: packing a frontier into a `u64` key, and one
+//! The states of the DP: a frontier as a `u64` key, and one
 //! step's children of a key (join, finish, renumbering).
 //!
 //! A *state* is what the frontier squares know about the edges chosen so
@@ -8,9 +8,9 @@
 //! the two ends of one fragment share a label; a label seen once is a
 //! fragment whose other end is one of the tour's two ends and has already
 //! left.  Labels are renumbered in order of first appearance, so equal
-//! frontiers give equal states; a state packs into a `u64` (4 bits a square,
-//! 15 squares, and 4 bits for the ends already fixed), which caps the
-//! shorter side at [`MAX_FRONTIER_SIDE`](super::MAX_FRONTIER_SIDE).
+//! frontiers give equal states; a state packs into a `u64` key (the codes in
+//! 60 bits, see `code.rs`, and 4 bits for the ends already fixed), which
+//! caps the shorter side at [`MAX_FRONTIER_SIDE`](super::MAX_FRONTIER_SIDE).
 //! Processing square `k` chooses which of its edges to earlier squares are
 //! used (none, one or two), joins the fragments (joining both ends of one
 //! fragment closes a cycle: allowed only as the very last edge of a closed
@@ -29,6 +29,7 @@
 //! * A path that is complete (both its ends fixed) before the last square
 //!   leaves squares uncovered.
 
+use super::code::{Codes, CODES_MASK};
 use super::sweep::{Step, Sweep};
 
 /// Codes of a frontier square; labels of loose ends are `2..`.
@@ -37,10 +38,16 @@ pub(super) const DONE: u8 = 1;
 /// The label of a fragment made in this step (renumbered before packing).
 const FRESH: u8 = 15;
 
+/// The widest frontier that works in a `u64` (with the new square: 16 slots).
+const NARROW: usize = 15;
+
 impl Sweep<'_> {
     /// The first layer: every frontier slot before the board, nothing fixed.
     pub(super) fn first_key(&self) -> u64 {
-        pack(&[DONE; 16][..self.width], 0, 0)
+        match self.width <= NARROW {
+            true => key(u64::from_mask(self.ones), 0, 0),
+            false => key(self.ones, 0, 0),
+        }
     }
 
     /// The codes of a finished state: every frontier square done.
@@ -49,17 +56,24 @@ impl Sweep<'_> {
     }
 
     /// Every state that `key` goes on to at `step`, passed to `emit`.
-    ///
-    /// The working frontier is a `u64` of nibbles, slot `i` in bits `4i..`:
-    /// the key's codes, and the new square in slot `width` (16 slots at most).
     #[inline]
     pub(super) fn expand(&self, step: &Step, key: u64, emit: &mut impl FnMut(u64)) {
+        match self.width <= NARROW {
+            true => self.expand_in::<u64>(step, key, emit),
+            false => self.expand_in::<u128>(step, key, emit),
+        }
+    }
+
+    /// [`Self::expand`] in a working frontier of type `W`: slot `i` in
+    /// nibble `i`, the key's codes and the new square in slot `width`.
+    #[inline]
+    fn expand_in<W: Codes>(&self, step: &Step, key: u64, emit: &mut impl FnMut(u64)) {
         let w = self.width;
-        let codes = key & CODES_MASK;
+        let codes = W::unpack(key);
         let ends = (key >> 60) as u32 - 1;
         let (tl, td) = (ends / 3, ends % 3);
         if !step.present {
-            self.finish(step, codes | (DONE as u64) << (4 * w), tl, td, emit);
+            self.finish(step, codes | W::small(DONE as u64) << (4 * w), tl, td, emit);
             return;
         }
         self.finish(step, codes, tl, td, emit);
@@ -79,7 +93,7 @@ impl Sweep<'_> {
     /// Add the edge from the new square (slot `width`) to slot `y`; `None`
     /// if the edge cannot be a tour edge here.
     #[inline]
-    fn join(&self, step: &Step, codes: u64, y: usize) -> Option<u64> {
+    fn join<W: Codes>(&self, step: &Step, codes: W, y: usize) -> Option<W> {
         let x = self.width;
         let (cx, cy) = (nibble(codes, x), nibble(codes, y));
         // A pinned end takes one edge at most.
@@ -87,9 +101,10 @@ impl Sweep<'_> {
         if cy == DONE || (pinned(y) && cy != UNUSED) || (pinned(x) && cx != UNUSED) {
             return None;
         }
-        let set = |codes: u64, cx: u8, cy: u8| {
-            let cleared = codes & !(15 << (4 * x)) & !(15 << (4 * y));
-            cleared | (cx as u64) << (4 * x) | (cy as u64) << (4 * y)
+        let fifteen = W::small(15);
+        let set = |codes: W, cx: u8, cy: u8| {
+            let cleared = codes & !(fifteen << (4 * x)) & !(fifteen << (4 * y));
+            cleared | W::small(cx as u64) << (4 * x) | W::small(cy as u64) << (4 * y)
         };
         Some(match (cx, cy) {
             (UNUSED, UNUSED) => set(codes, FRESH, FRESH),
@@ -105,18 +120,18 @@ impl Sweep<'_> {
             (l, m) => {
                 // The other ends of the two fragments now end one fragment.
                 let joined = set(codes, DONE, DONE);
-                let at_m = zero_nibbles(joined ^ (m as u64 * ONES)) * 15;
-                joined ^ (at_m & ((l ^ m) as u64 * ONES))
+                let at_m = zero_nibbles(joined ^ (W::small(m as u64) * W::ONES)) * fifteen;
+                joined ^ (at_m & (W::small((l ^ m) as u64) * W::ONES))
             }
         })
     }
 
     /// Finalize, prune, shift and pack a state after its edges are chosen.
     #[inline]
-    fn finish(
+    fn finish<W: Codes>(
         &self,
         step: &Step,
-        mut codes: u64,
+        mut codes: W,
         mut tl: u32,
         mut td: u32,
         emit: &mut impl FnMut(u64),
@@ -139,7 +154,7 @@ impl Sweep<'_> {
                             td += 1;
                         }
                     }
-                    codes ^= ((c ^ DONE) as u64) << (4 * i);
+                    codes = codes ^ W::small((c ^ DONE) as u64) << (4 * i);
                 }
             }
         }
@@ -148,15 +163,15 @@ impl Sweep<'_> {
         }
         debug_assert_eq!(nibble(codes, 0), DONE);
         let codes = codes >> 4;
-        let ones = self.ones;
+        let ones = W::from_mask(self.ones);
         let unused = zero_nibbles(codes) & ones;
-        let forced_l = (unused & step.forced_light).count_ones();
-        let forced_d = (unused & step.forced_dark).count_ones();
+        let forced_l = (unused & W::from_mask(step.forced_light)).count_ones();
+        let forced_d = (unused & W::from_mask(step.forced_dark)).count_ones();
         if tl + forced_l > cap_l || td + forced_d > cap_d {
             return;
         }
         let mut labels = (codes >> 1 | codes >> 2 | codes >> 3) & ones;
-        if !self.closed && labels == 0 && !step.last {
+        if !self.closed && labels == W::small(0) && !step.last {
             // Both tour ends fixed and no loose end: the path is complete
             // (or there is none yet, if no end is fixed).
             let fixed = tl + td + step.pinned_done;
@@ -170,47 +185,37 @@ impl Sweep<'_> {
         let mut map = 0u64;
         let mut next = 2u64;
         let mut out = codes;
-        while labels != 0 {
-            let at = labels.trailing_zeros();
-            labels &= labels - 1;
-            let c = (codes >> at) & 15;
+        while labels != W::small(0) {
+            let at = labels.trailing_zeros() as usize;
+            labels = labels & (labels - W::small(1));
+            let c = (codes >> at).low_nibble() as u64;
             let mut to = (map >> (4 * c)) & 15;
             if to == 0 {
                 to = next;
                 map |= next << (4 * c);
                 next += 1;
             }
-            out ^= (c ^ to) << at;
+            out = out ^ W::small(c ^ to) << at;
         }
         debug_assert!(next <= 15);
-        emit(out | ((tl * 3 + td + 1) as u64) << 60);
+        emit(key(out, tl, td));
     }
 }
 
-/// Bit `4i` set for every nibble of `x`, `i < 16`.
-pub(super) const ONES: u64 = 0x1111_1111_1111_1111;
+/// The key of a state: its codes, and the fixed ends `(light, dark)` on
+/// top (never 0, so 0 marks a free table slot).
+#[inline]
+fn key<W: Codes>(codes: W, tl: u32, td: u32) -> u64 {
+    codes.pack() | ((tl * 3 + td + 1) as u64) << 60
+}
 
 /// Bit `4i` set where nibble `i` of `x` is 0.
 #[inline]
-fn zero_nibbles(x: u64) -> u64 {
-    !(x | x >> 1 | x >> 2 | x >> 3) & ONES
+fn zero_nibbles<W: Codes>(x: W) -> W {
+    !(x | x >> 1 | x >> 2 | x >> 3) & W::ONES
 }
 
 #[inline]
-fn nibble(x: u64, i: usize) -> u8 {
-    (x >> (4 * i)) as u8 & 15
-}
-
-/// The low 60 bits of a key: the frontier codes.
-pub(super) const CODES_MASK: u64 = (1 << 60) - 1;
-
-/// A key: codes in 4 bits each, the fixed ends `(light, dark)` on top
-/// (never 0, so 0 marks a free table slot).
-#[inline]
-pub(super) fn pack(codes: &[u8], tl: u32, td: u32) -> u64 {
-    let mut key = ((tl * 3 + td + 1) as u64) << 60;
-    for (i, &c) in codes.iter().enumerate() {
-        key |= (c as u64) << (4 * i);
-    }
-    key
+fn nibble<W: Codes>(x: W, i: usize) -> u8 {
+    (x >> (4 * i)).low_nibble()
 }

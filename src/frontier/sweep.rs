@@ -10,13 +10,13 @@
 //! `2h + 1` squares.
 //!
 //! Invariants: the steps are worked out one at a time as the sweep reaches
-//! them (a ring of the last 16 squares, [`Recent`]), so a board of any
+//! them (a ring of the last squares, [`Recent`]), so a board of any
 //! length costs no memory per square; a working frontier (`2h + 1` squares
 //! and the new one) fits in that ring, which caps `h` at
 //! [`MAX_FRONTIER_SIDE`].  The colour caps on the tour's ends (see
 //! `state.rs`, "Pruning") are counted here once, from the whole board.
 
-use super::state::ONES;
+use super::code::Codes;
 use super::MAX_FRONTIER_SIDE;
 use crate::error::InputError;
 use crate::knights::Board;
@@ -35,8 +35,8 @@ pub(super) struct Step {
     pub(super) light: u32,
     /// After the shift (bit `4i` for slot `i` of the new frontier): present
     /// squares, not a pinned end, with exactly one unswept neighbour, by colour.
-    pub(super) forced_light: u64,
-    pub(super) forced_dark: u64,
+    pub(super) forced_light: u128,
+    pub(super) forced_dark: u128,
     /// The slots of the pinned ends (the start, and the end if given) in the
     /// working frontier.
     pub(super) pinned_slots: u32,
@@ -52,12 +52,14 @@ pub(super) struct Step {
 /// board itself.
 pub(super) struct Sweep<'a> {
     board: &'a Board,
-    /// The shorter side: squares per sweep column.
+    /// Squares per sweep column: the shorter side.
     h: usize,
+    /// Whether a sweep column is a board column (the sweep runs along the rows).
+    by_columns: bool,
     /// Slots of the frontier after a step.
     pub(super) width: usize,
     /// Bit `4i` for each of them.
-    pub(super) ones: u64,
+    pub(super) ones: u128,
     /// The last present square's sweep index: the sweep has `last + 1` steps.
     pub(super) last: usize,
     /// The pinned ends (the start, and the end if given): each one's sweep
@@ -92,23 +94,44 @@ pub(super) struct SquareInfo {
     nbrs: Neighbours,
 }
 
-/// The working frontier's squares (at most 16), each worked out once, when
-/// the sweep reaches it: square `j` in slot `j % 16`.
-pub(super) struct Recent(pub(super) [SquareInfo; 16]);
+/// Squares in the ring [`Recent`].
+pub(super) const RING: usize = 32;
 
-// A working frontier (the `2h + 1` squares and the new one) fits in `Recent`.
-const _: () = assert!(2 * MAX_FRONTIER_SIDE + 2 <= 16);
+/// The working frontier's squares (at most [`RING`]), each worked out once,
+/// when the sweep reaches it: square `j` in slot `j % RING`.
+pub(super) struct Recent([SquareInfo; RING]);
+
+// A working frontier (the `2h + 1` squares and the new one) fits in `Recent`
+// and in the slot masks (`u32`) of a `Step`.
+const _: () = assert!(2 * MAX_FRONTIER_SIDE + 2 <= RING && RING <= 32);
+
+impl Recent {
+    pub(super) fn new() -> Recent {
+        Recent([SquareInfo::default(); RING])
+    }
+}
 
 impl<'a> Sweep<'a> {
     /// The sweep of `board` for tours from `start` (every square if `None`)
     /// to `end` (any square if `None`; only with a start, never closed).
     pub(super) fn new(
         board: &'a Board,
-        (start, end): (Option<usize>, Option<usize>),
+        ends: (Option<usize>, Option<usize>),
         closed: bool,
     ) -> Result<Sweep<'a>, InputError> {
+        Sweep::oriented(board, ends, closed, board.rows() <= board.cols())
+    }
+
+    /// [`Sweep::new`] along the rows (`by_columns`) or down the columns,
+    /// whichever side is shorter (the tests sweep the longer way too).
+    pub(super) fn oriented(
+        board: &'a Board,
+        (start, end): (Option<usize>, Option<usize>),
+        closed: bool,
+        by_columns: bool,
+    ) -> Result<Sweep<'a>, InputError> {
         let (rows, cols) = (board.rows(), board.cols());
-        let h = rows.min(cols);
+        let h = if by_columns { rows } else { cols };
         if h > MAX_FRONTIER_SIDE {
             return Err(InputError(format!(
                 "the frontier count works on boards whose squares fit in a rectangle with a \
@@ -119,8 +142,9 @@ impl<'a> Sweep<'a> {
         let mut sweep = Sweep {
             board,
             h,
+            by_columns,
             width: 2 * h + 1,
-            ones: ONES >> (64 - 4 * (2 * h + 1)),
+            ones: u128::ONES >> (128 - 4 * (2 * h + 1)),
             last: 0,
             pinned: Vec::new(),
             closed,
@@ -177,9 +201,9 @@ impl<'a> Sweep<'a> {
 
     /// The sweep index of board cell `i`.
     fn to_sweep(&self, i: usize) -> usize {
-        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let cols = self.board.cols();
         let (r, c) = (i / cols, i % cols);
-        if rows <= cols {
+        if self.by_columns {
             c * self.h + r
         } else {
             r * self.h + c
@@ -188,8 +212,8 @@ impl<'a> Sweep<'a> {
 
     /// The board cell of sweep index `k`.
     fn cell(&self, k: usize) -> usize {
-        let (rows, cols) = (self.board.rows(), self.board.cols());
-        let (r, c) = if rows <= cols {
+        let cols = self.board.cols();
+        let (r, c) = if self.by_columns {
             (k % self.h, k / self.h)
         } else {
             (k / self.h, k % self.h)
@@ -236,15 +260,24 @@ impl<'a> Sweep<'a> {
         }
     }
 
+    /// The ring as it is before step `k`: the squares before `k`.
+    pub(super) fn recent_before(&self, k: usize) -> Recent {
+        let mut recent = Recent::new();
+        for j in k.saturating_sub(RING)..k {
+            self.step_at(j, &mut recent);
+        }
+        recent
+    }
+
     /// What happens at step `k` (square `k` of the sweep); `recent` holds
     /// the squares before `k` and gets `k`'s.
     pub(super) fn step_at(&self, k: usize, recent: &mut Recent) -> Step {
-        recent.0[k % 16] = self.info(k);
+        recent.0[k % RING] = self.info(k);
         let width = self.width;
         // Slot i of the working frontier is square k + i - width.
         let square = |i: usize| (k + i).checked_sub(width);
         let mut step = Step {
-            present: recent.0[k % 16].present,
+            present: recent.0[k % RING].present,
             last: k == self.last,
             pinned_done: self.pinned.iter().filter(|&&(_, done)| done <= k).count() as u32,
             ..Step::default()
@@ -257,7 +290,7 @@ impl<'a> Sweep<'a> {
                 light,
                 last,
                 ref nbrs,
-            } = recent.0[j % 16];
+            } = recent.0[j % RING];
             if present && light {
                 step.light |= 1 << i;
             }
@@ -280,7 +313,7 @@ impl<'a> Sweep<'a> {
             }
         }
         if step.present {
-            step.earlier = (recent.0[k % 16].nbrs.all().iter())
+            step.earlier = (recent.0[k % RING].nbrs.all().iter())
                 .filter(|&&u| u < k)
                 .map(|&u| u + width - k)
                 .collect();

@@ -199,7 +199,7 @@ impl Board {
         (light, self.squares() - light)
     }
 
-    pub(super) fn is_light(index: usize, cols: usize) -> bool {
+    pub fn is_light(index: usize, cols: usize) -> bool {
         (index / cols + index % cols) % 2 == 0
     }
 

@@ -6,8 +6,9 @@
 
 use super::knights::board_and_start;
 use super::runtime::{cancellable, cancellable_polling, report};
-use crate::engine::{self, Control, SearchError};
-use crate::{knights, queens};
+use crate::engine::{self, Control};
+use crate::error::CountError;
+use crate::{frontier, knights, queens};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::{Arc, Mutex};
@@ -15,6 +16,8 @@ use std::sync::{Arc, Mutex};
 /// The plan of one family.
 enum Plan {
     Tours(engine::Planned<knights::TourSearch>),
+    /// Open tours by pairs of ends, each counted by the frontier DP.
+    TourPairs(frontier::PairPlan),
     Queens(queens::QueensPlan),
 }
 
@@ -22,6 +25,7 @@ impl Plan {
     fn len(&self) -> usize {
         match self {
             Plan::Tours(p) => p.len(),
+            Plan::TourPairs(p) => p.len(),
             Plan::Queens(queens::QueensPlan::Frames(p)) => p.len(),
             Plan::Queens(queens::QueensPlan::Join { planned, .. }) => planned.len(),
         }
@@ -33,16 +37,17 @@ impl Plan {
         threads: usize,
         ctl: &Control,
         finished: &(dyn Fn(usize, u128) + Sync),
-    ) -> Result<Vec<u128>, SearchError> {
-        match self {
-            Plan::Tours(p) => p.count_each(which, threads, ctl, finished),
+    ) -> Result<Vec<u128>, CountError> {
+        Ok(match self {
+            Plan::Tours(p) => p.count_each(which, threads, ctl, finished)?,
+            Plan::TourPairs(p) => p.count_each(which, threads, ctl, finished)?,
             Plan::Queens(queens::QueensPlan::Frames(p)) => {
-                p.count_each(which, threads, ctl, finished)
+                p.count_each(which, threads, ctl, finished)?
             }
             Plan::Queens(queens::QueensPlan::Join { planned, .. }) => {
-                planned.count_each(which, threads, ctl, finished)
+                planned.count_each(which, threads, ctl, finished)?
             }
-        }
+        })
     }
 }
 
@@ -75,6 +80,41 @@ impl CountPlan {
         })
     }
 
+    /// The plan of `count_tours(..., method="pairs")`: open tours from
+    /// `start` (every square if `None`) by pairs of ends up to symmetry,
+    /// each counted by the frontier DP within `memory` bytes.
+    #[staticmethod]
+    #[pyo3(signature = (rows, cols, mask, start, memory=None, spill=None))]
+    fn tour_pairs(
+        rows: usize,
+        cols: usize,
+        mask: Option<Vec<bool>>,
+        start: Option<(usize, usize)>,
+        memory: Option<u64>,
+        spill: Option<std::path::PathBuf>,
+    ) -> PyResult<CountPlan> {
+        let (board, start) = board_and_start(rows, cols, mask, start)?;
+        let plan = frontier::PairPlan::new(board, start, memory, spill)?;
+        Ok(CountPlan {
+            plan: Arc::new(Plan::TourPairs(plan)),
+        })
+    }
+
+    /// The pairs of a `tour_pairs` plan: `((start, end), weight)` in board
+    /// coordinates, one per subproblem, in order.
+    fn pairs(&self) -> Vec<(((usize, usize), (usize, usize)), u64)> {
+        match &*self.plan {
+            Plan::TourPairs(p) => {
+                let cols = p.board().cols();
+                let at = |i: usize| (i / cols, i % cols);
+                (p.pairs().iter())
+                    .map(|q| ((at(q.start), at(q.end)), q.weight))
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// The plan of `count_queens` with at least `min_tasks` subproblems.
     #[staticmethod]
     #[pyo3(signature = (n, unique, min_tasks, method="auto"))]
@@ -101,6 +141,7 @@ impl CountPlan {
         cancellable(py, None, None, move |ctl| match &*plan {
             Plan::Queens(q) => q.total(sum, ctl),
             Plan::Tours(_) => Ok(sum),
+            Plan::TourPairs(p) => p.total(sum),
         })
     }
 

@@ -36,10 +36,12 @@ def add_options(tours: argparse.ArgumentParser) -> None:
     tours.add_argument("--closed", action="store_true", help="only closed (re-entrant) tours")
     tours.add_argument(
         "--method",
-        choices=("auto", "search", "frontier"),
+        choices=("auto", "search", "frontier", "pairs"),
         default=None,
-        help="counting: backtracking search, the frontier DP (long boards, 7x7), or the "
-        "faster for the board (auto, the default); the count is the same",
+        help="counting: backtracking search, the frontier DP (long boards, 7x7, 8x8 closed), "
+        "the frontier once per pair of ends up to symmetry (open tours; splits for --executor "
+        "and --checkpoint FILE), or the faster for the board (auto, the default); the count "
+        "is the same",
     )
     opt.add_threads(tours)
     mode = tours.add_mutually_exclusive_group()

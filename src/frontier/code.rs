@@ -1,0 +1,201 @@
+//! The working form of a frontier (one 4-bit code a square, in a machine
+//! word) and how it packs into the low 60 bits of a `u64` key.
+//!
+//! A frontier of up to 15 squares works in a `u64` (a working frontier is
+//! the frontier and the new square: 16 nibbles) and packs as it is.  The
+//! frontier of a shorter side of 8 has 17 squares (18 working slots, 72
+//! bits), so it works in a `u128` and packs denser: a square's code is one
+//! of 11 values (unused, done, or one of at most 9 labels: see [`Codes::pack`]),
+//! so two squares take 7 bits (121 <= 128 values), and 8 pairs and the
+//! 17th square take 56 + 4 bits.  Keys stay `u64`, so the layer engine,
+//! its files and its memory per state are the same for every board.
+
+use std::ops::{BitAnd, BitOr, BitXor, Mul, Not, Shl, Shr, Sub};
+
+/// A working frontier: nibble `i` is slot `i`'s code.
+pub(super) trait Codes:
+    Copy
+    + Eq
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Mul<Output = Self>
+    + Sub<Output = Self>
+    + Shl<usize, Output = Self>
+    + Shr<usize, Output = Self>
+{
+    /// Bit `4i` of every nibble.
+    const ONES: Self;
+    /// A small value (a code, a mask of a few nibbles).
+    fn small(x: u64) -> Self;
+    /// The low bits of a mask of slots (bit `4i` for slot `i`).
+    fn from_mask(x: u128) -> Self;
+    fn trailing_zeros(self) -> u32;
+    fn count_ones(self) -> u32;
+    /// The low nibble.
+    fn low_nibble(self) -> u8;
+    /// The codes of a state (its frontier, not the working one) in the low
+    /// 60 bits of a key.
+    fn pack(self) -> u64;
+    /// The codes in the low 60 bits of `key`.
+    fn unpack(key: u64) -> Self;
+}
+
+/// The low 60 bits of a key: the frontier's codes.
+pub(super) const CODES_MASK: u64 = (1 << 60) - 1;
+
+impl Codes for u64 {
+    const ONES: u64 = 0x1111_1111_1111_1111;
+
+    #[inline]
+    fn small(x: u64) -> u64 {
+        x
+    }
+
+    #[inline]
+    fn from_mask(x: u128) -> u64 {
+        x as u64
+    }
+
+    #[inline]
+    fn trailing_zeros(self) -> u32 {
+        u64::trailing_zeros(self)
+    }
+
+    #[inline]
+    fn count_ones(self) -> u32 {
+        u64::count_ones(self)
+    }
+
+    #[inline]
+    fn low_nibble(self) -> u8 {
+        self as u8 & 15
+    }
+
+    /// 15 squares at most, as they are.
+    #[inline]
+    fn pack(self) -> u64 {
+        debug_assert_eq!(self & !CODES_MASK, 0);
+        self
+    }
+
+    #[inline]
+    fn unpack(key: u64) -> u64 {
+        key & CODES_MASK
+    }
+}
+
+/// Code `a + 11 b` of a pair of squares (codes `a`, `b`) from the byte
+/// `a + 16 b` of their nibbles, for `a, b < 11`.
+const PAIR: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let (a, b) = (i % 16, i / 16);
+        if a < 11 && b < 11 {
+            t[i] = (a + 11 * b) as u8;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The inverse of [`PAIR`]: the byte of nibbles of code `c < 121`.
+const UNPAIR: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut c = 0;
+    while c < 121 {
+        t[c] = ((c % 11) + 16 * (c / 11)) as u8;
+        c += 1;
+    }
+    t
+};
+
+impl Codes for u128 {
+    const ONES: u128 = 0x1111_1111_1111_1111_1111_1111_1111_1111;
+
+    #[inline]
+    fn small(x: u64) -> u128 {
+        x as u128
+    }
+
+    #[inline]
+    fn from_mask(x: u128) -> u128 {
+        x
+    }
+
+    #[inline]
+    fn trailing_zeros(self) -> u32 {
+        u128::trailing_zeros(self)
+    }
+
+    #[inline]
+    fn count_ones(self) -> u32 {
+        u128::count_ones(self)
+    }
+
+    #[inline]
+    fn low_nibble(self) -> u8 {
+        self as u8 & 15
+    }
+
+    /// 17 squares at most: squares `2i, 2i + 1` in the 7 bits at `7i`
+    /// (`i < 8`), square 16 in the 4 bits at 56.  A code is below 11: a
+    /// frontier of 17 squares has at most 9 labels (a label marks two loose
+    /// ends of one fragment, or one whose other end is one of the tour's
+    /// two ends: `2 * 8 + 1` or `2 * 7 + 2` squares), numbered from 2.
+    #[inline]
+    fn pack(self) -> u64 {
+        debug_assert_eq!(self >> 68, 0);
+        let lo = self as u64;
+        let mut key = ((self >> 64) as u64) << 56;
+        for i in 0..8 {
+            let byte = (lo >> (8 * i)) as u8;
+            debug_assert!(byte & 15 < 11 && byte >> 4 < 11, "code past 10");
+            key |= (PAIR[byte as usize] as u64) << (7 * i);
+        }
+        key
+    }
+
+    #[inline]
+    fn unpack(key: u64) -> u128 {
+        let mut lo = 0u64;
+        for i in 0..8 {
+            let code = (key >> (7 * i)) as usize & 127;
+            lo |= (UNPAIR[code] as u64) << (8 * i);
+        }
+        (lo as u128) | ((key >> 56 & 15) as u128) << 64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dense_keys_are_the_codes_and_fit_60_bits() {
+        // Every pair of codes in every position, and the 17th square.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for round in 0..20_000u32 {
+            let mut codes = 0u128;
+            for i in 0..17 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let c = match round {
+                    0 => 10,
+                    1 => 0,
+                    _ => seed % 11,
+                };
+                codes |= (c as u128) << (4 * i);
+            }
+            let key = codes.pack();
+            assert_eq!(key & !CODES_MASK, 0);
+            assert_eq!(u128::unpack(key | 9 << 60), codes);
+        }
+        for c in 0..121 {
+            assert_eq!(PAIR[UNPAIR[c] as usize] as usize, c);
+        }
+    }
+}
