@@ -12,7 +12,6 @@ import sqlite3
 
 import oracle
 import pytest
-import solvers
 from solvers import _core, count_tours, distributed
 from solvers.cli import main
 from test_distributed import RecordingExecutor, dask_client

@@ -159,7 +159,7 @@ class CountPlan:
         mask: list[bool] | None,
         start: tuple[int, int] | None,
         memory: int | None = None,
-        spill: str | os.PathLike[str] | None = None,
+        spill: str | None = None,
     ) -> CountPlan: ...
     @staticmethod
     def queens(n: int, unique: bool, min_tasks: int, method: str = "auto") -> CountPlan: ...
