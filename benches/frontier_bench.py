@@ -7,6 +7,7 @@ step, peak memory and wall time of each case, each in a fresh Python process
     python benches/frontier_bench.py --search      # also time the search where it is feasible
     python benches/frontier_bench.py 3x16 6x6      # chosen cases
     python benches/frontier_bench.py --memory 4GB 7x7   # within a memory budget (spills to disk)
+    python benches/frontier_bench.py --huge --memory 16GB --spill /scratch   # 8x8 closed (an hour)
 
 A case is ``RxC`` (all starts, open tours), optionally ``RxC@r,c`` (from one
 square) and a trailing ``c`` for closed tours (``6x6@0,0c``).  A count past
@@ -34,19 +35,21 @@ from solvers import _validate
 
 QUICK = ["3x16", "3x60", "3x100", "4x30", "4x60", "5x8", "5x12", "6x6", "6x6@0,0c", "6x6c"]
 BIG = ["6x7", "7x7"]
+#: 8x8 closed tours from the lower-left corner: twice McKay's 13,267,364,410,532.
+HUGE = ["8x8@7,0c"]
 SEARCH_FEASIBLE = {"3x16", "5x8", "6x6", "6x6@0,0c", "6x6c"}
 
 SNIPPET = """
 import json, resource, time
 from solvers import _core
-rows, cols, start, closed, method, threads, memory = {args!r}
+rows, cols, start, closed, method, threads, memory, spill = {args!r}
 t = time.perf_counter()
 widest = ""
 spilled = 0
 try:
     if method == "frontier":
         high, low, widest, spilled = _core.count_tours_frontier(
-            rows, cols, None, start, closed, threads, None, None, memory
+            rows, cols, None, start, closed, threads, None, None, memory, spill
         )
         result = high << 128 | low
     else:
@@ -69,9 +72,9 @@ def parse(case: str) -> tuple[int, int, tuple[int, int] | None, bool]:
     return rows, cols, start, closed
 
 
-def run(case: str, method: str, threads: int, memory: int | None) -> list:
+def run(case: str, method: str, threads: int, memory: int | None, spill: str | None) -> list:
     rows, cols, start, closed = parse(case)
-    args = (rows, cols, start, closed, method, threads, memory)
+    args = (rows, cols, start, closed, method, threads, memory, spill)
     code = textwrap.dedent(SNIPPET).format(args=args)
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
@@ -85,10 +88,12 @@ def main() -> None:
     parser.add_argument("--big", action="store_true", help="also 6x7 and 7x7")
     parser.add_argument("--search", action="store_true", help="also time the search")
     parser.add_argument("--threads", type=int, default=0, help="0: one per core")
+    parser.add_argument("--huge", action="store_true", help="also 8x8 closed (an hour)")
     parser.add_argument("--memory", default=None, help="the frontier's memory budget (e.g. 4GB)")
+    parser.add_argument("--spill", default=None, help="where layers past the budget go")
     args = parser.parse_args()
     memory = _validate.memory(args.memory)
-    cases = args.cases or QUICK + (BIG if args.big else [])
+    cases = args.cases or QUICK + (BIG if args.big else []) + (HUGE if args.huge else [])
     cores = args.threads or os.cpu_count()
     print(f"Threads: {cores}\n")
     if memory is not None:
@@ -99,7 +104,9 @@ def main() -> None:
         methods = ["frontier"] + (["search"] if args.search and case in SEARCH_FEASIBLE else [])
         for method in methods:
             print(f"running {case} {method} ...", file=sys.stderr, flush=True)
-            result, widest, peak, seconds, spilled = run(case, method, args.threads, memory)
+            result, widest, peak, seconds, spilled = run(
+                case, method, args.threads, memory, args.spill
+            )
             widest = f"{widest:,}" if widest != "" else ""
             count = f"{int(result):,}" if result.isdigit() else result
             print(

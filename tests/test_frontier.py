@@ -200,3 +200,16 @@ def test_timeout_and_progress():
     assert count_tours(4, 10, start="all", method="frontier", progress=True) == 2_426_224
     with pytest.raises(TimeoutError):
         count_tours(6, 7, start="all", method="frontier", timeout=0.2)
+
+
+def test_a_board_spanning_8x8_agrees_with_the_search():
+    # Columns of 8: a working frontier past 64 bits, keys packed densely.
+    text = "\n".join(["........"] * 3 + ["....####"] * 5)
+    for start in ["all", (0, 0)]:
+        frontier, search = both(board=text, start=start, closed=True)
+        assert frontier == search > 0, start
+
+
+def test_8x8_stops_at_its_timeout():
+    with pytest.raises(TimeoutError):
+        count_tours(8, 8, closed=True, method="frontier", timeout=0.3)

@@ -28,6 +28,11 @@
 //!   left must become an end, so it counts as one already.
 //! * A path that is complete (both its ends fixed) before the last square
 //!   leaves squares uncovered.
+//! * In a closed count every square takes two edges: a frontier square
+//!   with no edge and two unswept neighbours needs both, a loose end with
+//!   one unswept neighbour needs it.  An unswept square needed three times,
+//!   or by both ends of one fragment (closing a cycle) unless it is the last
+//!   square, ends the state.
 
 use super::code::{Codes, CODES_MASK};
 use super::sweep::{Step, Sweep};
@@ -170,6 +175,9 @@ impl Sweep<'_> {
         if tl + forced_l > cap_l || td + forced_d > cap_d {
             return;
         }
+        if self.closed && !needs_fit(step, codes) {
+            return;
+        }
         let mut labels = (codes >> 1 | codes >> 2 | codes >> 3) & ones;
         if !self.closed && labels == W::small(0) && !step.last {
             // Both tour ends fixed and no loose end: the path is complete
@@ -200,6 +208,43 @@ impl Sweep<'_> {
         debug_assert!(next <= 15);
         emit(key(out, tl, td));
     }
+}
+
+/// Whether the edges that frontier squares of a closed count still need
+/// can all be had (see "Pruning"): an unswept square takes two edges at
+/// most, and it closes a fragment into a cycle only as the last square.
+#[inline]
+fn needs_fit<W: Codes>(step: &Step, codes: W) -> bool {
+    let (mut once, mut twice) = (0u32, 0u32);
+    // The label of the loose end that needs unswept square `j`, in nibble `j`.
+    let mut wanted_by = 0u128;
+    let mut needy = step.needy;
+    while needy != 0 {
+        let i = needy.trailing_zeros() as usize;
+        needy &= needy - 1;
+        let one_way = step.needy_one >> i & 1 == 1;
+        let code = nibble(codes, i);
+        let need = match code {
+            DONE => continue,
+            UNUSED => step.unswept[i],
+            _ if one_way => step.unswept[i],
+            _ => continue,
+        };
+        if twice & need != 0 {
+            return false;
+        }
+        twice |= once & need;
+        once |= need;
+        if code != UNUSED && one_way {
+            let j = 4 * need.trailing_zeros();
+            match (wanted_by >> j) as u8 & 15 {
+                0 => wanted_by |= (code as u128) << j,
+                other if other == code && need & step.last_unswept == 0 => return false,
+                _ => {}
+            }
+        }
+    }
+    true
 }
 
 /// The key of a state: its codes, and the fixed ends `(light, dark)` on

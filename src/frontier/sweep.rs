@@ -37,6 +37,16 @@ pub(super) struct Step {
     /// squares, not a pinned end, with exactly one unswept neighbour, by colour.
     pub(super) forced_light: u128,
     pub(super) forced_dark: u128,
+    /// After the shift: slots of present squares with one or two unswept
+    /// neighbours (bit `i` for slot `i`), those with one, and each one's
+    /// unswept neighbours (bit `j`: square `k + 1 + j`).  See `state.rs`,
+    /// "Pruning": the edges these squares still need.
+    pub(super) needy: u32,
+    pub(super) needy_one: u32,
+    pub(super) unswept: [u32; RING],
+    /// The bit of the board's last square among the unswept ones (0 if it
+    /// is past them).
+    pub(super) last_unswept: u32,
     /// The slots of the pinned ends (the start, and the end if given) in the
     /// working frontier.
     pub(super) pinned_slots: u32,
@@ -278,6 +288,9 @@ impl<'a> Sweep<'a> {
         let square = |i: usize| (k + i).checked_sub(width);
         let mut step = Step {
             present: recent.0[k % RING].present,
+            last_unswept: (self.last > k && self.last - k - 1 < 32)
+                .then(|| 1u32 << (self.last - k - 1))
+                .unwrap_or(0),
             last: k == self.last,
             pinned_done: self.pinned.iter().filter(|&&(_, done)| done <= k).count() as u32,
             ..Step::default()
@@ -303,7 +316,14 @@ impl<'a> Sweep<'a> {
             if i == 0 || !present || is_pinned(j) {
                 continue;
             }
-            let unswept = nbrs.all().iter().filter(|&&u| u > k).count();
+            let later = nbrs.all().iter().filter(|&&u| u > k);
+            let mask = later.map(|&u| 1u32 << (u - k - 1)).fold(0, |m, b| m | b);
+            let unswept = mask.count_ones();
+            if unswept == 1 || unswept == 2 {
+                step.needy |= 1 << (i - 1);
+                step.needy_one |= ((unswept == 1) as u32) << (i - 1);
+                step.unswept[i - 1] = mask;
+            }
             if unswept == 1 {
                 if light {
                     step.forced_light |= 1 << (4 * (i - 1));
