@@ -288,9 +288,10 @@ impl<'a> Sweep<'a> {
         let square = |i: usize| (k + i).checked_sub(width);
         let mut step = Step {
             present: recent.0[k % RING].present,
-            last_unswept: (self.last > k && self.last - k - 1 < 32)
-                .then(|| 1u32 << (self.last - k - 1))
-                .unwrap_or(0),
+            last_unswept: match self.last.checked_sub(k + 1) {
+                Some(j) if j < 32 => 1 << j,
+                _ => 0,
+            },
             last: k == self.last,
             pinned_done: self.pinned.iter().filter(|&&(_, done)| done <= k).count() as u32,
             ..Step::default()
