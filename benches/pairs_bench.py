@@ -7,7 +7,9 @@ on a Dask ``LocalCluster``; a Markdown table on stdout::
     python benches/pairs_bench.py 6x7 7x7 --dask           # whole plans on a LocalCluster
 
 Each pair runs in a fresh Python process (so its peak memory is its own),
-on every core.  The projection multiplies the mean time of the pairs run by
+on every core, its progress on stderr; with ``--checkpoint DIR`` each pair
+saves its layers in a directory of its own there, and a rerun goes on
+from them (an 8x8 pair takes hours).  The projection multiplies the mean time of the pairs run by
 the plan's length: pair costs differ (a pair near the corners pins the
 sweep's first squares, one in the middle does not), so spread the sample
 over the plan.  Measured figures are in the README ("8x8").
@@ -26,11 +28,12 @@ from solvers import _core, _validate, count_tours
 
 SNIPPET = """
 import json, resource, time
-from solvers import _core
-rows, cols, start, end, threads, memory, spill = {args!r}
+from solvers import _core, _progress
+rows, cols, start, end, threads, memory, spill, saved = {args!r}
+bar = _progress.ProgressBar(f"pair {{start}} -> {{end}}", unit="square")
 t = time.perf_counter()
 high, low, widest, spilled = _core.count_tours_frontier(
-    rows, cols, None, start, False, threads, None, None, memory, spill, None, end
+    rows, cols, None, start, False, threads, bar, None, memory, spill, saved, end
 )
 seconds = time.perf_counter() - t
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -43,15 +46,16 @@ def board(case: str) -> tuple[int, int]:
     return rows, cols
 
 
-def one_pair(rows, cols, start, end, threads, memory, spill) -> list:
-    code = textwrap.dedent(SNIPPET).format(args=(rows, cols, start, end, threads, memory, spill))
+def one_pair(rows, cols, start, end, threads, memory, spill, saved) -> list:
+    args = (rows, cols, start, end, threads, memory, spill, saved)
+    code = textwrap.dedent(SNIPPET).format(args=args)
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, check=True
     ).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
-def pairs(case: str, which: list[int], threads: int, memory, spill) -> None:
+def pairs(case: str, which: list[int], threads: int, memory, spill, checkpoint) -> None:
     rows, cols = board(case)
     plan = _core.CountPlan.tour_pairs(rows, cols, None, None).pairs()
     print(f"{case}: {len(plan)} pairs of ends up to symmetry\n")
@@ -62,8 +66,9 @@ def pairs(case: str, which: list[int], threads: int, memory, spill) -> None:
     for i in which:
         (start, end), weight = plan[i]
         print(f"running pair {i} {start} -> {end} ...", file=sys.stderr, flush=True)
+        saved = None if checkpoint is None else f"{checkpoint}/{case}-pair-{i}"
         paths, widest, peak, seconds, spilled = one_pair(
-            rows, cols, start, end, threads, memory, spill
+            rows, cols, start, end, threads, memory, spill, saved
         )
         times.append(seconds)
         print(
@@ -108,6 +113,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=0, help="0: one per core")
     parser.add_argument("--memory", default=None, help="each pair's memory budget (e.g. 16GB)")
     parser.add_argument("--spill", default=None, help="where layers past the budget go")
+    parser.add_argument(
+        "--checkpoint", default=None, help="a directory: each pair saves its layers there"
+    )
     args = parser.parse_args()
     if args.dask:
         dask_plans(args.cases)
@@ -116,7 +124,7 @@ def main() -> None:
     which = [int(i) for i in args.pairs.split(",")]
     threads = args.threads or _validate.threads(None)
     for case in args.cases:
-        pairs(case, which, threads, memory, args.spill)
+        pairs(case, which, threads, memory, args.spill, args.checkpoint)
 
 
 if __name__ == "__main__":

@@ -87,11 +87,17 @@ def plan(
     and :func:`count_queens` (the peg DP splits by layers instead: pass
     ``executor=`` to :func:`count_peg_solutions`).  ``subproblems`` is the
     least number wanted (default 4096; fewer when the tree is smaller).
-    ``count`` may be a :func:`functools.partial` of one of them.
+    ``count`` may be a :func:`functools.partial` of one of them.  Open
+    knight's tours also split by their pairs of ends, ``method="pairs"``:
+    one frontier count per pair of squares up to symmetry (``subproblems``
+    does not apply; 136 pairs on 8x8).
 
     >>> from functools import partial
     >>> plan(partial(nqueens.count_queens, unique=True), 8).count()
     12
+    >>> work = plan(knights.count_tours, 5, 6, start="all", method="pairs")
+    >>> len(work), work.count()
+    (66, 37568)
     """
     # A partial (of a partial...) of a count: its arguments come first.
     while isinstance(count, functools.partial):

@@ -13,6 +13,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::{Arc, Mutex};
 
+/// A pair of end squares, `(start, end)`, as `(row, col)`.
+type EndSquares = ((usize, usize), (usize, usize));
+
 /// The plan of one family.
 enum Plan {
     Tours(engine::Planned<knights::TourSearch>),
@@ -102,7 +105,7 @@ impl CountPlan {
 
     /// The pairs of a `tour_pairs` plan: `((start, end), weight)` in board
     /// coordinates, one per subproblem, in order.
-    fn pairs(&self) -> Vec<(((usize, usize), (usize, usize)), u64)> {
+    fn pairs(&self) -> Vec<(EndSquares, u64)> {
         match &*self.plan {
             Plan::TourPairs(p) => {
                 let cols = p.board().cols();
