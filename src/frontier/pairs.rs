@@ -17,7 +17,7 @@
 //! `s`, and the sum is the tours from `s`.  Pairs whose colours no tour can
 //! have (see `state.rs`, "Pruning") are left out.
 
-use super::sweep::Sweep;
+use super::sweep::{end_caps, Sweep};
 use super::{count_paths_between, Storage};
 use crate::engine::Control;
 use crate::error::{CountError, InputError, SearchError};
@@ -134,14 +134,11 @@ impl PairPlan {
 fn pairs(board: &Board, start: Option<usize>) -> Vec<Pair> {
     let syms = board.symmetries();
     let squares: Vec<usize> = (0..board.cells()).filter(|&i| board.is_square(i)).collect();
-    let (light, dark) = board.colour_counts();
+    let colours = board.colour_counts();
     let is_light = |i: usize| Board::is_light(i, board.cols());
-    // The colours a tour's two ends can have (see `state.rs`, "Pruning").
-    let colours_allow = |s: usize, t: usize| match light.cmp(&dark) {
-        std::cmp::Ordering::Equal => is_light(s) != is_light(t),
-        std::cmp::Ordering::Greater => light == dark + 1 && is_light(s) && is_light(t),
-        std::cmp::Ordering::Less => dark == light + 1 && !is_light(s) && !is_light(t),
-    };
+    // Whether a tour may end on both (see `state.rs`, "Pruning").
+    let colours_allow =
+        |s: usize, t: usize| end_caps(colours, false, &[is_light(s), is_light(t)]).is_some();
     let mut out = Vec::new();
     match start {
         None => {

@@ -121,6 +121,33 @@ impl Recent {
     }
 }
 
+/// The tour ends still allowed per colour, `(light, dark)`, on a board of
+/// `(light, dark)` squares, once the pinned ends (`true`: a light square)
+/// have taken theirs; `None` if the colours rule out every tour.  A closed
+/// tour has no ends and as many squares of each colour; an open one has
+/// ends of unlike colour on a balanced board, both of the colour with one
+/// square more otherwise.
+pub(super) fn end_caps(
+    (light, dark): (usize, usize),
+    closed: bool,
+    pinned: &[bool],
+) -> Option<(u32, u32)> {
+    let caps = match (closed, light.cmp(&dark)) {
+        (true, std::cmp::Ordering::Equal) => return Some((0, 0)),
+        (true, _) => return None,
+        (false, std::cmp::Ordering::Equal) => (1u32, 1u32),
+        (false, _) if light == dark + 1 => (2, 0),
+        (false, _) if dark == light + 1 => (0, 2),
+        (false, _) => return None,
+    };
+    pinned
+        .iter()
+        .try_fold(caps, |(l, d), &is_light| match is_light {
+            true => l.checked_sub(1).map(|l| (l, d)),
+            false => d.checked_sub(1).map(|d| (l, d)),
+        })
+}
+
 impl<'a> Sweep<'a> {
     /// The sweep of `board` for tours from `start` (every square if `None`)
     /// to `end` (any square if `None`; only with a start, never closed).
@@ -176,36 +203,8 @@ impl<'a> Sweep<'a> {
             .collect();
         sweep.last = (0..len).rev().find(|&k| sweep.present(k)).unwrap_or(0);
 
-        let (mut light_n, mut dark_n) = (0u32, 0u32);
-        for k in 0..len {
-            if sweep.present(k) {
-                if sweep.light(k) {
-                    light_n += 1;
-                } else {
-                    dark_n += 1;
-                }
-            }
-        }
-        sweep.caps = if closed {
-            (light_n == dark_n).then_some((0, 0))
-        } else {
-            let caps = if light_n == dark_n {
-                Some((1u32, 1u32))
-            } else if light_n == dark_n + 1 {
-                Some((2, 0))
-            } else if dark_n == light_n + 1 {
-                Some((0, 2))
-            } else {
-                None
-            };
-            ends.iter().fold(caps, |caps, &s| {
-                let (l, d) = caps?;
-                match sweep.light(s) {
-                    true => l.checked_sub(1).map(|l| (l, d)),
-                    false => d.checked_sub(1).map(|d| (l, d)),
-                }
-            })
-        };
+        let ends_light: Vec<bool> = ends.iter().map(|&s| sweep.light(s)).collect();
+        sweep.caps = end_caps(board.colour_counts(), closed, &ends_light);
         Ok(sweep)
     }
 
