@@ -10,7 +10,7 @@ family, so any process that unpickles a :class:`Subproblem` (its import of
 ``solvers`` comes first) can count it.
 
 >>> sorted(families())
-['queens', 'tours']
+['queens', 'tour-pairs', 'tours']
 >>> work = families()["queens"].plan(8, subproblems=16)
 >>> work.description, len(work) >= 16, work.count()
 ('8-queens', True, 92)
