@@ -6,6 +6,7 @@ Markdown table on stdout (progress on stderr)::
     python benches/peg_bench.py --table      # also the 33-hole single-vacancy table (minutes)
     python benches/peg_bench.py --no-huge-pages   # refuse transparent huge pages (Linux)
     python benches/peg_bench.py --memory 1GB --only english-2-4   # within a memory budget
+    python benches/peg_bench.py --french --memory 16GB --spill DIR --only french-0-2-every-game
 
 Cases: the English board centre to centre, and from the seed's start (2,4)
 back to it (only 2 symmetries fix that hole); the 15-hole triangle from every
@@ -14,8 +15,10 @@ start (every finish, in one forward pass per start); the seed's method
 against ours on the 21-hole triangle and on the English board itself; with
 ``--table`` the whole table of English single-vacancy problems (start =
 finish, all 33 holes; holes in one symmetry class share a count, so each
-class is counted once).  ``--memory`` gives the DP counts (not the seed's
-method) a memory budget: layers past it spill to files.
+class is counted once); every game (won or stuck) on the English board from
+the centre, and with ``--french`` on the French board from (0,2).
+``--memory`` gives the DP counts (not the seed's method) a memory budget:
+layers past it spill to files (in ``--spill``).
 """
 
 from __future__ import annotations
@@ -58,6 +61,20 @@ CASES: dict[str, str] = {
         board = PegBoard.english()
         result = seed_method(board, (3, 3), finish=(3, 3))
     """,
+    "english-centre-every-game": """
+        board = PegBoard.english()
+        result = count_peg_games(board, start=(3, 3), threads=THREADS, memory=MEMORY).total
+    """,
+    "french-0-2-every-game": """
+        # Hours and tens of GB: give --memory (and a --spill directory with room).
+        games = count_peg_games(
+            PegBoard.french(), start=(0, 2), threads=THREADS, memory=MEMORY, spill=SPILL,
+            progress=True,
+        )
+        print(games, file=sys.stderr)
+        print({hole: n for hole, n in games.wins.items() if n}, file=sys.stderr)
+        result = games.total
+    """,
     "english-33-hole-table": """
         board = PegBoard.english()
         counts = {}
@@ -77,12 +94,13 @@ PRELUDE = """
 import json, resource, sys, time
 THREADS = int(sys.argv[1])
 MEMORY = None if sys.argv[3] == "none" else sys.argv[3]
+SPILL = None if sys.argv[4] == "none" else sys.argv[4]
 if sys.argv[2] == "off":
     # PR_SET_THP_DISABLE: no transparent huge pages for this process,
     # whatever the tables ask for (madvise), to measure what they bring.
     import ctypes
     assert ctypes.CDLL(None).prctl(41, 1, 0, 0, 0) == 0
-from solvers import PegBoard, count_peg_solutions, finish_counts
+from solvers import PegBoard, count_peg_games, count_peg_solutions, finish_counts
 from solvers import _core
 
 def seed_method(board, start, finish=None):
@@ -106,12 +124,18 @@ print(json.dumps({"result": result, "seconds": seconds, "peak_mb": peak}))
 """
 
 
-def run_case(name: str, threads: int, huge_pages: bool = True, memory: str | None = None) -> dict:
+def run_case(
+    name: str,
+    threads: int,
+    huge_pages: bool = True,
+    memory: str | None = None,
+    spill: str | None = None,
+) -> dict:
     code = PRELUDE + textwrap.dedent(CASES[name]) + EPILOGUE
     pages = "on" if huge_pages else "off"
     done = subprocess.run(
-        [sys.executable, "-c", code, str(threads), pages, memory or "none"],
-        capture_output=True,
+        [sys.executable, "-c", code, str(threads), pages, memory or "none", spill or "none"],
+        stdout=subprocess.PIPE,
         text=True,
         check=True,
     )
@@ -121,6 +145,12 @@ def run_case(name: str, threads: int, huge_pages: bool = True, memory: str | Non
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--table", action="store_true", help="also the 33-hole table (minutes)")
+    parser.add_argument(
+        "--french",
+        action="store_true",
+        help="also every game on the French board from (0,2) (hours; give --memory)",
+    )
+    parser.add_argument("--spill", metavar="DIR", help="where layers past --memory go")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument(
         "--no-huge-pages",
@@ -132,13 +162,14 @@ def main(argv: list[str] | None = None) -> int:
         "--memory", metavar="BUDGET", help="a memory budget for the DP counts, e.g. 1GB"
     )
     args = parser.parse_args(argv)
-    names = [n for n in CASES if args.table or n != "english-33-hole-table"]
+    optional = {"english-33-hole-table": args.table, "french-0-2-every-game": args.french}
+    names = [n for n in CASES if optional.get(n, True)]
     if args.only:
         names = [n for n in args.only if n in CASES]
     rows = []
     for name in names:
         print(f"{name} ...", file=sys.stderr, flush=True)
-        out = run_case(name, args.threads, not args.no_huge_pages, args.memory)
+        out = run_case(name, args.threads, not args.no_huge_pages, args.memory, args.spill)
         print(f"  {out}", file=sys.stderr, flush=True)
         rows.append(f"| {name} | {out['result']} | {out['seconds']:.2f} | {out['peak_mb']:.0f} |")
     cores = os.cpu_count()

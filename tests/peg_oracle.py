@@ -178,3 +178,46 @@ def is_solution(
         pegs -= {a, b}
         pegs.add(c)
     return len(pegs) == 1 and (finish is None or finish in pegs)
+
+
+# ---------------------------------------------------------------- every game
+
+
+def games_bruteforce(
+    holes: Sequence[Square], jumps: Sequence[Jump], start_empty: Square
+) -> tuple[Counter[int], Counter[Square], int | None]:
+    """Every game from the board full but ``start_empty``, played until no
+    jump is left: the games by pegs left, the one-peg games by the hole of
+    the last peg, and the fewest jumps of a game stuck with more than one peg
+    (None if there is none).  A depth-first search with a memo on positions,
+    each position's games as a Counter of its final positions."""
+    bit, moves = _bits(holes, jumps)
+    start = sum(bit.values()) ^ bit[start_empty]
+    memo: dict[int, Counter[int]] = {}
+
+    def ends(pegs: int) -> Counter[int]:
+        """How many games from ``pegs`` end on each final position."""
+        if pegs in memo:
+            return memo[pegs]
+        out: Counter[int] = Counter()
+        for a, b, c in moves:
+            if pegs & a and pegs & b and not pegs & c:
+                out.update(ends(pegs ^ a ^ b ^ c))
+        if not out:
+            out[pegs] = 1
+        memo[pegs] = out
+        return out
+
+    finals = ends(start)
+    by_pegs: Counter[int] = Counter()
+    wins: Counter[Square] = Counter()
+    for final, games in finals.items():
+        by_pegs[final.bit_count()] += games
+        if final.bit_count() == 1:
+            (square,) = [s for s, m in bit.items() if m == final]
+            wins[square] += games
+    shortest = min(
+        (start.bit_count() - final.bit_count() for final in finals if final.bit_count() > 1),
+        default=None,
+    )
+    return by_pegs, wins, shortest

@@ -2,9 +2,10 @@
 N-Queens placements and peg-solitaire solutions, with Rust search cores.
 
 The families live in the modules :mod:`solvers.knights`,
-:mod:`solvers.nqueens`, :mod:`solvers.peg` and :mod:`solvers.pegboard`; no
-function here shares its name with a module (``solvers.queens`` is the
-listing function, the module is ``solvers.nqueens``).
+:mod:`solvers.nqueens`, :mod:`solvers.peg`, :mod:`solvers.peg_games` and
+:mod:`solvers.pegboard`; no function here shares its name with a module
+(``solvers.queens`` is the listing function, the module is
+``solvers.nqueens``).
 
 >>> import solvers
 >>> solvers.count_tours(4, 7, threads=8)
@@ -41,6 +42,7 @@ from .peg import (
     peg_solutions,
     solve_peg,
 )
+from .peg_games import PegGames, count_peg_games
 
 __all__ = [
     "MAX_FIND_CELLS",
@@ -48,10 +50,12 @@ __all__ = [
     "Jump",
     "KnightBoard",
     "PegBoard",
+    "PegGames",
     "PegSolution",
     "Placement",
     "Tour",
     "__version__",
+    "count_peg_games",
     "count_peg_solutions",
     "count_queens",
     "count_tours",

@@ -47,6 +47,7 @@ __all__ = [
     "Spec",
     "count",
     "finish_counts",
+    "games",
     "new_kernel",
     "spec_of",
 ]
@@ -135,6 +136,11 @@ class Driver(abc.ABC):
     def last(self, side: Any) -> Any:
         """The one-peg layer of ``side`` as a ``PegLayer`` here, or None if empty."""
 
+    def stuck(self, side: Any) -> int:
+        """The games that end in ``side``'s newest layer (at a position with
+        no jump); only the ways of running in this process count them."""
+        raise NotImplementedError(f"{type(self).__name__} does not count stuck games")
+
 
 class Local(Driver):
     """The DP in this process: one kernel, ``threads`` threads, and with
@@ -184,6 +190,10 @@ class Local(Driver):
 
     def last(self, side: _core.PegLayer) -> _core.PegLayer | None:
         return side if len(side) else None
+
+    def stuck(self, side: _core.PegLayer) -> int:
+        """The games that end in ``side``'s layer (at a position with no jump)."""
+        return int(self.kernel.stuck(side, self.workers, self.deadline.left()))
 
 
 class Budgeted(Driver):
@@ -261,6 +271,10 @@ class Budgeted(Driver):
     def last(self, side: _core.PegSide) -> _core.PegLayer | None:
         return side.layer() if len(side) else None
 
+    def stuck(self, side: _core.PegSide) -> int:
+        """The games that end in ``side``'s layer (at a position with no jump)."""
+        return int(self.kernel.stuck_side(side, self.workers, self.deadline.left()))
+
 
 def _to_one_peg(driver: Driver, side: Any) -> Any:
     while driver.pegs(side) > 1 and driver.size(side):
@@ -333,3 +347,24 @@ def finish_counts(driver: Driver, board: PegBoard, s: int) -> list[tuple[int, in
         return []
     last = _last_layer(driver, s)
     return [] if last is None else list(driver.kernel.finish_counts(last))
+
+
+def games(driver: Driver, s: int) -> tuple[dict[int, int], list[tuple[int, int]]]:
+    """Every game from hole ``s``, played until no jump is left: the games
+    by the pegs left at the end (``{pegs: games}``, only those that occur),
+    and the wins by the hole of the last peg (``(hole, games)``).  One
+    forward pass; a layer's stuck positions end the games that reach them."""
+    side = driver.start("a", s)
+    driver.plan(max(driver.pegs(side) - 1, 0))
+    table: dict[int, int] = {}
+    while True:
+        pegs = driver.pegs(side)
+        ended = driver.stuck(side)
+        if ended:
+            table[pegs] = ended
+        if pegs <= 1 or not driver.size(side):
+            break
+        side = driver.expand(side, "a")
+    last = driver.last(side) if driver.pegs(side) == 1 else None
+    wins = [] if last is None else list(driver.kernel.finish_counts(last))
+    return table, wins

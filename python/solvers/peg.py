@@ -96,7 +96,7 @@ class PegSolution(Sequence[Jump]):
     __slots__ = ("_board", "_start", "_jumps")
 
     def __init__(self, board: PegBoard, jumps: Iterable[Any], *, start: Hole) -> None:
-        board = _board(board)
+        board = checked_board(board)
         first = board.holes[board.normalize_square(start, "start")]
         moves = _jumps(jumps)
         problem = _replay_defect(board, first, moves)
@@ -257,7 +257,7 @@ def is_peg_solution(
     >>> is_peg_solution(board, [], start=(0, 0), finish=None)  # two pegs left
     False
     """
-    board = _board(board)
+    board = checked_board(board)
     s = board.normalize_square(start, "start")
     f = _finish(board, finish, s)
     moves = _jumps(jumps)
@@ -329,7 +329,7 @@ def _overflow(board: PegBoard, start: Hole) -> OverflowError:
     )
 
 
-def _driver(
+def dp_driver(
     board: PegBoard,
     group: Any,
     executor: Executor | None,
@@ -363,7 +363,8 @@ def _driver(
     return Distributed(board, group, executor, parts, threads, progress, timeout, spill_dir)
 
 
-def _board(board: Any) -> PegBoard:
+def checked_board(board: Any) -> PegBoard:
+    """``board``, if it is a :class:`PegBoard` (for every peg call's check)."""
     if not isinstance(board, PegBoard):
         raise TypeError(
             f"board must be a PegBoard (e.g. PegBoard.english()), got {type(board).__name__}"
@@ -432,14 +433,14 @@ def count_peg_solutions(
     >>> count_peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3), memory="1MiB")
     432
     """
-    board = _board(board)
+    board = checked_board(board)
     s = board.normalize_square(start, "start")
     method = _validate.choice(method, "method", _METHODS)
     f = _finish(board, finish, s)
     if checkpoint is not None and (executor is not None or parts is not None):
         raise ValueError("checkpoint= saves the layers of a count in this process: no executor")
     group = board.symmetries_fixing(s) if f is None else board.symmetries_fixing(s, f)
-    driver = _driver(board, group, executor, parts, threads, progress, timeout, memory, spill)
+    driver = dp_driver(board, group, executor, parts, threads, progress, timeout, memory, spill)
     ledger = None
     saved = None
     try:
@@ -523,11 +524,11 @@ def finish_counts(
     >>> ends[(0, 3)], sum(ends.values())
     (432, 852)
     """
-    board = _board(board)
+    board = checked_board(board)
     s = board.normalize_square(start, "start")
     counts = dict.fromkeys(board.holes, 0)
     group = board.symmetries_fixing(s)
-    driver = _driver(board, group, executor, parts, threads, progress, timeout, memory, spill)
+    driver = dp_driver(board, group, executor, parts, threads, progress, timeout, memory, spill)
     try:
         for hole, count in _peg_dp.finish_counts(driver, board, s):
             counts[board.holes[hole]] = count
@@ -560,7 +561,7 @@ def find_peg_solution(
     >>> find_peg_solution(PegBoard.rectangle(3, 4), start=(0, 0), finish=(1, 1)) is None
     True
     """
-    board = _board(board)
+    board = checked_board(board)
     s = board.normalize_square(start, "start")
     f = _finish(board, finish, s)
     seconds = _validate.timeout(timeout)
@@ -613,7 +614,7 @@ def peg_solutions(board: PegBoard, *, start: Any, finish: Any = "start") -> Iter
     >>> sum(1 for _ in peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3)))
     432
     """
-    board = _board(board)
+    board = checked_board(board)
     s = board.normalize_square(start, "start")
     f = _finish(board, finish, s)
     if not _reachable_class(board, s, f):

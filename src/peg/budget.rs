@@ -17,6 +17,7 @@
 //! number as the in-memory join.
 
 use super::expand::Rule;
+use super::games::stuck_sum;
 use super::{Layer, PegGeometry};
 use crate::engine::{with_pool, Control};
 use crate::error::{CountError, SearchError};
@@ -92,6 +93,29 @@ impl Side {
             .layer
             .try_fold(0u128, |sum, _, count| sum.checked_add(count))?;
         sum.ok_or(SearchError::Overflow)
+    }
+
+    /// The number of sequences that reach a stuck position of the layer:
+    /// the games that end in it (see [`super::games`]).  Shard by shard, in
+    /// parallel; a shard in a file is read back for the sum.
+    pub fn stuck_total(
+        &self,
+        geometry: &PegGeometry,
+        threads: usize,
+        ctl: &Control,
+    ) -> Result<u128, SearchError> {
+        with_pool(threads, || {
+            (0..self.layer.shards())
+                .into_par_iter()
+                .map(|i| {
+                    if ctl.is_cancelled() {
+                        return Err(SearchError::Cancelled);
+                    }
+                    self.layer
+                        .with_shard(i, |packed| stuck_sum(geometry, packed.entries().iter()))?
+                })
+                .try_reduce(|| 0, |a, b| a.checked_add(b).ok_or(SearchError::Overflow))
+        })?
     }
 
     /// The layer whole, in memory (for the small last layers).

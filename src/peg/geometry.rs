@@ -170,6 +170,13 @@ impl PegGeometry {
             .fold(position, u64::min)
     }
 
+    /// Whether no jump is legal in `position`: a game that reaches it ends there.
+    #[inline]
+    pub(super) fn is_stuck(&self, position: u64) -> bool {
+        !(self.jumps.iter())
+            .any(|jump| ((position & jump.need) ^ jump.need) | (position & jump.to) == 0)
+    }
+
     /// Call `f` with the canonical form of every position one jump away.
     #[inline]
     pub(super) fn for_each_child(&self, position: u64, f: impl FnMut(u64)) {

@@ -65,7 +65,7 @@ pub fn meet_pieces(
 
 /// The checked sum of `per_chunk` over `chunks`, in parallel
 /// (inside a pool), watching the cancel flag between chunks.
-fn sum_by_chunks(
+pub(super) fn sum_by_chunks(
     chunks: Vec<Chunk<'_>>,
     ctl: &Control,
     per_chunk: impl Fn(&[u64], &[u128]) -> Result<u128, SearchError> + Sync,

@@ -21,11 +21,13 @@
 //! canonical forms and owners.  `layer.rs`: a layer and its bytes.
 //! `expand.rs`: expanding, merging and splitting layers, as rules for the
 //! layer engine ([`crate::layers`], whose sharded tables do the summing).
-//! `meet.rs`: joining two searches, and the finish counts.  [`stream`]: one
+//! `meet.rs`: joining two searches, and the finish counts.  `games.rs`:
+//! every game, won or stuck.  [`stream`]: one
 //! solution at a time by depth-first search, and [`solve`].
 
 mod budget;
 mod expand;
+mod games;
 mod geometry;
 mod layer;
 mod meet;
@@ -33,6 +35,7 @@ pub mod stream;
 
 pub use budget::{expand_side, meet_sides, save_answer, saved_answer, Side};
 pub use expand::{expand, expand_split, merge, split, MAX_PARTS};
+pub use games::{stuck_game, stuck_total};
 pub use geometry::{owner_of, PegGeometry, MAX_HOLES};
 pub use layer::{Layer, LAYER_FORMAT, LAYER_MAGIC};
 pub use meet::{finish_counts, meet, meet_across, meet_pieces};

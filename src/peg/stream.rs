@@ -154,13 +154,13 @@ impl Walker<'_> {
 /// Growing it is fallible and checked against the memory the machine has
 /// (a set of a few GiB, touched at once when it rehashes, could bring the
 /// OOM killer otherwise).
-struct DeadSet {
+pub(super) struct DeadSet {
     set: HashSet<u64, MixHasher>,
     limit: usize,
 }
 
 impl DeadSet {
-    fn new(limit: usize) -> DeadSet {
+    pub(super) fn new(limit: usize) -> DeadSet {
         DeadSet {
             set: HashSet::with_hasher(MixHasher),
             limit,
@@ -168,11 +168,11 @@ impl DeadSet {
     }
 
     #[inline]
-    fn contains(&self, key: u64) -> bool {
+    pub(super) fn contains(&self, key: u64) -> bool {
         self.set.contains(&key)
     }
 
-    fn insert(&mut self, key: u64) -> Result<(), SearchError> {
+    pub(super) fn insert(&mut self, key: u64) -> Result<(), SearchError> {
         let len = self.set.len();
         if len >= self.limit {
             return Ok(());

@@ -267,6 +267,55 @@ impl PegKernel {
         })
     }
 
+    /// The games that end in `layer`: the sequences reaching its stuck
+    /// positions (see `peg::stuck_total`).
+    #[pyo3(signature = (layer, threads, timeout=None))]
+    fn stuck(
+        &self,
+        py: Python<'_>,
+        layer: PyRef<'_, PegLayer>,
+        threads: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<u128> {
+        let (geometry, layer) = (self.geometry.clone(), layer.inner.clone());
+        cancellable(py, timeout, None, move |ctl| {
+            peg::stuck_total(&geometry, &layer, threads, ctl)
+        })
+    }
+
+    /// `stuck` for a search within a budget (see `peg::Side::stuck_total`).
+    #[pyo3(signature = (side, threads, timeout=None))]
+    fn stuck_side(
+        &self,
+        py: Python<'_>,
+        side: PyRef<'_, PegSide>,
+        threads: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<u128> {
+        let (geometry, side) = (self.geometry.clone(), side.inner.clone());
+        cancellable(py, timeout, None, move |ctl| {
+            lock(&side).stuck_total(&geometry, threads, ctl)
+        })
+    }
+
+    /// One game from every hole full but `empty` that is stuck after
+    /// exactly `jumps` jumps with more than one peg left, as jump indices
+    /// (see `peg::stuck_game`), or `None`.
+    #[pyo3(signature = (empty, jumps, timeout=None))]
+    fn stuck_game(
+        &self,
+        py: Python<'_>,
+        empty: Vec<usize>,
+        jumps: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<Option<Vec<usize>>> {
+        let position = self.geometry.position_with_empty(&empty)?;
+        let geometry = self.geometry.clone();
+        cancellable(py, timeout, None, move |ctl| {
+            peg::stuck_game(&geometry, position, jumps, ctl)
+        })
+    }
+
     /// The owner of `position` (a layer's key) among `parts`: a fixed hash
     /// of the key, or with `complement` of the position a key of a search
     /// from the finish stands for (see `peg::PegGeometry::owner`).

@@ -1,7 +1,7 @@
 """``solvers peg``: peg solitaire on a named board or one drawn in a file.
 Owns the command's options, the board names it knows (``PEG_BOARDS``), and
-its run: count games (the default), --finish-table, --find one, or
---animate its replay."""
+its run: count games (the default), --finish-table, --every-game (won or
+stuck), --find one, or --animate its replay."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ import argparse
 import json
 import os
 import textwrap
+from typing import Any
 
 from .. import animate
 from .. import peg as solitaire
+from ..peg_games import count_peg_games
 from ..pegboard import PegBoard
 from . import _options as opt
 
@@ -25,7 +27,7 @@ PEG_BOARDS = {
     "rectangle:RxC": "a full R x C rectangle",
 }
 
-HELP = "peg solitaire: count games (default), --finish-table, or --find one"
+HELP = "peg solitaire: count games (default), --finish-table, --every-game, or --find one"
 
 _ABOUT = (
     "Peg solitaire: the board starts full but for the --start hole; a peg jumps over a "
@@ -57,6 +59,11 @@ def add_options(game: argparse.ArgumentParser) -> None:
     ends.add_argument("--any", action="store_true", help="the last peg may be anywhere")
     ends.add_argument(
         "--finish-table", action="store_true", help="the count for every hole of the last peg"
+    )
+    ends.add_argument(
+        "--every-game",
+        action="store_true",
+        help="count every game, won or stuck, by the pegs left at the end",
     )
     game.add_argument("--find", action="store_true", help="find one game and print its jumps")
     game.add_argument("--svg", metavar="FILE", help="with --find: save the game as an SVG strip")
@@ -90,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         None if args.any else ("start" if args.finish is None else args.finish)
     )
     if opt.animating(args, "--json") or args.find:
-        opt.refuse("--find", opt.given(args, "--finish-table", "--progress"))
+        opt.refuse("--find", opt.given(args, "--finish-table", "--every-game", "--progress"))
         # Not given(): `--threads 0` has always been let through here, unlike in
         # tours and queens (the finder takes no threads, so it is never checked).
         opt.refuse("--find", {"--method": args.method is not None, "--threads": bool(args.threads)})
@@ -102,6 +109,11 @@ def run(args: argparse.Namespace) -> int:
         "timeout": args.timeout,
     }
     here = [start[0], start[1]]
+    if args.every_game:
+        opt.refuse(
+            "--every-game", opt.given(args, "--method", "--checkpoint", "--workers", "--executor")
+        )
+        return _every_game(board, start, args, options)
     if args.finish_table:
         opt.refuse("--finish-table", opt.given(args, "--method"))
         with opt.distributed(args) as where:
@@ -123,6 +135,40 @@ def run(args: argparse.Namespace) -> int:
         )
     last = None if args.any else here if args.finish is None else list(args.finish)
     opt.answer(args.json, {"start": here, "finish": last, "count": count}, count)
+    return 0
+
+
+def _every_game(
+    board: PegBoard, start: tuple[int, int], args: argparse.Namespace, options: dict[str, Any]
+) -> int:
+    """Every game from ``start``: the table of games by pegs left, and the
+    shortest game that gets stuck."""
+    with opt.distributed(args) as where:
+        games = count_peg_games(board, start=start, **options, **where)
+    if args.json:
+        example = games.stuck_example
+        print(
+            json.dumps(
+                {
+                    "start": list(start),
+                    "total": games.total,
+                    "dead_end_table": [[pegs, n] for pegs, n in games.dead_end_table.items()],
+                    "wins": [[[r, c], n] for (r, c), n in games.wins.items() if n],
+                    "shortest_stuck": games.shortest_stuck,
+                    "stuck_example": None
+                    if example is None
+                    else [[list(hole) for hole in jump] for jump in example],
+                }
+            )
+        )
+        return 0
+    width = max(len(f"{games.total:,}"), 5)
+    print(f"{'pegs left':>9} {'games':>{width}}")
+    for pegs, n in games.dead_end_table.items():
+        print(f"{pegs:>9} {n:>{width},}")
+    print(f"{'total':>9} {games.total:>{width},}")
+    if games.shortest_stuck is not None:
+        print(f"shortest game that gets stuck: {games.shortest_stuck} jumps")
     return 0
 
 

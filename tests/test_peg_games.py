@@ -1,0 +1,152 @@
+"""count_peg_games: every game, won or stuck, against the brute-force oracle
+in ``peg_oracle.py`` and Durango Bill's published English figures."""
+
+from __future__ import annotations
+
+import json
+
+import peg_oracle as oracle
+import pytest
+from solvers import PegBoard, PegGames, count_peg_games, count_peg_solutions, finish_counts
+from solvers.cli import main
+
+SMALL = [
+    (PegBoard.rectangle(1, 6), oracle.rectangle(1, 6)),
+    (PegBoard.rectangle(2, 4), oracle.rectangle(2, 4)),
+    (PegBoard.rectangle(3, 3), oracle.rectangle(3, 3)),
+    (PegBoard.rectangle(3, 4), oracle.rectangle(3, 4)),
+    (PegBoard.rectangle(4, 4), oracle.rectangle(4, 4)),
+    (PegBoard.triangle(4), oracle.triangle(4)),
+    (PegBoard.triangle(5), oracle.triangle(5)),
+    (PegBoard.diamond(3), oracle.diamond(3)),
+]
+
+
+def _replays_stuck(board: PegBoard, games: PegGames) -> None:
+    """The example is legal from the start and ends stuck with more than one peg."""
+    assert games.stuck_example is not None
+    assert len(games.stuck_example) == games.shortest_stuck
+    pegs = set(board.holes) - {games.start}
+    for source, over, landing in games.stuck_example:
+        assert source in pegs and over in pegs and landing not in pegs
+        pegs -= {source, over}
+        pegs.add(landing)
+    assert len(pegs) > 1
+    squares = [tuple(board.holes[i] for i in jump) for jump in board.jumps]
+    assert not any(a in pegs and b in pegs and c not in pegs for a, b, c in squares)
+
+
+@pytest.mark.parametrize(
+    ("board", "plain"), SMALL, ids=lambda b: repr(b) if isinstance(b, PegBoard) else ""
+)
+def test_every_start_agrees_with_brute_force(board: PegBoard, plain: tuple) -> None:
+    holes, jumps = plain
+    assert sorted(board.holes) == sorted(holes)
+    stuck_seen = 0
+    for start in board.holes:
+        by_pegs, wins, shortest = oracle.games_bruteforce(holes, jumps, start)
+        games = count_peg_games(board, start=start)
+        assert games.dead_end_table == dict(by_pegs), start
+        assert list(games.dead_end_table) == sorted(by_pegs, reverse=True)
+        assert games.total == sum(by_pegs.values())
+        assert games.won == by_pegs.get(1, 0)
+        assert games.wins == {hole: wins.get(hole, 0) for hole in board.holes}
+        assert games.shortest_stuck == shortest
+        if shortest is None:
+            assert games.stuck_example is None
+        else:
+            _replays_stuck(board, games)
+            stuck_seen += 1
+    assert stuck_seen > 0
+
+
+def test_published_english_games_from_the_centre() -> None:
+    # Durango Bill, "Peg solitaire - the English board": every game from the
+    # centre vacancy, and those ending with one peg in the centre; the
+    # shortest game that gets stuck is 6 jumps.
+    games = count_peg_games(PegBoard.english(), start=(3, 3), threads=2)
+    assert games.total == 577_116_156_815_309_849_672
+    assert games.wins[(3, 3)] == 40_861_647_040_079_968
+    assert games.shortest_stuck == 6
+    _replays_stuck(PegBoard.english(), games)
+    # The wins are the finish counts, which the package also gets another way.
+    assert sum(games.wins.values()) == games.won
+    assert games.won == count_peg_solutions(PegBoard.english(), start=(3, 3), finish=None)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_threads_do_not_change_the_answer(threads: int) -> None:
+    board = PegBoard.triangle(6)
+    want = count_peg_games(board, start=(2, 1), threads=1)
+    assert count_peg_games(board, start=(2, 1), threads=threads) == want
+    assert want.wins == finish_counts(board, start=(2, 1))
+
+
+def test_a_spilling_count_is_the_published_one(tmp_path) -> None:
+    # 8 MB is far below the English board's widest layers: they go through files.
+    games = count_peg_games(PegBoard.english(), start=(3, 3), memory="8MB", spill=tmp_path)
+    assert games.total == 577_116_156_815_309_849_672
+    assert games.wins[(3, 3)] == 40_861_647_040_079_968
+    assert list(tmp_path.iterdir()) == []  # the count's files are gone
+
+
+def test_a_board_with_no_jump_is_one_game() -> None:
+    games = count_peg_games(PegBoard.rectangle(2, 2), start=(0, 0))
+    assert games.total == 1
+    assert games.dead_end_table == {3: 1}
+    assert games.shortest_stuck == 0
+    assert games.stuck_example == ()
+
+
+def test_the_summary_reads_well() -> None:
+    text = str(count_peg_games(PegBoard.rectangle(3, 3), start=(0, 0)))
+    assert text.splitlines()[0].endswith("from (0, 0): 14")
+    assert "5 pegs left: 4" in text and "shortest stuck game: 3 jumps" in text
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"),
+    [
+        (lambda: count_peg_games("english", start=(3, 3)), TypeError, "PegBoard"),
+        (lambda: count_peg_games(PegBoard.english(), start=(0, 0)), ValueError, "not a hole"),
+        (
+            lambda: count_peg_games(PegBoard.english(), start=(3, 3), threads=0),
+            ValueError,
+            "threads",
+        ),
+        (
+            lambda: count_peg_games(PegBoard.english(), start=(3, 3), memory="lots"),
+            ValueError,
+            "memory",
+        ),
+        (
+            lambda: count_peg_games(PegBoard.english(), start=(3, 3), spill="/tmp"),
+            ValueError,
+            "memory=",
+        ),
+        (
+            lambda: count_peg_games(PegBoard.english(), start=(3, 3), executor=None),
+            TypeError,
+            "executor",
+        ),
+    ],
+)
+def test_bad_arguments_say_what_is_wrong(call, error, words) -> None:
+    with pytest.raises(error, match=words):
+        call()
+
+
+def test_a_timeout_stops_the_count() -> None:
+    with pytest.raises(TimeoutError):
+        count_peg_games(PegBoard.french(), start=(0, 2), timeout=0.2)
+
+
+def test_cli_every_game(capsys) -> None:
+    assert main(["peg", "rectangle:3x3", "--start", "0,0", "--every-game"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-2].split() == ["total", "14"] and "3 jumps" in out
+    assert main(["peg", "triangle:5", "--start", "0,0", "--every-game", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["total"] == 568630 and data["shortest_stuck"] == len(data["stuck_example"])
+    assert main(["peg", "english", "--every-game", "--workers", "2"]) == 2
+    assert "--workers does not apply to --every-game" in capsys.readouterr().err
