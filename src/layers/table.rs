@@ -65,11 +65,23 @@ pub fn owner_of(key: u64, parts: usize) -> usize {
     (z % parts.max(1) as u64) as usize
 }
 
-/// Where `key` starts probing in `len` slots: the hash bits below the shard
-/// bits, scaled to `len` (any length, not only powers of two).
+/// Where `key` starts probing in `len` slots: a hash of its own, scaled to
+/// `len` (any length, not only powers of two).
+///
+/// Not the bits of [`mix`] below the shard bits: `mix` is one multiply, so
+/// keys that differ in a few bits (a peg position and its children, which
+/// flip three) have `mix` values a few fixed offsets apart.  Keys arriving
+/// in the order of their parents' slots then landed in runs of neighbouring
+/// slots, and the linear probes grew long (a spilled French-board step spent
+/// its time probing).  This finalizer (MurmurHash3's) mixes every bit into
+/// every bit.
 #[inline]
 fn home(key: u64, len: usize) -> usize {
-    (((mix(key) << SHARD_BITS) as u128 * len as u128) >> 64) as usize
+    let mut z = key;
+    z = (z ^ z >> 33).wrapping_mul(0xff51_afd7_ed55_8ccd);
+    z = (z ^ z >> 33).wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    z ^= z >> 33;
+    ((z as u128 * len as u128) >> 64) as usize
 }
 
 /// Hashes keys with [`mix`] in the `wide` maps and other key sets (std's
