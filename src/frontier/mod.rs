@@ -60,7 +60,7 @@ mod sweep;
 use crate::engine::{with_pool, Control};
 use crate::error::{CountError, InputError, SearchError};
 use crate::knights::{Board, Window};
-use crate::layers::{accumulate, mix, Checksum, Count, Entries, Feed, Packed, Spill, Stored};
+use crate::layers::{accumulate_some, mix, Checksum, Count, Entries, Feed, Packed, Spill, Stored};
 use layer::{finished, Layer, Width};
 use saved::Resume;
 use std::marker::PhantomData;
@@ -358,12 +358,13 @@ impl Sweep<'_> {
             step: next.step,
             counts: PhantomData,
         };
-        let expand = |shards: &[&Packed<I>], expected: usize| {
+        let expand = |shards: &[&Packed<I>], tables| {
             let chunks: Vec<Entries<'_, I>> = shards.iter().flat_map(|s| s.chunks(CHUNK)).collect();
-            accumulate(chunks, expected, &feed, next.what, ctl)
+            accumulate_some(chunks, tables, &feed, next.what, ctl)
         };
         let sizes = (next.expected, next.bound);
-        crate::layers::step(&mut layer, sizes, next.problem, next.spill, expand, ctl)
+        let (problem, what) = (next.problem, next.what);
+        crate::layers::step(&mut layer, sizes, problem, next.spill, expand, what, ctl)
     }
 }
 

@@ -36,6 +36,47 @@ pub trait Feed: Sync {
     ) -> Result<(), SearchError>;
 }
 
+/// Tables for some of the [`SHARDS`] shards, in shard order: `None` where a
+/// step keeps nothing of that shard (a pass of a step that does not fit
+/// sums a range of shards at a time, see [`crate::layers::step`]).
+pub type Tables<W> = Vec<Option<ShardTable<W>>>;
+
+/// Tables for every shard, sized for about `expected` keys in all (they
+/// grow if that is too low): checked together against the memory the
+/// machine has, then made and first touched in parallel outside any lock.
+pub fn tables_for<W: Count>(
+    expected: usize,
+    what: &str,
+    ctl: &Control,
+) -> Result<Tables<W>, SearchError> {
+    tables_in(0..SHARDS, expected / SHARDS, what, ctl)
+}
+
+/// Tables for the shards in `range` (the others `None`), each sized for
+/// about `per_shard` keys, checked together against the memory the machine has.
+pub fn tables_in<W: Count>(
+    range: std::ops::Range<usize>,
+    per_shard: usize,
+    what: &str,
+    ctl: &Control,
+) -> Result<Tables<W>, SearchError> {
+    let all = ShardTable::<W>::bytes_for(per_shard).saturating_mul(range.len() as u64);
+    check_available(all, what)?;
+    (0..SHARDS)
+        .map(|shard| {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            if !range.contains(&shard) {
+                return Ok(None);
+            }
+            // A memory error names all the tables, not the one that failed.
+            let table = ShardTable::with_capacity(per_shard, what, true);
+            Ok(Some(table.map_err(|e| needing(e, all))?))
+        })
+        .collect()
+}
+
 /// Sum per key the pairs that `feed` makes from every chunk, into
 /// [`SHARDS`] tables sized for about `expected` keys in all (they grow if
 /// that is too low; `what` they are, in a memory error).  Runs inside the
@@ -47,20 +88,23 @@ pub fn accumulate<F: Feed>(
     what: &str,
     ctl: &Control,
 ) -> Result<Vec<ShardTable<F::Count>>, SearchError> {
-    let per_shard = expected / SHARDS;
-    let all = ShardTable::<F::Count>::bytes_for(per_shard).saturating_mul(SHARDS as u64);
-    check_available(all, what)?;
-    let tables = (0..SHARDS)
-        .map(|_| {
-            if ctl.is_cancelled() {
-                return Err(SearchError::Cancelled);
-            }
-            // A memory error names all the tables, not the one that failed.
-            let table = ShardTable::with_capacity(per_shard, what, true);
-            Ok(Mutex::new(table.map_err(|e| needing(e, all))?))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    accumulate_into(chunks, tables, feed, what, ctl)
+    let tables = tables_for(expected, what, ctl)?;
+    let tables = accumulate_some(chunks, tables, feed, what, ctl)?;
+    Ok(tables.into_iter().flatten().collect())
+}
+
+/// Add the pairs that `feed` makes from every chunk to `tables`, dropping
+/// those of the shards without a table; the tables back.  Runs inside the
+/// caller's pool.
+pub fn accumulate_some<F: Feed>(
+    chunks: Vec<F::Chunk>,
+    tables: Tables<F::Count>,
+    feed: &F,
+    what: &str,
+    ctl: &Control,
+) -> Result<Tables<F::Count>, SearchError> {
+    let targets = tables.into_iter().map(|t| t.map(Mutex::new)).collect();
+    accumulate_into(chunks, targets, feed, what, ctl)
 }
 
 /// A [`Frozen`] table of the pairs that `feed` makes from every chunk,
@@ -74,28 +118,39 @@ pub fn freeze<F: Feed>(
     ctl: &Control,
 ) -> Result<Frozen<F::Count>, SearchError> {
     let mut frozen = Frozen::with_shard_sizes(sizes, what)?;
-    let regions = (frozen.regions().into_iter()).map(Mutex::new).collect();
+    let regions = (frozen.regions().into_iter())
+        .map(|r| Some(Mutex::new(r)))
+        .collect();
     let regions = accumulate_into(chunks, regions, feed, what, ctl)?;
-    let wides = regions.into_iter().map(|r| r.into_wide()).collect();
+    let wides = regions
+        .into_iter()
+        .flatten()
+        .map(|r| r.into_wide())
+        .collect();
     frozen.absorb(wides)?;
     Ok(frozen)
 }
 
 /// The step itself: the pairs of every chunk, batched per shard, summed
-/// into `targets[shard]`; the targets back.
+/// into `targets[shard]` (dropped where it is `None`); the targets back.
 fn accumulate_into<F: Feed, T: Sum<F::Count>>(
     chunks: Vec<F::Chunk>,
-    targets: Vec<Mutex<T>>,
+    targets: Vec<Option<Mutex<T>>>,
     feed: &F,
     what: &str,
     ctl: &Control,
-) -> Result<Vec<T>, SearchError> {
+) -> Result<Vec<Option<T>>, SearchError> {
     let flush = |shard: usize, batch: &mut Vec<(u64, F::Count)>| -> Result<(), SearchError> {
-        let mut target = targets[shard].lock().unwrap_or_else(|e| e.into_inner());
+        let Some(target) = &targets[shard] else {
+            batch.clear();
+            return Ok(());
+        };
+        let mut target = target.lock().unwrap_or_else(|e| e.into_inner());
         let added = target.add_all(batch, what);
         batch.clear();
         added
     };
+    let kept: Vec<bool> = targets.iter().map(Option::is_some).collect();
     chunks.into_par_iter().try_for_each_init(
         || -> Vec<Vec<(u64, F::Count)>> {
             (0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect()
@@ -108,6 +163,9 @@ fn accumulate_into<F: Feed, T: Sum<F::Count>>(
             let mut result = Ok(());
             feed.feed(chunk, &mut |key, count| {
                 let shard = shard_of(key);
+                if !kept[shard] {
+                    return;
+                }
                 let batch = &mut batches[shard];
                 batch.push((key, count));
                 if batch.len() == BATCH && result.is_ok() {
@@ -127,7 +185,7 @@ fn accumulate_into<F: Feed, T: Sum<F::Count>>(
         return Err(SearchError::Cancelled);
     }
     Ok((targets.into_iter())
-        .map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .map(|t| t.map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner())))
         .collect())
 }
 

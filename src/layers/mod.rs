@@ -33,7 +33,9 @@ mod count;
 mod spill;
 mod table;
 
-pub use accumulate::{accumulate, freeze, Feed, BATCH};
+pub use accumulate::{
+    accumulate, accumulate_some, freeze, tables_for, tables_in, Feed, Tables, BATCH,
+};
 pub use count::{Count, U256};
 pub use spill::{read_shard, step, Checksum, Extent, FileRef, Label, Shard, Spill, Stored, Writer};
 pub use table::{

@@ -4,22 +4,26 @@
 //!
 //! A step that fits runs as before, all in memory.  One that does not:
 //! 1. writes the shards of the input still in memory to files;
-//! 2. expands the input a group of shards at a time, each group as large as
-//!    the budget allows (its packed input plus the tables of its children),
-//!    writing each group's children, summed, to one *run* file, a record
-//!    per output shard;
-//! 3. merges each output shard on its own from its runs (a key reached from
-//!    several groups gets the sum of its counts), keeping the merged shards
-//!    in memory while they take at most a quarter of the budget and writing
-//!    the rest to files.
+//! 2. builds the output shards in *passes*, each a range of output shards
+//!    whose tables fit the budget: a pass reads the whole input, one shard
+//!    at a time, and sums only the children that fall in its range;
+//! 3. keeps each finished output shard in memory while they take at most a
+//!    quarter of the budget, and writes the rest to files.
+//!
+//! Only the finished output is written.  (A first version expanded groups
+//! of input shards into *run* files, a record per output shard, merged at
+//! the end: a child's parents lie in different groups, so the runs held
+//! about every child once per parent, and a French-board step of 345
+//! million positions wrote some 50 GB of runs.)  A pass re-reads the input
+//! instead, from the page cache when it fits there.
 //!
 //! The answer is the same with or without spilling: only where the entries
 //! wait between the phases changes.
 //!
 //! Few files, because creating and deleting many small files is slow (the
 //! kernel's inode allocator dominated a first version with a file per
-//! shard): a step writes one file for its input, one per group and one per
-//! output shard that does not stay in memory.  A file holds records, one
+//! shard): a step writes one file for its input and one per output shard
+//! that does not stay in memory.  A file holds records, one
 //! per shard: a header (magic `SLVS`, format, count type, the problem's tag,
 //! the shard, the number of entries), the entries (key, count; little-endian)
 //! and a checksum of every word of the record before it.  A record that is
@@ -29,6 +33,7 @@
 //! spill directory with its [`Spill`]; a checkpoint's files, in the same
 //! format, are kept (`checkpoint.rs`).
 
+use super::accumulate::{tables_for, tables_in, Tables};
 use super::count::Count;
 use super::table::{Packed, ShardTable, SHARDS};
 use crate::engine::Control;
@@ -534,17 +539,19 @@ fn table_bytes<W: Count>(n: usize) -> u64 {
 }
 
 /// The next layer from `input`, within `spill`'s budget (see the module
-/// doc): `expand(shards, expected)` builds the [`SHARDS`] tables of the
-/// children of some input shards (about `expected` of them).  For the whole
-/// next layer, `guess` sizes the tables (they grow past it) and `bound`,
-/// the most states it is likely to have, is what the budget is planned
-/// for; `problem` tags the next layer's files.
+/// doc): `expand(shards, tables)` adds the children of some input shards
+/// to `tables` (dropping those of shards without a table) and hands the
+/// tables back.  For the whole next layer, `guess` sizes the tables (they
+/// grow past it) and `bound`, the most states it is likely to have, is what
+/// the budget is planned for; `problem` tags the next layer's files; `what`
+/// names the tables in a memory error.
 pub fn step<I: Count, O: Count>(
     input: &mut Stored<I>,
     (guess, bound): (usize, usize),
     problem: u64,
     spill: &Spill,
-    expand: impl Fn(&[&Packed<I>], usize) -> Result<Vec<ShardTable<O>>, SearchError>,
+    expand: impl Fn(&[&Packed<I>], Tables<O>) -> Result<Tables<O>, SearchError>,
+    what: &str,
     ctl: &Control,
 ) -> Result<Stored<O>, SearchError> {
     // Plans use two thirds of the budget: tables outgrow their guesses (by
@@ -563,13 +570,13 @@ pub fn step<I: Count, O: Count>(
                 Shard::File(_) => None,
             })
             .collect();
-        let tables = expand(&shards, guess)?;
+        let tables = expand(&shards, tables_for(guess, what, ctl)?)?;
+        let tables: Vec<ShardTable<O>> = tables.into_iter().flatten().collect();
         let packed = tables.into_par_iter().map(ShardTable::pack).collect();
         return Ok(Stored::in_memory(packed, problem));
     }
     // 1. The input's shards still in memory to one file, freeing the memory
     //    (the input stays a whole layer, now on disk).
-    let states = input.len().max(1);
     input.park(spill, ctl)?;
     let extents: Vec<(usize, Extent)> = (input.shards.iter().enumerate())
         .filter_map(|(i, shard)| match shard {
@@ -577,90 +584,48 @@ pub fn step<I: Count, O: Count>(
             Shard::Memory(_) => None,
         })
         .collect();
-    // 2. Groups of input shards, each within the budget; each group's
-    //    children, summed, go to one run file, a record per output shard.
-    //    A group has more distinct children per state than the whole layer
-    //    (fewer of a child's parents fall in it), so groups are planned by
-    //    the most children per state measured in the groups so far; the
-    //    first group is one shard, planned by the layer's bound.
-    let run_label = |j: usize| Label {
-        problem: problem ^ RUN,
-        shard: j as u32,
-    };
-    // runs[j]: the records of output shard j, one per group that reached it.
-    let mut runs: Vec<Vec<Extent>> = (0..SHARDS).map(|_| Vec::new()).collect();
-    let mut per_state: Option<f64> = None;
-    let mut start = 0;
-    while start < extents.len() {
-        let ratio = per_state.unwrap_or(bound.max(guess) as f64 / states as f64);
-        let children = |n: usize| (ratio * n as f64) as usize;
-        let mut end = start + 1;
-        let mut n = extents[start].1.len;
-        while per_state.is_some() && end < extents.len() {
-            let more = n + extents[end].1.len;
-            if packed_bytes(more).saturating_add(table_bytes::<O>(children(more))) > budget {
-                break;
-            }
-            n = more;
-            end += 1;
-        }
-        let mut shards = Vec::with_capacity(end - start);
-        for (i, extent) in &extents[start..end] {
+    // 2. Passes over ranges of output shards, each range's tables within
+    //    the budget beside one input shard.  The first pass is planned by
+    //    the layer's bound, the next ones by the fullest shard so far.
+    let largest = extents.iter().map(|(_, e)| e.len).max().unwrap_or(0);
+    let room = budget.saturating_sub(packed_bytes(largest));
+    let mut per_shard = bound.max(guess) / SHARDS;
+    let mut kept = 0u64;
+    let mut shards: Vec<Shard<O>> = Vec::with_capacity(SHARDS);
+    while shards.len() < SHARDS {
+        let first = shards.len();
+        let each = ShardTable::<O>::bytes_for(per_shard).max(1);
+        let count = usize::try_from(room / each)
+            .unwrap_or(SHARDS)
+            .clamp(1, SHARDS - first);
+        let mut tables = tables_in(first..first + count, per_shard, what, ctl)?;
+        for (i, extent) in &extents {
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
-            shards.push(read_shard::<I>(extent, input.label(*i))?);
+            let packed = read_shard::<I>(extent, input.label(*i))?;
+            tables = expand(&[&packed], tables)?;
         }
-        let refs: Vec<&Packed<I>> = shards.iter().collect();
-        let tables = expand(&refs, children(n))?;
-        drop(shards);
-        let made: usize = tables.iter().map(ShardTable::len).sum();
-        let measured = made as f64 / n.max(1) as f64;
-        per_state = Some(per_state.map_or(measured, |r| r.max(measured)));
-        let mut writer = Writer::create(spill.fresh("run")?)?;
+        let fullest = tables
+            .iter()
+            .flatten()
+            .map(ShardTable::len)
+            .max()
+            .unwrap_or(0);
+        per_shard = per_shard.max(fullest + fullest / 8);
+        // 3. Each finished shard kept in memory while the kept ones take at
+        //    most a quarter of the budget, else written to a file of its own.
         for (j, table) in tables.into_iter().enumerate() {
+            let Some(table) = table else { continue };
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
-            }
-            if !table.is_empty() {
-                runs[j].push(writer.append(run_label(j), &table.pack())?);
-            }
-        }
-        spill.wrote(writer.finish()?);
-        start = end;
-    }
-    drop(extents);
-    // 3. Each output shard merged on its own; the first ones kept in memory,
-    //    the others each to a file of its own.
-    let keep = AtomicU64::new(0);
-    let shards = (runs.into_par_iter().enumerate())
-        .map(|(j, runs)| -> Result<Shard<O>, SearchError> {
-            if ctl.is_cancelled() {
-                return Err(SearchError::Cancelled);
-            }
-            let what = "a merged layer shard";
-            let total: usize = runs.iter().map(|run| run.len).sum();
-            let mut table = ShardTable::<O>::with_capacity(total, what, false)?;
-            for run in runs {
-                if ctl.is_cancelled() {
-                    return Err(SearchError::Cancelled);
-                }
-                let run: Packed<O> = read_shard(&run, run_label(j))?;
-                let mut batch = Vec::with_capacity(4096);
-                for entries in run.chunks(4096) {
-                    batch.clear();
-                    batch.extend(entries.iter());
-                    table.add_all(&batch, what)?;
-                }
             }
             let packed = table.pack();
             let bytes = packed_bytes(packed.len());
-            if keep
-                .fetch_add(bytes, Ordering::Relaxed)
-                .saturating_add(bytes)
-                <= budget / 4
-            {
-                return Ok(Shard::Memory(packed));
+            if kept.saturating_add(bytes) <= budget / 4 {
+                kept += bytes;
+                shards.push(Shard::Memory(packed));
+                continue;
             }
             let mut writer = Writer::create(spill.fresh("layer")?)?;
             let label = Label {
@@ -669,15 +634,11 @@ pub fn step<I: Count, O: Count>(
             };
             let extent = writer.append(label, &packed)?;
             spill.wrote(writer.finish()?);
-            Ok(Shard::File(extent))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+            shards.push(Shard::File(extent));
+        }
+    }
     Ok(Stored { shards, problem })
 }
-
-/// Run files carry the next layer's tag with these bits flipped, so a run
-/// is never taken for a finished shard.
-const RUN: u64 = 0x5255_4e5f_5255_4e5f;
 
 #[cfg(test)]
 mod tests {

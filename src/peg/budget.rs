@@ -24,7 +24,7 @@ use crate::error::{CountError, SearchError};
 use crate::layers::checkpoint::{self, Saved};
 use crate::layers::U256;
 use crate::layers::{
-    accumulate, mix, step, Entries, Feed, Packed, ShardTable, Spill, Stored, SHARDS,
+    accumulate_some, mix, step, Entries, Feed, Packed, ShardTable, Spill, Stored, SHARDS,
 };
 use crate::memory::try_with_capacity;
 use rayon::prelude::*;
@@ -268,13 +268,13 @@ fn step_side(
         held = idle.layer.memory_bytes();
     }
     spill.set_held(held);
-    let expand = |shards: &[&Packed<u128>], expected: usize| {
+    let expand = |shards: &[&Packed<u128>], tables| {
         let chunks: Vec<Entries<'_, u128>> = shards.iter().flat_map(|s| s.chunks(CHUNK)).collect();
-        accumulate(chunks, expected, &OnEntries(rule), TABLES, ctl)
+        accumulate_some(chunks, tables, &OnEntries(rule), TABLES, ctl)
     };
     let layer = &mut side.layer;
     let next = with_pool(threads, || {
-        step(layer, (guess, bound), problem, &spill, expand, ctl)
+        step(layer, (guess, bound), problem, &spill, expand, TABLES, ctl)
     });
     spill.set_held(0);
     next?
