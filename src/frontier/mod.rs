@@ -60,7 +60,9 @@ mod sweep;
 use crate::engine::{with_pool, Control};
 use crate::error::{CountError, InputError, SearchError};
 use crate::knights::{Board, Window};
-use crate::layers::{accumulate_some, mix, Checksum, Count, Entries, Feed, Packed, Spill, Stored};
+use crate::layers::{
+    accumulate_some, mix, Checksum, Count, Entries, Feed, Packed, Spill, Spilling, Stored,
+};
 use layer::{finished, Layer, Width};
 use saved::Resume;
 use std::marker::PhantomData;
@@ -364,7 +366,8 @@ impl Sweep<'_> {
         };
         let sizes = (next.expected, next.bound);
         let (problem, what) = (next.problem, next.what);
-        crate::layers::step(&mut layer, sizes, problem, next.spill, expand, what, ctl)
+        let how = (Spilling::Runs, what);
+        crate::layers::step(&mut layer, sizes, problem, next.spill, expand, how, ctl)
     }
 }
 

@@ -37,7 +37,9 @@ pub use accumulate::{
     accumulate, accumulate_some, freeze, tables_for, tables_in, Feed, Tables, BATCH,
 };
 pub use count::{Count, U256};
-pub use spill::{read_shard, step, Checksum, Extent, FileRef, Label, Shard, Spill, Stored, Writer};
+pub use spill::{
+    read_shard, step, Checksum, Extent, FileRef, Label, Shard, Spill, Spilling, Stored, Writer,
+};
 pub use table::{
     mix, needing, owner_of, shard_of, zeroed_slots, Entries, Frozen, MixHasher, Packed, Region,
     ShardTable, Sum, WideMap, SHARDS, SHARD_BITS, WIDE,

@@ -543,15 +543,16 @@ fn table_bytes<W: Count>(n: usize) -> u64 {
 /// to `tables` (dropping those of shards without a table) and hands the
 /// tables back.  For the whole next layer, `guess` sizes the tables (they
 /// grow past it) and `bound`, the most states it is likely to have, is what
-/// the budget is planned for; `problem` tags the next layer's files; `what`
-/// names the tables in a memory error.
+/// the budget is planned for; `problem` tags the next layer's files; `how`
+/// says how a step that does not fit goes through files; `what` names the
+/// tables in a memory error.
 pub fn step<I: Count, O: Count>(
     input: &mut Stored<I>,
     (guess, bound): (usize, usize),
     problem: u64,
     spill: &Spill,
     expand: impl Fn(&[&Packed<I>], Tables<O>) -> Result<Tables<O>, SearchError>,
-    what: &str,
+    (how, what): (Spilling, &str),
     ctl: &Control,
 ) -> Result<Stored<O>, SearchError> {
     // Plans use two thirds of the budget: tables outgrow their guesses (by
@@ -584,6 +585,60 @@ pub fn step<I: Count, O: Count>(
             Shard::Memory(_) => None,
         })
         .collect();
+    let sizes = (guess, bound, input.len().max(1));
+    match how {
+        Spilling::Passes => by_passes(
+            input,
+            &extents,
+            sizes,
+            budget,
+            (problem, spill),
+            &expand,
+            what,
+            ctl,
+        ),
+        Spilling::Runs => by_runs(
+            input,
+            &extents,
+            sizes,
+            budget,
+            (problem, spill),
+            &expand,
+            what,
+            ctl,
+        ),
+    }
+}
+
+/// How a step that does not fit its budget goes through files (see the
+/// module doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spilling {
+    /// Groups of input shards expanded once into run files, merged per
+    /// output shard: the input is read and expanded once, every child of a
+    /// group is written.  For DPs whose states make few children and make
+    /// them dearly (the frontier: 8x8 closed wrote 291 GB in 38 minutes).
+    Runs,
+    /// Passes over ranges of output shards, each re-reading and
+    /// re-expanding the whole input: only the finished output is written.
+    /// For DPs whose states make many cheap children (peg solitaire: runs
+    /// held about every child once per parent, 70 GB for one French-board
+    /// step).
+    Passes,
+}
+
+/// Step 2 and 3 by passes over ranges of output shards.
+#[allow(clippy::too_many_arguments)]
+fn by_passes<I: Count, O: Count>(
+    input: &Stored<I>,
+    extents: &[(usize, Extent)],
+    (guess, bound, _): (usize, usize, usize),
+    budget: u64,
+    (problem, spill): (u64, &Spill),
+    expand: &impl Fn(&[&Packed<I>], Tables<O>) -> Result<Tables<O>, SearchError>,
+    what: &str,
+    ctl: &Control,
+) -> Result<Stored<O>, SearchError> {
     // 2. Passes over ranges of output shards, each range's tables within
     //    the budget beside one input shard.  The first pass is planned by
     //    the layer's bound, the next ones by the fullest shard so far.
@@ -599,7 +654,7 @@ pub fn step<I: Count, O: Count>(
             .unwrap_or(SHARDS)
             .clamp(1, SHARDS - first);
         let mut tables = tables_in(first..first + count, per_shard, what, ctl)?;
-        for (i, extent) in &extents {
+        for (i, extent) in extents {
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
@@ -640,9 +695,198 @@ pub fn step<I: Count, O: Count>(
     Ok(Stored { shards, problem })
 }
 
+/// Step 2 and 3 by groups of input shards and run files.
+#[allow(clippy::too_many_arguments)]
+fn by_runs<I: Count, O: Count>(
+    input: &Stored<I>,
+    extents: &[(usize, Extent)],
+    (guess, bound, states): (usize, usize, usize),
+    budget: u64,
+    (problem, spill): (u64, &Spill),
+    expand: &impl Fn(&[&Packed<I>], Tables<O>) -> Result<Tables<O>, SearchError>,
+    what: &str,
+    ctl: &Control,
+) -> Result<Stored<O>, SearchError> {
+    // 2. Groups of input shards, each within the budget; each group's
+    //    children, summed, go to one run file, a record per output shard.
+    //    A group has more distinct children per state than the whole layer
+    //    (fewer of a child's parents fall in it), so groups are planned by
+    //    the most children per state measured in the groups so far; the
+    //    first group is one shard, planned by the layer's bound.
+    let run_label = |j: usize| Label {
+        problem: problem ^ RUN,
+        shard: j as u32,
+    };
+    // runs[j]: the records of output shard j, one per group that reached it.
+    let mut runs: Vec<Vec<Extent>> = (0..SHARDS).map(|_| Vec::new()).collect();
+    let mut per_state: Option<f64> = None;
+    let mut start = 0;
+    while start < extents.len() {
+        let ratio = per_state.unwrap_or(bound.max(guess) as f64 / states as f64);
+        let children = |n: usize| (ratio * n as f64) as usize;
+        let mut end = start + 1;
+        let mut n = extents[start].1.len;
+        while per_state.is_some() && end < extents.len() {
+            let more = n + extents[end].1.len;
+            if packed_bytes(more).saturating_add(table_bytes::<O>(children(more))) > budget {
+                break;
+            }
+            n = more;
+            end += 1;
+        }
+        let mut shards = Vec::with_capacity(end - start);
+        for (i, extent) in &extents[start..end] {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            shards.push(read_shard::<I>(extent, input.label(*i))?);
+        }
+        let refs: Vec<&Packed<I>> = shards.iter().collect();
+        let tables = expand(&refs, tables_for(children(n), what, ctl)?)?;
+        let tables: Vec<ShardTable<O>> = tables.into_iter().flatten().collect();
+        drop(shards);
+        let made: usize = tables.iter().map(ShardTable::len).sum();
+        let measured = made as f64 / n.max(1) as f64;
+        per_state = Some(per_state.map_or(measured, |r| r.max(measured)));
+        let mut writer = Writer::create(spill.fresh("run")?)?;
+        for (j, table) in tables.into_iter().enumerate() {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            if !table.is_empty() {
+                runs[j].push(writer.append(run_label(j), &table.pack())?);
+            }
+        }
+        spill.wrote(writer.finish()?);
+        start = end;
+    }
+    // 3. Each output shard merged on its own; the first ones kept in memory,
+    //    the others each to a file of its own.
+    let keep = AtomicU64::new(0);
+    let shards = (runs.into_par_iter().enumerate())
+        .map(|(j, runs)| -> Result<Shard<O>, SearchError> {
+            if ctl.is_cancelled() {
+                return Err(SearchError::Cancelled);
+            }
+            let what = "a merged layer shard";
+            let total: usize = runs.iter().map(|run| run.len).sum();
+            let mut table = ShardTable::<O>::with_capacity(total, what, false)?;
+            for run in runs {
+                if ctl.is_cancelled() {
+                    return Err(SearchError::Cancelled);
+                }
+                let run: Packed<O> = read_shard(&run, run_label(j))?;
+                let mut batch = Vec::with_capacity(4096);
+                for entries in run.chunks(4096) {
+                    batch.clear();
+                    batch.extend(entries.iter());
+                    table.add_all(&batch, what)?;
+                }
+            }
+            let packed = table.pack();
+            let bytes = packed_bytes(packed.len());
+            if keep
+                .fetch_add(bytes, Ordering::Relaxed)
+                .saturating_add(bytes)
+                <= budget / 4
+            {
+                return Ok(Shard::Memory(packed));
+            }
+            let mut writer = Writer::create(spill.fresh("layer")?)?;
+            let label = Label {
+                problem,
+                shard: j as u32,
+            };
+            let extent = writer.append(label, &packed)?;
+            spill.wrote(writer.finish()?);
+            Ok(Shard::File(extent))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Stored { shards, problem })
+}
+
+/// Run files carry the next layer's tag with these bits flipped, so a run
+/// is never taken for a finished shard.
+const RUN: u64 = 0x5255_4e5f_5255_4e5f;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layers::{accumulate_some, Entries, Feed};
+    use std::marker::PhantomData;
+
+    /// Each key `k` sends its count to `k / 2` and `k / 3` (0 dropped).
+    struct Halves<'a>(PhantomData<&'a ()>);
+
+    impl<'a> Feed for Halves<'a> {
+        type Chunk = Entries<'a, u64>;
+        type Count = u64;
+        fn feed(
+            &self,
+            chunk: Self::Chunk,
+            emit: &mut impl FnMut(u64, u64),
+        ) -> Result<(), SearchError> {
+            for (k, c) in chunk.iter() {
+                for child in [k / 2, k / 3] {
+                    if child != 0 {
+                        emit(child, c);
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn both_ways_of_spilling_give_the_step_in_memory() {
+        let entries: Vec<(u64, u64)> = (1..50_000u64).map(|k| (k, k % 7 + 1)).collect();
+        let ctl = Control::new();
+        let expand = |shards: &[&Packed<u64>], tables| {
+            let chunks: Vec<Entries<'_, u64>> = shards.iter().flat_map(|s| s.chunks(256)).collect();
+            accumulate_some(chunks, tables, &Halves(PhantomData), "t", &ctl)
+        };
+        let all = |layer: &Stored<u64>| {
+            let mut got = Vec::new();
+            layer
+                .try_fold((), |(), k, c| {
+                    got.push((k, c));
+                    Some(())
+                })
+                .unwrap();
+            got.sort_unstable();
+            got
+        };
+        let mut input = Stored::by_shard(&entries, 1).unwrap();
+        let roomy = Spill::unlimited();
+        let want = step(
+            &mut input,
+            (10, 10),
+            2,
+            &roomy,
+            expand,
+            (Spilling::Runs, "t"),
+            &ctl,
+        );
+        let want = all(&want.unwrap());
+        assert_eq!(roomy.written(), 0);
+        assert!(want.len() > 20_000);
+        for how in [Spilling::Runs, Spilling::Passes] {
+            // 200 kB: a few output shards per pass, a few input shards per group.
+            let tight = Spill::new(300_000, None);
+            let mut input = Stored::by_shard(&entries, 1).unwrap();
+            let got = step(
+                &mut input,
+                (10, 50_000),
+                2,
+                &tight,
+                expand,
+                (how, "t"),
+                &ctl,
+            );
+            assert_eq!(all(&got.unwrap()), want, "{how:?}");
+            assert!(tight.written() > 0, "{how:?} did not spill");
+        }
+    }
     use crate::layers::U256;
 
     fn sample<W: Count>(make: impl Fn(u64) -> W) -> Packed<W> {

@@ -24,7 +24,7 @@ use crate::error::{CountError, SearchError};
 use crate::layers::checkpoint::{self, Saved};
 use crate::layers::U256;
 use crate::layers::{
-    accumulate_some, mix, step, Entries, Feed, Packed, ShardTable, Spill, Stored, SHARDS,
+    accumulate_some, mix, step, Entries, Feed, Packed, ShardTable, Spill, Spilling, Stored, SHARDS,
 };
 use crate::memory::try_with_capacity;
 use rayon::prelude::*;
@@ -274,7 +274,15 @@ fn step_side(
     };
     let layer = &mut side.layer;
     let next = with_pool(threads, || {
-        step(layer, (guess, bound), problem, &spill, expand, TABLES, ctl)
+        step(
+            layer,
+            (guess, bound),
+            problem,
+            &spill,
+            expand,
+            (Spilling::Passes, TABLES),
+            ctl,
+        )
     });
     spill.set_held(0);
     next?
