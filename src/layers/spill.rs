@@ -585,28 +585,18 @@ pub fn step<I: Count, O: Count>(
             Shard::Memory(_) => None,
         })
         .collect();
-    let sizes = (guess, bound, input.len().max(1));
+    let plan = Plan {
+        extents,
+        sizes: (guess, bound, input.len().max(1)),
+        budget,
+        problem,
+        spill,
+        what,
+        ctl,
+    };
     match how {
-        Spilling::Passes => by_passes(
-            input,
-            &extents,
-            sizes,
-            budget,
-            (problem, spill),
-            &expand,
-            what,
-            ctl,
-        ),
-        Spilling::Runs => by_runs(
-            input,
-            &extents,
-            sizes,
-            budget,
-            (problem, spill),
-            &expand,
-            what,
-            ctl,
-        ),
+        Spilling::Passes => plan.by_passes(input, &expand),
+        Spilling::Runs => plan.by_runs(input, &expand),
     }
 }
 
@@ -627,182 +617,201 @@ pub enum Spilling {
     Passes,
 }
 
-/// Step 2 and 3 by passes over ranges of output shards.
-#[allow(clippy::too_many_arguments)]
-fn by_passes<I: Count, O: Count>(
-    input: &Stored<I>,
-    extents: &[(usize, Extent)],
-    (guess, bound, _): (usize, usize, usize),
+/// What a step that does not fit knows: the input's shards in files, the
+/// next layer's sizes `(guess, bound, input states)`, the budget planned
+/// for, the next layer's tag, where it spills, what its tables are (in a
+/// memory error) and the cancel flag.
+struct Plan<'a> {
+    extents: Vec<(usize, Extent)>,
+    sizes: (usize, usize, usize),
     budget: u64,
-    (problem, spill): (u64, &Spill),
-    expand: &impl Fn(&[&Packed<I>], Tables<O>) -> Result<Tables<O>, SearchError>,
-    what: &str,
-    ctl: &Control,
-) -> Result<Stored<O>, SearchError> {
-    // 2. Passes over ranges of output shards, each range's tables within
-    //    the budget beside one input shard.  The first pass is planned by
-    //    the layer's bound, the next ones by the fullest shard so far.
-    let largest = extents.iter().map(|(_, e)| e.len).max().unwrap_or(0);
-    let room = budget.saturating_sub(packed_bytes(largest));
-    let mut per_shard = bound.max(guess) / SHARDS;
-    let mut kept = 0u64;
-    let mut shards: Vec<Shard<O>> = Vec::with_capacity(SHARDS);
-    while shards.len() < SHARDS {
-        let first = shards.len();
-        let each = ShardTable::<O>::bytes_for(per_shard).max(1);
-        let count = usize::try_from(room / each)
-            .unwrap_or(SHARDS)
-            .clamp(1, SHARDS - first);
-        let mut tables = tables_in(first..first + count, per_shard, what, ctl)?;
-        for (i, extent) in extents {
-            if ctl.is_cancelled() {
-                return Err(SearchError::Cancelled);
-            }
-            let packed = read_shard::<I>(extent, input.label(*i))?;
-            tables = expand(&[&packed], tables)?;
-        }
-        let fullest = tables
-            .iter()
-            .flatten()
-            .map(ShardTable::len)
-            .max()
-            .unwrap_or(0);
-        per_shard = per_shard.max(fullest + fullest / 8);
-        // 3. Each finished shard kept in memory while the kept ones take at
-        //    most a quarter of the budget, else written to a file of its own.
-        for (j, table) in tables.into_iter().enumerate() {
-            let Some(table) = table else { continue };
-            if ctl.is_cancelled() {
-                return Err(SearchError::Cancelled);
-            }
-            let packed = table.pack();
-            let bytes = packed_bytes(packed.len());
-            if kept.saturating_add(bytes) <= budget / 4 {
-                kept += bytes;
-                shards.push(Shard::Memory(packed));
-                continue;
-            }
-            let mut writer = Writer::create(spill.fresh("layer")?)?;
-            let label = Label {
-                problem,
-                shard: j as u32,
-            };
-            let extent = writer.append(label, &packed)?;
-            spill.wrote(writer.finish()?);
-            shards.push(Shard::File(extent));
-        }
-    }
-    Ok(Stored { shards, problem })
+    problem: u64,
+    spill: &'a Spill,
+    what: &'a str,
+    ctl: &'a Control,
 }
 
-/// Step 2 and 3 by groups of input shards and run files.
-#[allow(clippy::too_many_arguments)]
-fn by_runs<I: Count, O: Count>(
-    input: &Stored<I>,
-    extents: &[(usize, Extent)],
-    (guess, bound, states): (usize, usize, usize),
-    budget: u64,
-    (problem, spill): (u64, &Spill),
-    expand: &impl Fn(&[&Packed<I>], Tables<O>) -> Result<Tables<O>, SearchError>,
-    what: &str,
-    ctl: &Control,
-) -> Result<Stored<O>, SearchError> {
-    // 2. Groups of input shards, each within the budget; each group's
-    //    children, summed, go to one run file, a record per output shard.
-    //    A group has more distinct children per state than the whole layer
-    //    (fewer of a child's parents fall in it), so groups are planned by
-    //    the most children per state measured in the groups so far; the
-    //    first group is one shard, planned by the layer's bound.
-    let run_label = |j: usize| Label {
-        problem: problem ^ RUN,
-        shard: j as u32,
-    };
-    // runs[j]: the records of output shard j, one per group that reached it.
-    let mut runs: Vec<Vec<Extent>> = (0..SHARDS).map(|_| Vec::new()).collect();
-    let mut per_state: Option<f64> = None;
-    let mut start = 0;
-    while start < extents.len() {
-        let ratio = per_state.unwrap_or(bound.max(guess) as f64 / states as f64);
-        let children = |n: usize| (ratio * n as f64) as usize;
-        let mut end = start + 1;
-        let mut n = extents[start].1.len;
-        while per_state.is_some() && end < extents.len() {
-            let more = n + extents[end].1.len;
-            if packed_bytes(more).saturating_add(table_bytes::<O>(children(more))) > budget {
-                break;
-            }
-            n = more;
-            end += 1;
-        }
-        let mut shards = Vec::with_capacity(end - start);
-        for (i, extent) in &extents[start..end] {
-            if ctl.is_cancelled() {
-                return Err(SearchError::Cancelled);
-            }
-            shards.push(read_shard::<I>(extent, input.label(*i))?);
-        }
-        let refs: Vec<&Packed<I>> = shards.iter().collect();
-        let tables = expand(&refs, tables_for(children(n), what, ctl)?)?;
-        let tables: Vec<ShardTable<O>> = tables.into_iter().flatten().collect();
-        drop(shards);
-        let made: usize = tables.iter().map(ShardTable::len).sum();
-        let measured = made as f64 / n.max(1) as f64;
-        per_state = Some(per_state.map_or(measured, |r| r.max(measured)));
-        let mut writer = Writer::create(spill.fresh("run")?)?;
-        for (j, table) in tables.into_iter().enumerate() {
-            if ctl.is_cancelled() {
-                return Err(SearchError::Cancelled);
-            }
-            if !table.is_empty() {
-                runs[j].push(writer.append(run_label(j), &table.pack())?);
-            }
-        }
-        spill.wrote(writer.finish()?);
-        start = end;
-    }
-    // 3. Each output shard merged on its own; the first ones kept in memory,
-    //    the others each to a file of its own.
-    let keep = AtomicU64::new(0);
-    let shards = (runs.into_par_iter().enumerate())
-        .map(|(j, runs)| -> Result<Shard<O>, SearchError> {
-            if ctl.is_cancelled() {
-                return Err(SearchError::Cancelled);
-            }
-            let what = "a merged layer shard";
-            let total: usize = runs.iter().map(|run| run.len).sum();
-            let mut table = ShardTable::<O>::with_capacity(total, what, false)?;
-            for run in runs {
+impl Plan<'_> {
+    /// Step 2 and 3 by passes over ranges of output shards.
+    fn by_passes<I: Count, O: Count>(
+        &self,
+        input: &Stored<I>,
+        expand: &impl Fn(&[&Packed<I>], Tables<O>) -> Result<Tables<O>, SearchError>,
+    ) -> Result<Stored<O>, SearchError> {
+        let Plan {
+            ref extents,
+            budget,
+            what,
+            ctl,
+            ..
+        } = *self;
+        let (guess, bound, _) = self.sizes;
+        // 2. Passes over ranges of output shards, each range's tables within
+        //    the budget beside one input shard.  The first pass is planned by
+        //    the layer's bound, the next ones by the fullest shard so far.
+        let largest = extents.iter().map(|(_, e)| e.len).max().unwrap_or(0);
+        let room = budget.saturating_sub(packed_bytes(largest));
+        let mut per_shard = bound.max(guess) / SHARDS;
+        let kept = AtomicU64::new(0);
+        let mut shards: Vec<Shard<O>> = Vec::with_capacity(SHARDS);
+        while shards.len() < SHARDS {
+            let first = shards.len();
+            let each = ShardTable::<O>::bytes_for(per_shard).max(1);
+            let count = usize::try_from(room / each)
+                .unwrap_or(SHARDS)
+                .clamp(1, SHARDS - first);
+            let mut tables = tables_in(first..first + count, per_shard, what, ctl)?;
+            for (i, extent) in extents {
                 if ctl.is_cancelled() {
                     return Err(SearchError::Cancelled);
                 }
-                let run: Packed<O> = read_shard(&run, run_label(j))?;
-                let mut batch = Vec::with_capacity(4096);
-                for entries in run.chunks(4096) {
-                    batch.clear();
-                    batch.extend(entries.iter());
-                    table.add_all(&batch, what)?;
+                let packed = read_shard::<I>(extent, input.label(*i))?;
+                tables = expand(&[&packed], tables)?;
+            }
+            let fullest = tables
+                .iter()
+                .flatten()
+                .map(ShardTable::len)
+                .max()
+                .unwrap_or(0);
+            per_shard = per_shard.max(fullest + fullest / 8);
+            // 3. Each finished shard kept in memory while the kept ones take at
+            //    most a quarter of the budget, else written to a file of its own.
+            for (j, table) in tables.into_iter().enumerate() {
+                let Some(table) = table else { continue };
+                if ctl.is_cancelled() {
+                    return Err(SearchError::Cancelled);
+                }
+                shards.push(self.place(j, table.pack(), &kept)?);
+            }
+        }
+        Ok(Stored {
+            shards,
+            problem: self.problem,
+        })
+    }
+
+    /// Step 2 and 3 by groups of input shards and run files.
+    fn by_runs<I: Count, O: Count>(
+        &self,
+        input: &Stored<I>,
+        expand: &impl Fn(&[&Packed<I>], Tables<O>) -> Result<Tables<O>, SearchError>,
+    ) -> Result<Stored<O>, SearchError> {
+        let Plan {
+            ref extents,
+            budget,
+            problem,
+            spill,
+            what,
+            ctl,
+            ..
+        } = *self;
+        let (guess, bound, states) = self.sizes;
+        // 2. Groups of input shards, each within the budget; each group's
+        //    children, summed, go to one run file, a record per output shard.
+        //    A group has more distinct children per state than the whole layer
+        //    (fewer of a child's parents fall in it), so groups are planned by
+        //    the most children per state measured in the groups so far; the
+        //    first group is one shard, planned by the layer's bound.
+        let run_label = |j: usize| Label {
+            problem: problem ^ RUN,
+            shard: j as u32,
+        };
+        // runs[j]: the records of output shard j, one per group that reached it.
+        let mut runs: Vec<Vec<Extent>> = (0..SHARDS).map(|_| Vec::new()).collect();
+        let mut per_state: Option<f64> = None;
+        let mut start = 0;
+        while start < extents.len() {
+            let ratio = per_state.unwrap_or(bound.max(guess) as f64 / states as f64);
+            let children = |n: usize| (ratio * n as f64) as usize;
+            let mut end = start + 1;
+            let mut n = extents[start].1.len;
+            while per_state.is_some() && end < extents.len() {
+                let more = n + extents[end].1.len;
+                if packed_bytes(more).saturating_add(table_bytes::<O>(children(more))) > budget {
+                    break;
+                }
+                n = more;
+                end += 1;
+            }
+            let mut shards = Vec::with_capacity(end - start);
+            for (i, extent) in &extents[start..end] {
+                if ctl.is_cancelled() {
+                    return Err(SearchError::Cancelled);
+                }
+                shards.push(read_shard::<I>(extent, input.label(*i))?);
+            }
+            let refs: Vec<&Packed<I>> = shards.iter().collect();
+            let tables = expand(&refs, tables_for(children(n), what, ctl)?)?;
+            let tables: Vec<ShardTable<O>> = tables.into_iter().flatten().collect();
+            drop(shards);
+            let made: usize = tables.iter().map(ShardTable::len).sum();
+            let measured = made as f64 / n.max(1) as f64;
+            per_state = Some(per_state.map_or(measured, |r| r.max(measured)));
+            let mut writer = Writer::create(spill.fresh("run")?)?;
+            for (j, table) in tables.into_iter().enumerate() {
+                if ctl.is_cancelled() {
+                    return Err(SearchError::Cancelled);
+                }
+                if !table.is_empty() {
+                    runs[j].push(writer.append(run_label(j), &table.pack())?);
                 }
             }
-            let packed = table.pack();
-            let bytes = packed_bytes(packed.len());
-            if keep
-                .fetch_add(bytes, Ordering::Relaxed)
-                .saturating_add(bytes)
-                <= budget / 4
-            {
-                return Ok(Shard::Memory(packed));
-            }
-            let mut writer = Writer::create(spill.fresh("layer")?)?;
-            let label = Label {
-                problem,
-                shard: j as u32,
-            };
-            let extent = writer.append(label, &packed)?;
             spill.wrote(writer.finish()?);
-            Ok(Shard::File(extent))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Stored { shards, problem })
+            start = end;
+        }
+        // 3. Each output shard merged on its own; the first ones kept in memory,
+        //    the others each to a file of its own.
+        let keep = AtomicU64::new(0);
+        let shards = (runs.into_par_iter().enumerate())
+            .map(|(j, runs)| -> Result<Shard<O>, SearchError> {
+                if ctl.is_cancelled() {
+                    return Err(SearchError::Cancelled);
+                }
+                let what = "a merged layer shard";
+                let total: usize = runs.iter().map(|run| run.len).sum();
+                let mut table = ShardTable::<O>::with_capacity(total, what, false)?;
+                for run in runs {
+                    if ctl.is_cancelled() {
+                        return Err(SearchError::Cancelled);
+                    }
+                    let run: Packed<O> = read_shard(&run, run_label(j))?;
+                    let mut batch = Vec::with_capacity(4096);
+                    for entries in run.chunks(4096) {
+                        batch.clear();
+                        batch.extend(entries.iter());
+                        table.add_all(&batch, what)?;
+                    }
+                }
+                self.place(j, table.pack(), &keep)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Stored { shards, problem })
+    }
+
+    /// Where finished output shard `j` goes: memory while the shards kept
+    /// there (`kept` bytes so far) take at most a quarter of the budget,
+    /// else a file of its own.
+    fn place<O: Count>(
+        &self,
+        j: usize,
+        packed: Packed<O>,
+        kept: &AtomicU64,
+    ) -> Result<Shard<O>, SearchError> {
+        let bytes = packed_bytes(packed.len());
+        let before = kept.fetch_add(bytes, Ordering::Relaxed);
+        if before.saturating_add(bytes) <= self.budget / 4 {
+            return Ok(Shard::Memory(packed));
+        }
+        let mut writer = Writer::create(self.spill.fresh("layer")?)?;
+        let label = Label {
+            problem: self.problem,
+            shard: j as u32,
+        };
+        let extent = writer.append(label, &packed)?;
+        self.spill.wrote(writer.finish()?);
+        Ok(Shard::File(extent))
+    }
 }
 
 /// Run files carry the next layer's tag with these bits flipped, so a run
