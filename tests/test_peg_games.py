@@ -150,3 +150,19 @@ def test_cli_every_game(capsys) -> None:
     assert data["total"] == 568630 and data["shortest_stuck"] == len(data["stuck_example"])
     assert main(["peg", "english", "--every-game", "--workers", "2"]) == 2
     assert "--workers does not apply to --every-game" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "board", [PegBoard.triangle(5), PegBoard.rectangle(3, 4), PegBoard.diamond(3)]
+)
+def test_a_win_played_backwards_is_a_win(board: PegBoard) -> None:
+    # Reversed on the complemented board, a game from vacancy s to last peg f
+    # is one from vacancy f to last peg s: two passes from different starts
+    # must agree (the check the README's French table uses across starts).
+    wins = {s: count_peg_games(board, start=s).wins for s in board.holes}
+    solvable = 0
+    for s in board.holes:
+        for f in board.holes:
+            assert wins[s][f] == wins[f][s], (s, f)
+            solvable += wins[s][f] > 0
+    assert solvable > 4
