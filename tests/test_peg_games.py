@@ -153,7 +153,7 @@ def test_cli_every_game(capsys) -> None:
 
 
 @pytest.mark.parametrize(
-    "board", [PegBoard.triangle(5), PegBoard.rectangle(3, 4), PegBoard.diamond(3)]
+    "board", [PegBoard.triangle(5), PegBoard.triangle(6), PegBoard.rectangle(3, 4)]
 )
 def test_a_win_played_backwards_is_a_win(board: PegBoard) -> None:
     # Reversed on the complemented board, a game from vacancy s to last peg f
