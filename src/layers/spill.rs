@@ -671,11 +671,13 @@ impl Plan<'_> {
         // 2. Passes over ranges of output shards, each range's tables within
         //    the budget beside one input shard.  The first pass is planned by
         //    the layer's bound, the next ones by the fullest shard so far.
-        let room = self.room();
         let mut per_shard = bound.max(guess) / SHARDS;
         let kept = AtomicU64::new(0);
         let mut shards: Vec<Shard<O>> = Vec::with_capacity(SHARDS);
         while shards.len() < SHARDS {
+            // The finished shards kept in memory stay there through the
+            // later passes: their tables get the rest.
+            let room = self.room().saturating_sub(kept.load(Ordering::Relaxed));
             let first = shards.len();
             let each = ShardTable::<O>::bytes_for(per_shard).max(1);
             let count = usize::try_from(room / each)
@@ -810,9 +812,9 @@ impl Plan<'_> {
         Ok(Stored { shards, problem })
     }
 
-    /// Where finished output shard `j` goes: memory while the shards kept
-    /// there (`kept` bytes so far) take at most a quarter of the budget,
-    /// else a file of its own.
+    /// Where finished output shard `j` goes: memory if the shards kept there
+    /// (`kept` bytes, counting only those) stay within a quarter of the
+    /// budget with it, else a file of its own.
     fn place<O: Count>(
         &self,
         j: usize,
@@ -820,8 +822,12 @@ impl Plan<'_> {
         kept: &AtomicU64,
     ) -> Result<Shard<O>, SearchError> {
         let bytes = packed_bytes(packed.len());
-        let before = kept.fetch_add(bytes, Ordering::Relaxed);
-        if before.saturating_add(bytes) <= self.budget / 4 {
+        let quarter = self.budget / 4;
+        let room = |k: u64| (k.saturating_add(bytes) <= quarter).then_some(k + bytes);
+        if kept
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, room)
+            .is_ok()
+        {
             return Ok(Shard::Memory(packed));
         }
         let mut writer = Writer::create(self.spill.fresh("layer")?)?;
