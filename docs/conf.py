@@ -66,3 +66,5 @@ html_theme = "pydata_sphinx_theme"
 html_title = f"solvers {release}"
 html_static_path: list[str] = []
 html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
+# The pages are one level deep: the top bar lists them, so no empty left sidebar.
+html_sidebars: dict[str, list[str]] = {"**": []}
