@@ -848,10 +848,11 @@ const RUN: u64 = 0x5255_4e5f_5255_4e5f;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layers::accumulate::halves;
     use crate::layers::{accumulate_some, Entries, Feed};
     use std::marker::PhantomData;
 
-    /// Each key `k` sends its count to `k / 2` and `k / 3` (0 dropped).
+    /// [`halves`] on the entries of stored shards.
     struct Halves<'a>(PhantomData<&'a ()>);
 
     impl<'a> Feed for Halves<'a> {
@@ -863,11 +864,7 @@ mod tests {
             emit: &mut impl FnMut(u64, u64),
         ) -> Result<(), SearchError> {
             for (k, c) in chunk.iter() {
-                for child in [k / 2, k / 3] {
-                    if child != 0 {
-                        emit(child, c);
-                    }
-                }
+                halves(k, c, emit);
             }
             Ok(())
         }
