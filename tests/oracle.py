@@ -66,8 +66,9 @@ def enumerate_tours(
 
     ``start=None`` means the lower-left corner ``(rows - 1, 0)``; ``"all"``
     runs every start square in row-major order, one after the other.
-    A closed tour is one whose last square is a knight's move from its first
-    (a single square is therefore never closed).
+    A closed tour is a cycle: its last square is a knight's move from its
+    first and it has at least three squares (one square, or two a move apart,
+    is never closed).
     """
     cells = squares(rows, cols, mask)
     index = {square: i for i, square in enumerate(cells)}
@@ -93,7 +94,7 @@ def _extend(
 ) -> Iterator[list[int]]:
     """Depth-first: every way to complete ``path`` into a tour, moves in seed order."""
     if len(path) == len(seen):
-        if not closed or path[0] in neighbours[path[-1]]:
+        if not closed or (len(path) >= 3 and path[0] in neighbours[path[-1]]):
             yield path
         return
     for nxt in neighbours[path[-1]]:
@@ -138,7 +139,7 @@ def check_tour(
         return False
     if any(not is_knight_move(a, b) for a, b in zip(path, path[1:], strict=False)):
         return False
-    return not closed or (len(path) > 1 and is_knight_move(path[-1], path[0]))
+    return not closed or (len(path) >= 3 and is_knight_move(path[-1], path[0]))
 
 
 def small_boards(max_cells: int = 16) -> list[tuple[int, int]]:

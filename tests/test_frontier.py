@@ -181,8 +181,8 @@ def test_the_frontier_takes_an_executor_or_a_checkpoint_not_both(tmp_path):
 def test_auto_counts_narrow_boards_past_the_search_limit():
     assert count_tours(1, 65, start=(0, 0)) == 0
     assert count_tours(2, 40, start="all") == 0
-    with pytest.raises(ValueError, match="at most 64 cells"):
-        count_tours(1, 65, start=(0, 0), method="search")
+    # No tour by theorem: 0 whatever the method, the search's limit aside.
+    assert count_tours(1, 65, start=(0, 0), method="search") == 0
     with pytest.raises(ValueError, match="at most 64 cells"):
         count_tours(9, 9)
 

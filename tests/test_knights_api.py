@@ -84,7 +84,7 @@ def test_integer_like_sizes_are_accepted():
 
 
 @pytest.mark.parametrize(("func", "name"), [(_count, "count_tours"), (_tours, "tours")])
-@pytest.mark.parametrize(("rows", "cols"), [(8, 9), (9, 8), (1, 65), (65, 1), (10, 10)])
+@pytest.mark.parametrize(("rows", "cols"), [(8, 9), (9, 8), (5, 13), (13, 5), (10, 10)])
 def test_exact_search_refuses_boards_over_64_cells(func, name, rows, cols):
     # (count_tours' default method="auto" counts narrow boards past 64 cells
     # by the frontier: see test_frontier.py)

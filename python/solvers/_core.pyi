@@ -55,6 +55,9 @@ def count_tours(
     progress: Callable[[int, int], object] | None = None,
     timeout: float | None = None,
 ) -> int: ...
+def rectangle_rules_out(
+    rows: int, cols: int, start: tuple[int, int] | None, closed: bool
+) -> bool: ...
 def count_tours_frontier(
     rows: int,
     cols: int,

@@ -364,12 +364,17 @@ def count_tours(
                 "(or 'auto'), without executor="
             )
         method = "frontier"
+    if method == "pairs" and closed:
+        raise ValueError(
+            "method='pairs' sums open tours over their pairs of ends: not with closed=True"
+        )
+    if kb.mask is None and _core.rectangle_rules_out(kb.rows, kb.cols, first, closed):
+        # No tour by theorem (1xN, 2xN, 3x3, 3x5, 3x6, 4x4; Schwenk's for
+        # closed ones; the minority colour of an odd board): known at once,
+        # whatever the method (a 1 x 10^7 sweep would take minutes).
+        return 0
     what = f"knight's tours {kb.rows}x{kb.cols}"
     if method == "pairs":
-        if closed:
-            raise ValueError(
-                "method='pairs' sums open tours over their pairs of ends: not with closed=True"
-            )
         work = _pair_plan(kb, first, budget, spill_dir, what)
         return work.count(
             executor=executor,
@@ -771,9 +776,10 @@ class Tour(Sequence[Square]):
 
     @property
     def closed(self) -> bool:
-        """Whether the last square is a knight's move from the first."""
+        """Whether the last square is a knight's move from the first (a cycle:
+        at least three squares)."""
         (r0, c0), (r1, c1) = self.start, self.end
-        return sorted((abs(r0 - r1), abs(c0 - c1))) == [1, 2]
+        return len(self) >= 3 and sorted((abs(r0 - r1), abs(c0 - c1))) == [1, 2]
 
     def indices(self) -> array[int]:
         """The squares as row-major indices ``row * cols + col`` (a copy)."""

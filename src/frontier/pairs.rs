@@ -38,7 +38,8 @@ pub struct Pair {
 pub struct PairPlan {
     board: Board,
     pairs: Vec<Pair>,
-    /// Every start (the sum counts each path once: the tours are twice it).
+    /// Every start (the sum counts each path once: the tours are twice it,
+    /// except on a board of one square, whose one tour is its own reverse).
     every_start: bool,
     /// Each pair's memory budget and where its layers spill.
     budget: Option<u64>,
@@ -109,9 +110,16 @@ impl PairPlan {
                     self.len()
                 ))
             })?;
-            let ends = (pair.start, pair.end);
-            let paths = count_paths_between(&self.board, ends, threads, storage, ctl)?.tours;
-            let weighted = (paths.to_u128())
+            let paths = if pair.start == pair.end {
+                // The one square of a one-square board: one tour, no sweep.
+                Some(1)
+            } else {
+                let ends = (pair.start, pair.end);
+                count_paths_between(&self.board, ends, threads, storage, ctl)?
+                    .tours
+                    .to_u128()
+            };
+            let weighted = paths
                 .and_then(|n| n.checked_mul(pair.weight as u128))
                 .ok_or(SearchError::Overflow)?;
             finished(i, weighted);
@@ -122,7 +130,7 @@ impl PairPlan {
 
     /// The tours from the sum of every pair's weighted count.
     pub fn total(&self, sum: u128) -> Result<u128, SearchError> {
-        match self.every_start {
+        match self.every_start && self.board.squares() > 1 {
             true => sum.checked_mul(2).ok_or(SearchError::Overflow),
             false => Ok(sum),
         }
@@ -139,6 +147,14 @@ fn pairs(board: &Board, start: Option<usize>) -> Vec<Pair> {
     // Whether a tour may end on both (see `state.rs`, "Pruning").
     let colours_allow =
         |s: usize, t: usize| end_caps(colours, false, &[is_light(s), is_light(t)]).is_some();
+    if let [only] = squares[..] {
+        // A path from a square to itself: the tour of a one-square board.
+        return vec![Pair {
+            start: only,
+            end: only,
+            weight: 1,
+        }];
+    }
     let mut out = Vec::new();
     match start {
         None => {
@@ -219,6 +235,25 @@ mod tests {
                 assert_eq!(sum(&plan, 1), want(Some(s)), "{rows}x{cols} from {s}");
             }
         }
+    }
+
+    #[test]
+    fn a_board_of_one_square_has_one_tour() {
+        let one = Board::rectangle(1, 1).unwrap();
+        assert_eq!(
+            sum(&PairPlan::new(one.clone(), None, None, None).unwrap(), 1),
+            1
+        );
+        assert_eq!(sum(&PairPlan::new(one, Some(0), None, None).unwrap(), 1), 1);
+        let shaped = Board::from_mask(1, 3, vec![false, true, false]).unwrap();
+        assert_eq!(
+            sum(&PairPlan::new(shaped.clone(), None, None, None).unwrap(), 2),
+            1
+        );
+        assert_eq!(
+            sum(&PairPlan::new(shaped, Some(1), None, None).unwrap(), 2),
+            1
+        );
     }
 
     #[test]

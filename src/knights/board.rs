@@ -212,7 +212,8 @@ impl Board {
         ctl: &Control,
     ) -> Result<bool, SearchError> {
         let n = self.squares();
-        if n == 1 {
+        if n == 1 || (n == 2 && closed) {
+            // A cycle needs three squares (two would use one move twice).
             return Ok(closed);
         }
         if !self.is_connected(ctl)? {
@@ -238,9 +239,48 @@ impl Board {
         if self.present.iter().any(|&p| !p) {
             return false;
         }
-        let (m, n) = (self.rows.min(self.cols), self.rows.max(self.cols));
-        (m % 2 == 1 && n % 2 == 1) || matches!(m, 1 | 2 | 4) || (m == 3 && matches!(n, 4 | 6 | 8))
+        !rectangle_has_tours(self.rows, self.cols, true)
     }
+}
+
+/// Whether the full `rows x cols` rectangle has a knight's tour at all
+/// (`closed`: a closed one), by theorem, in constant time:
+///
+/// * closed (Schwenk 1991): an `m x n` board, `m <= n`, has one unless `m`
+///   and `n` are both odd, `m` is 1, 2 or 4, or `m = 3` and `n` is 4, 6 or 8
+///   (a single square is no cycle);
+/// * open (Cull and De Curtins 1978; Conrad, Hindrichs, Morsy and Wegener
+///   1994): unless `m = 1 < n`, `m = 2`, `m = 3` and `n` is 3, 5 or 6, or
+///   `m = n = 4`.
+///
+/// The counts answer 0 from here without sweeping or searching (a 1 x 10^7
+/// board has no tour, and the frontier would otherwise sweep it).
+pub fn rectangle_has_tours(rows: usize, cols: usize, closed: bool) -> bool {
+    let (m, n) = (rows.min(cols), rows.max(cols));
+    if closed {
+        !((m % 2 == 1 && n % 2 == 1)
+            || matches!(m, 1 | 2 | 4)
+            || (m == 3 && matches!(n, 4 | 6 | 8)))
+    } else {
+        !((m == 1 && n > 1) || m == 2 || (m == 3 && matches!(n, 3 | 5 | 6)) || (m == 4 && n == 4))
+    }
+}
+
+/// Whether no tour of the full `rows x cols` rectangle starts on `start`
+/// (`None`: on any square), by [`rectangle_has_tours`] and colours: on a
+/// board of an odd number of squares a path alternates colours, so it starts
+/// on the colour of the corners, which has one square more.
+pub fn rectangle_rules_out(
+    rows: usize,
+    cols: usize,
+    start: Option<(usize, usize)>,
+    closed: bool,
+) -> bool {
+    if !rectangle_has_tours(rows, cols, closed) {
+        return true;
+    }
+    let odd = rows % 2 == 1 && cols % 2 == 1;
+    matches!(start, Some((r, c)) if odd && (r + c) % 2 == 1)
 }
 
 /// The smallest rectangle of a board that holds all its squares: the exact
@@ -340,7 +380,13 @@ pub fn tour_defect(
         }
     }
     let closes = |last: u32, first: u32| board.is_knight_move(last as usize, first as usize);
-    if closed && (path.len() < 2 || !closes(path[path.len() - 1], path[0])) {
+    if closed && path.len() < 3 {
+        // Two squares a move apart make no cycle: it would use one edge twice.
+        return Ok(Some(
+            "a closed tour needs at least three squares (a cycle)".into(),
+        ));
+    }
+    if closed && !closes(path[path.len() - 1], path[0]) {
         return Ok(Some(
             "the last square is not a knight's move from the first".into(),
         ));

@@ -22,7 +22,10 @@ mod memo;
 mod search;
 mod warnsdorff;
 
-pub use board::{tour_defect, Board, Window, MAX_FIND_SQUARES, MAX_SEARCH_SQUARES, MOVES};
+pub use board::{
+    rectangle_has_tours, rectangle_rules_out, tour_defect, Board, Window, MAX_FIND_SQUARES,
+    MAX_SEARCH_SQUARES, MOVES,
+};
 pub use graph::KnightGraph;
 pub use memo::TailMemo;
 pub use search::{TourSearch, TourTask};

@@ -523,6 +523,29 @@ mod tests {
     }
 
     #[test]
+    fn open_tour_theorem_agrees_with_exact_counts() {
+        // The frontier counts every start at once; the theorem says where it is 0.
+        for rows in 1..=5 {
+            for cols in rows..=9 {
+                let board = Board::rectangle(rows, cols).unwrap();
+                let ctl = Control::new();
+                let n = crate::frontier::count_paths(&board, None, false, 2, &ctl).unwrap();
+                let exists = n.tours.to_u128().unwrap() > 0;
+                assert_eq!(
+                    exists,
+                    crate::knights::rectangle_has_tours(rows, cols, false),
+                    "{rows}x{cols}"
+                );
+                assert_eq!(
+                    exists,
+                    crate::knights::rectangle_has_tours(cols, rows, false),
+                    "{cols}x{rows}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn start_classes_cover_every_square_once() {
         for (rows, cols) in [(3, 4), (5, 5), (4, 6)] {
             let graph = KnightGraph::new(Board::rectangle(rows, cols).unwrap()).unwrap();

@@ -51,6 +51,19 @@ pub(super) fn board_and_start(
     Ok((board, start))
 }
 
+/// Whether no tour of the full `rows x cols` rectangle starts on `start`
+/// (`None`: anywhere), by theorem (`knights::rectangle_rules_out`).
+#[pyfunction]
+#[pyo3(signature = (rows, cols, start, closed))]
+pub(super) fn rectangle_rules_out(
+    rows: usize,
+    cols: usize,
+    start: Option<(usize, usize)>,
+    closed: bool,
+) -> bool {
+    knights::rectangle_rules_out(rows, cols, start, closed)
+}
+
 /// Count knight's tours; `start=None` sums over every square.
 #[pyfunction]
 #[pyo3(signature = (rows, cols, mask, start, closed, threads, progress=None, timeout=None))]

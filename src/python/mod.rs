@@ -48,6 +48,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_SEARCH_SQUARES", crate::knights::MAX_SEARCH_SQUARES)?;
     m.add("MAX_FIND_SQUARES", crate::knights::MAX_FIND_SQUARES)?;
     m.add_function(wrap_pyfunction!(knights::count_tours, m)?)?;
+    m.add_function(wrap_pyfunction!(knights::rectangle_rules_out, m)?)?;
     m.add_function(wrap_pyfunction!(knights::count_tours_frontier, m)?)?;
     m.add_function(wrap_pyfunction!(knights::frontier_steps, m)?)?;
     m.add_function(wrap_pyfunction!(knights::frontier_tours, m)?)?;
