@@ -26,7 +26,8 @@ pub enum SearchError {
     Cancelled,
     /// A count does not fit the counter type.
     Overflow,
-    /// The thread pool could not be built.
+    /// A thread could not be started (no room under an address-space
+    /// limit, or the system refused): the message says which and why.
     Pool(String),
     /// A table could not be allocated: `what` it was, and the `bytes` it needed.
     Memory { what: String, bytes: u64 },
@@ -69,7 +70,7 @@ impl fmt::Display for SearchError {
         match self {
             SearchError::Cancelled => write!(f, "the search was cancelled"),
             SearchError::Overflow => write!(f, "the count overflowed its counter"),
-            SearchError::Pool(msg) => write!(f, "could not start the thread pool: {msg}"),
+            SearchError::Pool(msg) => write!(f, "{msg}"),
             SearchError::Memory { what, bytes } => write!(
                 f,
                 "not enough memory for {what}: it needs {}",

@@ -15,6 +15,8 @@ import decimal
 import fractions
 import math
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -566,3 +568,71 @@ def test_an_empty_file_is_a_new_checkpoint(tmp_path):
     empty.touch()
     assert count_queens(8, checkpoint=empty) == count_queens(8)
     assert count_queens(8, checkpoint=empty) == count_queens(8)
+
+
+# ------------------------------------------------ threads at the edge of memory
+
+#: A child that holds half-read tour generators (a thread each) until the
+#: address space runs out, then counts: every call either answers or raises
+#: MemoryError naming what could not be started; the interpreter never aborts
+#: (exit 134: "memory allocation of 36 bytes failed", glibc's "failed to
+#: register TLS destructor").
+EDGE_CHILD = """
+import sys
+from solvers import count_queens, count_tours, tours
+held = []
+for i in range(40):
+    try:
+        g = tours(6, 6)
+        next(g)
+    except MemoryError as e:
+        assert "could not start" in str(e), e
+        print("generators", i)
+        break
+    held.append(g)
+for call in (
+    lambda: count_tours(6, 6, start=(0, 0), closed=True, threads=8),
+    lambda: count_tours(5, 6, start="all"),
+    lambda: count_queens(9, threads=4),
+):
+    try:
+        print(call())
+    except MemoryError as e:
+        assert "could not start" in str(e) or "not enough memory" in str(e), e
+        print("MemoryError")
+del held
+try:
+    print(count_tours(3, 4))
+except MemoryError as e:
+    # glibc keeps the arenas of ended threads: the room may not come back.
+    assert "could not start" in str(e), e
+    print("MemoryError")
+"""
+
+
+def _run_at_the_edge(limit: int) -> subprocess.CompletedProcess[str]:
+    import resource
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return subprocess.run(
+        [sys.executable, "-c", EDGE_CHILD],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=cap,
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS on Linux")
+def test_threads_at_the_edge_of_the_address_space_never_abort():
+    # 50 runs, the limit varied so that the room runs out at different points.
+    limits = [int(s * 10**9) for s in (0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.5, 2.0)] * 5
+    with ThreadPoolExecutor(2) as pool:
+        runs = list(pool.map(_run_at_the_edge, limits))
+    for limit, run in zip(limits, runs, strict=True):
+        assert run.returncode == 0, (limit, run.returncode, run.stdout, run.stderr[-2000:])
+        assert run.stdout.split()[-1] in (str(TOURS_3X4), "MemoryError"), (limit, run.stdout)
+        assert "panicked" not in run.stderr and "memory allocation" not in run.stderr

@@ -141,3 +141,13 @@ def test_no_closed_tour_by_theorem_is_answered_at_once(rows: int, cols: int, met
 def test_the_minority_colour_of_an_odd_board_starts_no_tour(method: str) -> None:
     assert count_tours(3, 10**6 + 1, start=(0, 1), method=method) == 0
     assert count_tours(5, 5, start=(0, 1), method=method) == 0
+
+
+def test_a_plan_of_pairs_counts_the_one_square_board() -> None:
+    from solvers import distributed
+
+    for kwargs in ({"rows": 1, "cols": 1}, {"board": "#.#"}):
+        for start in ((0, 0) if "rows" in kwargs else (0, 1), "all"):
+            work = distributed.plan(count_tours, **kwargs, start=start, method="pairs")
+            assert len(work) == 1
+            assert work.count() == 1

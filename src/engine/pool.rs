@@ -3,8 +3,9 @@
 //! and the per-call rayon pool they run on.  Nothing here touches rayon's
 //! global pool.
 
-use crate::error::SearchError;
+use crate::error::{human_bytes, SearchError};
 use crate::memory;
+use std::thread::JoinHandle;
 
 /// The workers asked for by `threads`: itself, or for `threads = 0` what
 /// rayon picks for such a pool (`RAYON_NUM_THREADS`, else one per core),
@@ -50,14 +51,71 @@ pub fn workers(threads: usize) -> usize {
     }
 }
 
+/// Address space a new thread must find under an address-space limit: its
+/// stack (2 MiB) and room for its first allocations.  Not the 64 MiB arena
+/// glibc gives it where it can: glibc keeps its arenas after their threads
+/// end, for the next ones, and where no new one fits it serves a thread
+/// from an existing arena or from `mmap`, so counting arenas would refuse
+/// threads for good once a process has held many.
+const THREAD_ADDRESS_SPACE: u64 = 4 << 20;
+
+/// Address space kept free beyond a new thread's own, for the small
+/// allocations around it (its thread-locals, the channel, the first nodes):
+/// one of those failing would abort the process, not raise.
+const THREAD_HEADROOM: u64 = 16 << 20;
+
+/// `Ok` when `threads` more threads fit under the address-space limit, if
+/// any, with [`THREAD_HEADROOM`] to spare; else the error naming `what`
+/// could not be started.  (Starting a thread without the room fails in
+/// ways no caller can catch: glibc's "failed to register TLS destructor"
+/// and Rust's "memory allocation of N bytes failed" abort the interpreter.)
+pub fn check_thread_room(threads: usize, what: &str) -> Result<(), SearchError> {
+    let Some(left) = memory::address_space_left() else {
+        return Ok(());
+    };
+    let needed = (threads as u64)
+        .saturating_mul(THREAD_ADDRESS_SPACE)
+        .saturating_add(THREAD_HEADROOM);
+    if left < needed {
+        return Err(SearchError::Pool(format!(
+            "could not start {what}: the address-space limit (ulimit -v, prlimit --as) leaves \
+             {}, and {threads} thread{} need{} about {} (a stack and its first \
+             allocations each, and {} to spare)",
+            human_bytes(left),
+            if threads == 1 { "" } else { "s" },
+            if threads == 1 { "s" } else { "" },
+            human_bytes(needed - THREAD_HEADROOM),
+            human_bytes(THREAD_HEADROOM),
+        )));
+    }
+    Ok(())
+}
+
+/// Start a thread named `name` running `f`, after [`check_thread_room`];
+/// the system's refusal (`EAGAIN`: no room for its stack, or too many
+/// threads) is an error naming `what`, never a panic.
+pub fn spawn<F>(name: &str, what: &str, f: F) -> Result<JoinHandle<()>, SearchError>
+where
+    F: FnOnce() + Send + 'static,
+{
+    check_thread_room(1, what)?;
+    std::thread::Builder::new()
+        .name(name.into())
+        .spawn(f)
+        .map_err(|e| SearchError::Pool(format!("could not start {what}: {e}")))
+}
+
 /// Run `f` on a rayon pool of [`workers`]`(threads)` workers (`threads = 0`:
 /// one per core), built for this call and gone after it.
 pub fn with_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R, SearchError> {
+    let workers = workers(threads);
+    let what = "the search's worker threads";
+    check_thread_room(workers, what)?;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(workers(threads))
+        .num_threads(workers)
         .thread_name(|i| format!("solvers-worker-{i}"))
         .build()
-        .map_err(|e| SearchError::Pool(e.to_string()))?;
+        .map_err(|e| SearchError::Pool(format!("could not start {what}: {e}")))?;
     Ok(pool.install(f))
 }
 

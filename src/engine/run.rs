@@ -172,19 +172,16 @@ where
 {
     let (tx, rx) = sync_channel(capacity);
     ctl.start(tasks.len());
-    std::thread::Builder::new()
-        .name("solvers-stream".into())
-        .spawn(move || {
-            let stop = Stop::new(&ctl);
-            for task in &tasks {
-                let mut emit = |solution| tx.send(solution).is_ok();
-                match search.visit(task, &stop, &mut emit) {
-                    Ok(true) => ctl.finish_one(),
-                    Ok(false) | Err(_) => return,
-                }
+    super::pool::spawn("solvers-stream", "the stream's thread", move || {
+        let stop = Stop::new(&ctl);
+        for task in &tasks {
+            let mut emit = |solution| tx.send(solution).is_ok();
+            match search.visit(task, &stop, &mut emit) {
+                Ok(true) => ctl.finish_one(),
+                Ok(false) | Err(_) => return,
             }
-        })
-        .map_err(|e| SearchError::Pool(format!("could not start the stream thread: {e}")))?;
+        }
+    })?;
     Ok(rx)
 }
 

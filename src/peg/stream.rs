@@ -18,7 +18,7 @@
 //! enumeration.
 
 use super::PegGeometry;
-use crate::engine::Control;
+use crate::engine::{self, Control};
 use crate::error::SearchError;
 use crate::layers::MixHasher;
 use crate::memory::{bytes_of, check_available};
@@ -245,23 +245,20 @@ pub fn stream(
     let (tx, rx) = sync_channel::<StreamItem>(CAPACITY);
     let ctl = Arc::new(Control::new());
     let job_ctl = ctl.clone();
-    let worker = std::thread::Builder::new()
-        .name("solvers-peg".into())
-        .spawn(move || {
-            let mut send = |path: &[usize]| tx.send(Ok(path.to_vec())).is_ok();
-            let ended = visit(
-                &geometry,
-                start,
-                finish,
-                STREAM_DEAD_LIMIT,
-                &job_ctl,
-                &mut send,
-            );
-            if let Err(e @ (SearchError::Memory { .. } | SearchError::Overflow)) = ended {
-                let _ = tx.send(Err(e));
-            }
-        })
-        .map_err(|e| SearchError::Pool(format!("could not start the stream thread: {e}")))?;
+    let worker = engine::spawn("solvers-peg", "the stream's thread", move || {
+        let mut send = |path: &[usize]| tx.send(Ok(path.to_vec())).is_ok();
+        let ended = visit(
+            &geometry,
+            start,
+            finish,
+            STREAM_DEAD_LIMIT,
+            &job_ctl,
+            &mut send,
+        );
+        if let Err(e @ (SearchError::Memory { .. } | SearchError::Overflow)) = ended {
+            let _ = tx.send(Err(e));
+        }
+    })?;
     Ok(SolutionReceiver {
         rx: Some(rx),
         ctl,

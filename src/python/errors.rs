@@ -6,7 +6,7 @@
 //!   raises `KeyboardInterrupt` or `TimeoutError` itself before it gets
 //!   here; a cancel from elsewhere is an internal matter), `OverflowError`
 //!   for a count past its counter, `MemoryError` for a table that does not
-//!   fit, `RuntimeError` for a thread pool that could not start, `OSError`
+//!   fit or a thread that could not start, `OSError`
 //!   for a spill file that could not be written or read, `ValueError` for
 //!   one that is truncated or altered.
 //! * [`CountError`], [`FindError`]: their parts as above; a finder that
@@ -29,7 +29,7 @@ impl From<SearchError> for PyErr {
             SearchError::Overflow => PyOverflowError::new_err(
                 "the count does not fit the 128-bit counter (no answer is better than a wrong one)",
             ),
-            SearchError::Pool(msg) => PyRuntimeError::new_err(msg),
+            SearchError::Pool(msg) => PyMemoryError::new_err(msg),
             e @ SearchError::Memory { .. } => PyMemoryError::new_err(e.to_string()),
             SearchError::File(msg) => PyOSError::new_err(msg),
             SearchError::Corrupt(msg) => PyValueError::new_err(msg),

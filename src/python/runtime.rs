@@ -13,7 +13,7 @@
 //!   GIL released and Ctrl-C checked between short waits, and closed (its
 //!   producer cancelled) on `close()` or when the Python object goes.
 
-use crate::engine::Control;
+use crate::engine::{self, Control};
 use pyo3::exceptions::{PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -74,12 +74,9 @@ where
     let ctl = Arc::new(Control::new());
     let job_ctl = ctl.clone();
     let (tx, rx) = mpsc::channel();
-    let worker = std::thread::Builder::new()
-        .name("solvers-search".into())
-        .spawn(move || {
-            let _ = tx.send(job(&job_ctl));
-        })
-        .map_err(|e| PyRuntimeError::new_err(format!("could not start a search thread: {e}")))?;
+    let worker = engine::spawn("solvers-search", "the search thread", move || {
+        let _ = tx.send(job(&job_ctl));
+    })?;
     let mut rx = rx;
     loop {
         let (got, back) = py.detach(move || {
