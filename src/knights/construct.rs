@@ -537,7 +537,13 @@ impl Layout<'_> {
 
     /// The cells of block `(rb, cb)` in the rows `r0..r1` and columns `c0..c1`
     /// (clipped to the block).
-    fn cells(&self, rb: usize, cb: usize, rows: (usize, usize), cols: (usize, usize)) -> Vec<usize> {
+    fn cells(
+        &self,
+        rb: usize,
+        cb: usize,
+        rows: (usize, usize),
+        cols: (usize, usize),
+    ) -> Vec<usize> {
         let (br0, br1) = (self.plan.rows.starts[rb], self.plan.rows.starts[rb + 1]);
         let (bc0, bc1) = (self.plan.cols.starts[cb], self.plan.cols.starts[cb + 1]);
         let mut v = Vec::new();
@@ -563,6 +569,17 @@ pub(super) fn construct(
         return Ok(None);
     }
     let (rows, cols) = (board.rows(), board.cols());
+    if matches!(rows.min(cols), 3 | 4) {
+        let tour = super::lanes::strip_tour(board, start, closed, ctl)?;
+        return Ok(match tour {
+            Some(t) if tour_defect(board, &t, closed)?.is_none() => Some(t),
+            Some(_) => {
+                debug_assert!(false, "the lane construction built a wrong tour");
+                None
+            }
+            None => None,
+        });
+    }
     let mut cache: HashMap<(usize, usize), Option<Cover>> = HashMap::new();
     for plan in plans(rows, cols, start, closed) {
         if let Some(tour) = build(board, &plan, start, closed, small, &mut cache, ctl)? {
@@ -739,7 +756,11 @@ fn build(
         if step % (1 << 20) == 0 && ctl.is_cancelled() {
             return Err(SearchError::Cancelled);
         }
-        let next = lay.neighbours(cur).into_iter().flatten().find(|&x| x != prev);
+        let next = lay
+            .neighbours(cur)
+            .into_iter()
+            .flatten()
+            .find(|&x| x != prev);
         let Some(next) = next else { return Ok(None) };
         tour.push(next as u32);
         prev = cur;
@@ -799,40 +820,37 @@ mod tests {
         let board = Board::rectangle(rows, cols).unwrap();
         let tour = construct(&board, start, closed, &finder, &Control::new())
             .unwrap()
-            .unwrap_or_else(|| panic!("no construction on {rows}x{cols} from {start} closed={closed}"));
+            .unwrap_or_else(|| {
+                panic!("no construction on {rows}x{cols} from {start} closed={closed}")
+            });
         assert_eq!(tour_defect(&board, &tour, closed), Ok(None));
         assert_eq!(tour[0] as usize, start);
     }
 
     #[test]
     fn narrow_and_wide_boards() {
-        for n in [10, 12, 22, 40, 101 * 2, 1000] {
+        for n in [22, 24, 26, 28, 30, 32, 40, 202, 1000] {
             check(3, n, 2 * n, true);
             check(n, 3, n * 3 - 3, false);
         }
-        for n in [23, 25, 101, 999] {
+        for n in [23, 25, 27, 29, 31, 33, 101, 999] {
             check(3, n, 2 * n, false);
         }
-        for n in [17, 18, 57, 100, 1001] {
+        for n in [17, 18, 19, 20, 21, 22, 23, 24, 57, 100, 1001] {
             check(4, n, 3 * n, false);
         }
-        for (r, c) in [(9, 9), (11, 11), (13, 17), (60, 59), (64, 64), (5, 13), (7, 9)] {
+        for (r, c) in [
+            (9, 9),
+            (11, 11),
+            (13, 17),
+            (60, 59),
+            (64, 64),
+            (5, 13),
+            (7, 9),
+        ] {
             check(r, c, (r - 1) * c, false);
             if r * c % 2 == 0 {
                 check(r, c, (r - 1) * c, true);
-            }
-        }
-    }
-}
-#[cfg(test)]
-mod probe {
-    use super::*;
-    #[test]
-    fn probe_two_factors() {
-        for h in 3..=6 {
-            for w in 3..=16 {
-                let c = Cover::two_factor(h, w);
-                eprintln!("{h}x{w}: {:?}", c.map(|c| c.pieces));
             }
         }
     }

@@ -22,6 +22,7 @@
 mod board;
 mod construct;
 mod graph;
+mod lanes;
 mod memo;
 mod search;
 mod warnsdorff;
@@ -296,6 +297,22 @@ mod tests {
                 .unwrap()
                 .unwrap();
             assert_eq!(tour_defect(&board, &path, true), Ok(None), "closed {n}x{n}");
+        }
+    }
+
+    #[test]
+    fn four_wide_boards_have_open_tours_only_from_the_outer_lines() {
+        for (rows, cols) in [(4, 5), (4, 6), (7, 4), (4, 9)] {
+            let board = Board::rectangle(rows, cols).unwrap();
+            for s in 0..rows * cols {
+                // The exact search alone, as the oracle of the rule.
+                let exact = exact_find(&board, s, false, 1, &Control::new()).unwrap();
+                assert_eq!(
+                    exact.is_none(),
+                    board.four_wide_inner(s),
+                    "{rows}x{cols} {s}"
+                );
+            }
         }
     }
 
