@@ -623,13 +623,18 @@ def find_tour(
 ) -> Tour | None:
     """One tour from ``start``, found fast, or ``None`` if the board has none.
 
-    Warnsdorff's rule (move to the square with the fewest onward moves, ties
-    broken by distance from the centre, with bounded backtracking and
-    retries; closed tours by rotating an open tour shut) handles boards of
-    millions of squares.  On boards spanning at most 64 cells a failed heuristic
-    falls back to the exact search, so ``None`` is certain there; on larger
-    boards ``None`` comes only from exact colour/connectivity arguments and a
-    heuristic failure raises ``RuntimeError``.
+    On a full rectangle of more than 64 cells a block construction comes
+    first (linear in the squares): closed tours wherever Schwenk's theorem
+    allows one (and, read from ``start``, open tours from every square of such
+    a board), open tours on the other boards from starts near an end of a 3-
+    or 4-wide strip or inside the start's block of an odd board.  Otherwise,
+    and on shaped boards, Warnsdorff's rule (move to the square with the
+    fewest onward moves, with bounded backtracking and retries; closed tours
+    by rotating an open tour shut).  On boards spanning at most 64 cells a
+    failed heuristic falls back to the exact search, so ``None`` is certain
+    there; on larger boards ``None`` comes only from exact arguments (colours,
+    connectivity, Schwenk's theorem, the outer lines of 4-wide boards) and a
+    failure of every method raises ``RuntimeError``.
 
     >>> find_tour(4, 4) is None
     True

@@ -229,7 +229,30 @@ impl Board {
         if same != n.div_ceil(2) || other != n / 2 {
             return Ok(true);
         }
+        if !closed && self.four_wide_inner(start) {
+            return Ok(true);
+        }
         Ok(closed && (n % 2 == 1 || self.schwenk_excludes_cycle()))
+    }
+
+    /// On a full rectangle 4 squares wide, a start on one of the two inner
+    /// lines: no open tour begins there.  An outer square's moves all lead to
+    /// inner squares, and there are as many of each; a path covering the
+    /// board has both classes "outer of one colour + inner of the other" to
+    /// join, which takes an inner-inner move in each, so each needs an end
+    /// on an outer square of its own colour: both ends are outer.
+    pub(super) fn four_wide_inner(&self, start: usize) -> bool {
+        if self.present.iter().any(|&p| !p) {
+            return false;
+        }
+        let (r, c) = (start / self.cols, start % self.cols);
+        if self.rows == 4 && self.cols > 4 {
+            return matches!(r, 1 | 2);
+        }
+        if self.cols == 4 && self.rows > 4 {
+            return matches!(c, 1 | 2);
+        }
+        false
     }
 
     /// Schwenk's theorem (1991): an `m x n` board, `m <= n`, has a closed tour

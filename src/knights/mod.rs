@@ -8,7 +8,10 @@
 //! * `search.rs`: the exact search ([`TourSearch`]) on the shared engine;
 //! * `memo.rs`: its per-worker tail memo and the pool of spare tables (the
 //!   key-soundness invariant is stated there);
-//! * `warnsdorff.rs`: the heuristic finder for boards of any size.
+//! * `warnsdorff.rs`: the heuristic finder for boards of any size;
+//! * `construct.rs`: the block construction that finds a tour on every full
+//!   rectangle that has one, in linear time (what `find_tour` uses first on
+//!   rectangles of more than 64 cells).
 //!
 //! Squares are numbered row-major, `index = row * cols + col`, row 0 at the
 //! top.  The exact search keeps a board in one `u64`, so it takes boards whose
@@ -17,7 +20,9 @@
 //! and its tours mapped back.
 
 mod board;
+mod construct;
 mod graph;
+mod lanes;
 mod memo;
 mod search;
 mod warnsdorff;
@@ -141,10 +146,15 @@ pub fn stream_tours(
 /// Tours buffered ahead of the consumer.
 const STREAM_BUFFER: usize = 64;
 
-/// Find one tour: Warnsdorff's rule first; on boards small enough for the exact
-/// search, a failed heuristic falls back to it, so `Ok(None)` there means no
-/// tour exists.  On larger boards `Ok(None)` also follows from the exact
-/// colour and connectivity tests; `Err(Unresolved)` when only the heuristic failed.
+/// Find one tour.  On a full rectangle of more than 64 cells the block
+/// construction (`construct.rs`) comes first: it finds a tour wherever the
+/// theorems it rests on say one exists (every closed tour, every open tour on
+/// a board with a closed tour, and open tours from the starts its special
+/// block allows on the others).  Otherwise, and where it gives up,
+/// Warnsdorff's rule; on boards small enough for the exact search, a failed
+/// heuristic falls back to it, so `Ok(None)` there means no tour exists.  On
+/// larger boards `Ok(None)` follows from the exact colour and connectivity
+/// tests and Schwenk's theorem; `Err(Unresolved)` when every method failed.
 pub fn find_tour(
     board: Board,
     start: usize,
@@ -159,14 +169,33 @@ pub fn find_tour(
         board.cols(),
         if closed { " (closed)" } else { "" }
     );
-    memory::refuse_beyond_available(find_tour_bytes(&board, closed), &what)?;
+    let bytes = find_tour_bytes(&board, closed).max(construct::construct_bytes(&board));
+    memory::refuse_beyond_available(bytes, &what)?;
     if board.tour_impossible(start, closed, ctl)? {
         return Ok(None);
+    }
+    if board.cells() > MAX_SEARCH_SQUARES {
+        let small = |b: &Board, s: usize, c: bool| small_tour(b, s, c, ctl);
+        if let Some(path) = construct::construct(&board, start, closed, &small, ctl)? {
+            return Ok(Some(path));
+        }
     }
     if let Some(path) = warnsdorff(&board, start, closed, ctl)? {
         return Ok(Some(path));
     }
-    let (search, window) = match prepare(&board, Some(start), Starts::Each, closed) {
+    exact_find(&board, start, closed, threads, ctl)
+}
+
+/// The exact search for one tour (boards spanning at most 64 cells;
+/// `Err(Unresolved)` on larger ones).
+fn exact_find(
+    board: &Board,
+    start: usize,
+    closed: bool,
+    threads: usize,
+    ctl: &Control,
+) -> Result<Option<Vec<u32>>, FindError> {
+    let (search, window) = match prepare(board, Some(start), Starts::Each, closed) {
         Ok(prepared) => prepared,
         // Too large for the exact search: only the heuristic failed.
         Err(CountError::Input(_)) => return Err(FindError::Unresolved),
@@ -175,6 +204,28 @@ pub fn find_tour(
     let tasks = engine::plan(&search, search.roots(), engine::tasks_for(threads), 64, ctl)?;
     let found = engine::find_first(&search, &tasks, threads, ctl, true)?;
     Ok(found.map(|p| p.into_iter().map(|i| window.outward(i as usize)).collect()))
+}
+
+/// A tour of a block of the construction: the exact tests, Warnsdorff's
+/// rule, then the exact search (one thread) where the block spans at most 64
+/// cells.  `Ok(None)`: none found (certain on at most 64 cells).
+pub(crate) fn small_tour(
+    board: &Board,
+    start: usize,
+    closed: bool,
+    ctl: &Control,
+) -> Result<Option<Vec<u32>>, SearchError> {
+    if board.tour_impossible(start, closed, ctl)? {
+        return Ok(None);
+    }
+    if let Some(path) = warnsdorff(board, start, closed, ctl)? {
+        return Ok(Some(path));
+    }
+    match exact_find(board, start, closed, 1, ctl) {
+        Ok(found) => Ok(found),
+        Err(FindError::Search(e)) => Err(e),
+        Err(_) => Ok(None),
+    }
 }
 
 #[cfg(test)]
@@ -249,6 +300,22 @@ mod tests {
                 .unwrap()
                 .unwrap();
             assert_eq!(tour_defect(&board, &path, true), Ok(None), "closed {n}x{n}");
+        }
+    }
+
+    #[test]
+    fn four_wide_boards_have_open_tours_only_from_the_outer_lines() {
+        for (rows, cols) in [(4, 5), (4, 6), (7, 4), (4, 9)] {
+            let board = Board::rectangle(rows, cols).unwrap();
+            for s in 0..rows * cols {
+                // The exact search alone, as the oracle of the rule.
+                let exact = exact_find(&board, s, false, 1, &Control::new()).unwrap();
+                assert_eq!(
+                    exact.is_none(),
+                    board.four_wide_inner(s),
+                    "{rows}x{cols} {s}"
+                );
+            }
         }
     }
 

@@ -1,0 +1,35 @@
+"""find_tour on long strips and a huge square (issue 27): prints a Markdown table.
+
+Run once: ``python benches/find_bench.py`` (minutes; the 10^4 x 10^4 board needs
+about 2 GB).
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+
+from solvers import find_tour
+
+CASES = [(3, 1000), (3, 100_000), (3, 1_000_000), (4, 1_000_000), (10_000, 10_000)]
+
+
+def main() -> None:
+    print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}")
+    print()
+    print("| board | closed | result | seconds |")
+    print("|---|---|---|--:|")
+    for rows, cols in CASES:
+        for closed in (False, True):
+            t = time.perf_counter()
+            tour = find_tour(rows, cols, closed=closed)
+            took = time.perf_counter() - t
+            if tour is None:
+                result = "None"
+            else:
+                result = "verified tour" if tour.verify(closed=closed) else "WRONG"
+            print(f"| {rows}x{cols} | {closed} | {result} | {took:.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
