@@ -33,6 +33,8 @@ from solvers import (
     PegSolution,
     Placement,
     Tour,
+    _core,
+    _validate,
     cli,
     count_peg_games,
     count_peg_solutions,
@@ -859,6 +861,19 @@ def test_an_empty_file_is_a_new_checkpoint(tmp_path):
     empty.touch()
     assert count_queens(8, checkpoint=empty) == count_queens(8)
     assert count_queens(8, checkpoint=empty) == count_queens(8)
+
+
+def test_the_subproblem_limit_is_the_core_s():
+    # subproblems= is checked in Python against the Rust core's MAX_PLAN_TASKS
+    most = _validate.MAX_SUBPROBLEMS
+    assert distributed.plan(count_queens, 8, subproblems=most).count() == count_queens(8)
+    for build in (
+        lambda: _core.CountPlan.queens(8, False, most + 1),
+        lambda: _core.CountPlan.tours(3, 4, None, (2, 0), False, most + 1),
+    ):
+        with pytest.raises(ValueError, match=f"a plan holds at most {most} subproblems"):
+            build()
+    refused(lambda: distributed.plan(count_tours, 3, 4, subproblems=most + 1), ValueError, "2**24")
 
 
 # ---------------------------------------------------------------- issue 27: results that stay put
