@@ -175,7 +175,8 @@ def memory(value: Any) -> int | None:
     """A memory budget in bytes: ``None`` (no budget), an int of bytes, a
     string such as ``"4GB"``, ``"512 MiB"``, ``"1.5GiB"``, or ``"auto"``:
     half of what the machine has available now (the kernel's
-    available memory and free swap, within an address-space limit).
+    available memory and free swap, within an address-space limit).  From
+    :data:`MIN_MEMORY` (1 MiB) to :data:`MAX_MEMORY` (1 EiB), else ``ValueError``.
 
     >>> memory("4GB"), memory("1.5 GiB"), memory(2**30), memory(None)
     (4000000000, 1610612736, 1073741824, None)
