@@ -14,6 +14,7 @@ from __future__ import annotations
 import decimal
 import fractions
 import math
+import pickle
 import sqlite3
 import subprocess
 import sys
@@ -30,12 +31,18 @@ from hypothesis import strategies as st
 from solvers import (
     KnightBoard,
     PegBoard,
+    PegGames,
     PegSolution,
     Placement,
     Tour,
+    _core,
+    _validate,
+    cli,
+    count_peg_games,
     count_peg_solutions,
     count_queens,
     count_tours,
+    distributed,
     find_peg_solution,
     find_queens,
     find_tour,
@@ -47,6 +54,7 @@ from solvers import (
     tours,
 )
 from solvers.animate import animate_queens
+from solvers.distributed import Subproblem, count_subproblem, count_subproblems
 
 #: The small counts run after every refusal, from the oracles.
 TOURS_3X4 = oracle.count(3, 4)
@@ -59,12 +67,29 @@ def still_works() -> None:
     assert count_peg_solutions(PegBoard.triangle(5), start=(0, 0), finish=None) == TRIANGLE_5
 
 
+#: What must never reach a user: Rust panic text, pyo3's own conversion
+#: errors (which name no argument) and private function names.
+LEAKS = (
+    "panicked",
+    "RUST_BACKTRACE",
+    "can't convert",
+    "too big to convert",
+    "cannot be converted",
+    "cannot be interpreted as an integer",
+    "_plan_tours",
+    "_plan_queens",
+    "_build_",
+    "_core",
+)
+
+
 def refused(call: Callable[[], Any], error: type[Exception], phrase: str) -> str:
     with pytest.raises(error) as caught:
         call()
     message = str(caught.value)
     assert phrase in message, message
     assert "\n" not in message and len(message) <= 800, message
+    assert not any(leak in message for leak in LEAKS), message
     return message
 
 
@@ -355,7 +380,262 @@ BOARDS = {
     ),
 }
 
-CATALOGUE = {**NUMBERS, **ARGUMENTS, **BOARDS}
+# ---------------------------------------------------------------- issue 27: the right message
+
+_QUEENS_8 = distributed.plan(count_queens, 8, subproblems=16)
+_TRIANGLE = PegBoard.triangle(5)
+_FAR = "/nonexistent/dir/q.sqlite"
+
+MESSAGES = {
+    # a memory budget past any machine: the budget is at fault, not the count
+    "frontier memory 2**70": (
+        lambda: count_tours(6, 6, method="frontier", memory=2**70),
+        ValueError,
+        "memory must be at least 1048576 bytes (1 MiB) and at most 2**60 bytes",
+    ),
+    "frontier memory 1e30GB": (
+        lambda: count_tours(6, 6, method="frontier", memory="1e30GB"),
+        ValueError,
+        "at most 2**60 bytes (1 EiB; None for no budget), got '1e30GB'",
+    ),
+    "frontier memory 2**64": (
+        lambda: count_tours(3, 4, method="frontier", memory=BIG),
+        ValueError,
+        "memory must be",
+    ),
+    "pairs memory 2**70": (
+        lambda: count_tours(5, 5, method="pairs", memory=2**70),
+        ValueError,
+        "memory must be",
+    ),
+    "plan pairs memory 2**70": (
+        lambda: distributed.plan(count_tours, 5, 5, method="pairs", memory=2**70),
+        ValueError,
+        "memory must be",
+    ),
+    "peg count memory 2**70": (
+        lambda: count_peg_solutions(_TRIANGLE, start=(0, 0), memory=2**70),
+        ValueError,
+        "memory must be",
+    ),
+    "finish_counts memory 2**70": (
+        lambda: finish_counts(_TRIANGLE, start=(0, 0), memory=2**70),
+        ValueError,
+        "memory must be",
+    ),
+    "count_peg_games memory 2**70": (
+        lambda: count_peg_games(_TRIANGLE, start=(0, 0), memory=2**70),
+        ValueError,
+        "memory must be",
+    ),
+    "count_peg_games memory 1e30GB": (
+        lambda: count_peg_games(_TRIANGLE, start=(0, 0), memory="1e30GB"),
+        ValueError,
+        "memory must be",
+    ),
+    "peg memory -1": (
+        lambda: count_peg_solutions(_TRIANGLE, start=(0, 0), memory=-1),
+        ValueError,
+        "memory must be at least",
+    ),
+    # subproblems past what a plan holds
+    "plan subproblems 2**64": (
+        lambda: distributed.plan(count_queens, 8, subproblems=BIG),
+        ValueError,
+        "subproblems must be at least 1 and at most 16777216",
+    ),
+    "plan tours subproblems 10**100": (
+        lambda: distributed.plan(count_tours, 5, 5, subproblems=HUGE),
+        ValueError,
+        "subproblems must be at least 1 and at most",
+    ),
+    "plan subproblems -1": (
+        lambda: distributed.plan(count_queens, 8, subproblems=-1),
+        ValueError,
+        "subproblems must be at least 1",
+    ),
+    "plan subproblems float": (
+        lambda: distributed.plan(count_queens, 8, subproblems=2.0),
+        TypeError,
+        "subproblems must be an integer",
+    ),
+    # checkpoints that keep nothing
+    "queens checkpoint ''": (
+        lambda: count_queens(8, checkpoint=""),
+        ValueError,
+        "checkpoint='' keeps nothing to resume from",
+    ),
+    "queens checkpoint :memory:": (
+        lambda: count_queens(8, checkpoint=":memory:"),
+        ValueError,
+        "checkpoint=':memory:' keeps nothing to resume from",
+    ),
+    "queens checkpoint blank": (
+        lambda: count_queens(8, checkpoint="  "),
+        ValueError,
+        "keeps nothing to resume from",
+    ),
+    "tours checkpoint ''": (
+        lambda: count_tours(3, 4, checkpoint=""),
+        ValueError,
+        "checkpoint='' keeps nothing",
+    ),
+    "tours checkpoint :memory:": (
+        lambda: count_tours(3, 4, checkpoint=Path(":memory:")),
+        ValueError,
+        "keeps nothing",
+    ),
+    "pairs checkpoint ''": (
+        lambda: count_tours(5, 5, method="pairs", checkpoint=""),
+        ValueError,
+        "keeps nothing",
+    ),
+    "frontier checkpoint ''": (
+        lambda: count_tours(3, 4, method="frontier", checkpoint=""),
+        ValueError,
+        "checkpoint must name a directory",
+    ),
+    "peg checkpoint ''": (
+        lambda: count_peg_solutions(_TRIANGLE, start=(0, 0), checkpoint=""),
+        ValueError,
+        "checkpoint='' keeps nothing",
+    ),
+    "peg checkpoint :memory:": (
+        lambda: count_peg_solutions(_TRIANGLE, start=(0, 0), checkpoint=":memory:"),
+        ValueError,
+        "checkpoint=':memory:' keeps nothing",
+    ),
+    "peg budget checkpoint ''": (
+        lambda: count_peg_solutions(_TRIANGLE, start=(0, 0), memory="1MiB", checkpoint=""),
+        ValueError,
+        "checkpoint must name a directory",
+    ),
+    "plan count checkpoint ''": (
+        lambda: _QUEENS_8.count(checkpoint=""),
+        ValueError,
+        "keeps nothing",
+    ),
+    # checkpoints in a missing folder
+    "queens checkpoint missing folder": (
+        lambda: count_queens(8, checkpoint=_FAR),
+        ValueError,
+        "its folder '/nonexistent/dir' does not exist",
+    ),
+    "tours checkpoint missing folder": (
+        lambda: count_tours(3, 4, checkpoint=_FAR),
+        ValueError,
+        "does not exist",
+    ),
+    "peg checkpoint missing folder": (
+        lambda: count_peg_solutions(_TRIANGLE, start=(0, 0), checkpoint=_FAR),
+        ValueError,
+        "its folder '/nonexistent/dir' does not exist",
+    ),
+    # pictures
+    "to_svg cell 1e308": (
+        lambda: find_queens(8).to_svg(cell=1e308),
+        ValueError,
+        "cell must be a positive number of pixels, at most 1000, got 1e+308",
+    ),
+    "to_svg cell inf": (lambda: find_queens(8).to_svg(cell=math.inf), ValueError, "at most 1000"),
+    "to_svg cell nan": (lambda: find_queens(8).to_svg(cell=math.nan), ValueError, "cell must"),
+    "to_svg cell 10**400": (lambda: find_queens(8).to_svg(cell=10**400), ValueError, "cell must"),
+    "tour to_svg cell 1e308": (
+        lambda: find_tour(5, 5).to_svg(cell=1e308),
+        ValueError,
+        "cell must be a positive number of pixels, at most 1000",
+    ),
+    "tour to_svg numbers str": (
+        lambda: find_tour(5, 5).to_svg(numbers="no"),
+        TypeError,
+        "numbers must be True or False",
+    ),
+    "peg board to_svg cell 1e308": (
+        lambda: ENGLISH.to_svg(cell=1e308),
+        ValueError,
+        "cell must be a positive number of pixels, at most 1000",
+    ),
+    "peg game to_svg cell 1e308": (
+        lambda: find_peg_solution(_TRIANGLE, start=(0, 0), finish=None).to_svg(cell=1e308),
+        ValueError,
+        "at most 1000",
+    ),
+    "peg game to_html cell 1e308": (
+        lambda: find_peg_solution(_TRIANGLE, start=(0, 0), finish=None).to_html(cell=1e308),
+        ValueError,
+        "at most 1000",
+    ),
+    "peg game to_svg columns -2**64": (
+        lambda: find_peg_solution(_TRIANGLE, start=(0, 0), finish=None).to_svg(columns=-BIG),
+        ValueError,
+        "columns must be at least 1",
+    ),
+    # plans and subproblems: public names, the argument and its range
+    "plan tours timeout": (
+        lambda: distributed.plan(count_tours, 5, 5, timeout=1),
+        TypeError,
+        "plan(count_tours, ...) takes no timeout=: give it to the plan's count()",
+    ),
+    "plan queens executor": (
+        lambda: distributed.plan(count_queens, 8, executor=_executor()),
+        TypeError,
+        "plan(count_queens, ...) takes no executor=",
+    ),
+    "plan tours unknown argument": (
+        lambda: distributed.plan(count_tours, 5, 5, colour="red"),
+        TypeError,
+        "plan(count_tours, ...): got an unexpected keyword argument 'colour'",
+    ),
+    "plan queens no n": (
+        lambda: distributed.plan(count_queens),
+        TypeError,
+        "plan(count_queens, ...): missing a required argument: 'n'",
+    ),
+    "plan queens too many": (
+        lambda: distributed.plan(count_queens, 8, 9),
+        TypeError,
+        "plan(count_queens, ...): too many positional arguments",
+    ),
+    "subproblem index -1": (
+        lambda: count_subproblem(Subproblem(_QUEENS_8.family, _QUEENS_8.params, -1)),
+        ValueError,
+        f"Subproblem index -1 is not in this plan of {len(_QUEENS_8)} subproblems: "
+        f"the index must be at least 0 and less than {len(_QUEENS_8)}",
+    ),
+    "subproblem index 2**64": (
+        lambda: count_subproblem(Subproblem(_QUEENS_8.family, _QUEENS_8.params, BIG)),
+        ValueError,
+        "is not in this plan",
+    ),
+    "subproblem index float": (
+        lambda: count_subproblem(Subproblem(_QUEENS_8.family, _QUEENS_8.params, 1.0)),
+        TypeError,
+        "Subproblem index must be an integer, got float",
+    ),
+    "subproblem params of another family": (
+        lambda: count_subproblem(Subproblem("queens", ("x", -1), 0)),
+        ValueError,
+        "are not those of a queens plan",
+    ),
+    "subproblem unknown family": (
+        lambda: count_subproblem(Subproblem("sudoku", (), 0)),
+        ValueError,
+        "unknown family of subproblems 'sudoku' (known: queens, tour-pairs, tours)",
+    ),
+    "subproblems not a list": (
+        lambda: count_subproblems(_QUEENS_8.subproblems[0]),
+        TypeError,
+        "batch must be a list of Subproblem objects",
+    ),
+    "subproblems of ints": (lambda: count_subproblems([1, 2]), TypeError, "Subproblem objects"),
+    "subproblems deadline str": (
+        lambda: count_subproblems(_QUEENS_8.subproblems[:1], deadline="soon"),
+        TypeError,
+        "deadline must be a number of seconds",
+    ),
+}
+
+CATALOGUE = {**NUMBERS, **ARGUMENTS, **BOARDS, **MESSAGES}
 
 
 @pytest.mark.parametrize("name", sorted(CATALOGUE))
@@ -533,8 +813,23 @@ def test_checkpoint_files_that_are_not_checkpoints(tmp_path):
     header = tmp_path / "header.sqlite"
     header.write_bytes(b"SQLite format 3\0" + b"\xff" * 200)
     refused(lambda: count(header), ValueError, "not a readable solvers checkpoint")
-    refused(lambda: count(tmp_path), ValueError, "not a readable solvers checkpoint")  # a folder
-    refused(lambda: count(tmp_path / "no" / "such.sqlite"), ValueError, "not a readable")
+    still_works()
+
+
+def test_a_checkpoint_in_a_missing_folder_or_a_directory_says_so(tmp_path):
+    _, count = _peg_checkpoint(tmp_path)
+    missing = tmp_path / "no" / "such.sqlite"
+    folder = f"checkpoint={str(tmp_path)!r} is a directory"
+    no_folder = f"cannot be made: its folder {str(tmp_path / 'no')!r} does not exist"
+    refused(lambda: count(tmp_path), ValueError, folder)
+    refused(lambda: count(missing), ValueError, no_folder)
+    refused(lambda: count_queens(8, checkpoint=tmp_path), ValueError, folder)
+    refused(lambda: count_queens(8, checkpoint=missing), ValueError, no_folder)
+    assert not (tmp_path / "no").exists()
+    # a directory checkpoint (the frontier's, a budgeted peg count's) is made if missing
+    made = tmp_path / "made" / "here"
+    assert count_tours(3, 4, method="frontier", checkpoint=made) == TOURS_3X4
+    assert made.is_dir()
     still_works()
 
 
@@ -636,3 +931,119 @@ def test_threads_at_the_edge_of_the_address_space_never_abort():
         assert run.returncode == 0, (limit, run.returncode, run.stdout, run.stderr[-2000:])
         assert run.stdout.split()[-1] in (str(TOURS_3X4), "MemoryError"), (limit, run.stdout)
         assert "panicked" not in run.stderr and "memory allocation" not in run.stderr
+
+
+def test_the_subproblem_limit_is_the_core_s():
+    # subproblems= is checked in Python against the Rust core's MAX_PLAN_TASKS
+    most = _validate.MAX_SUBPROBLEMS
+    assert distributed.plan(count_queens, 8, subproblems=most).count() == count_queens(8)
+    for build in (
+        lambda: _core.CountPlan.queens(8, False, most + 1),
+        lambda: _core.CountPlan.tours(3, 4, None, (2, 0), False, most + 1),
+    ):
+        with pytest.raises(ValueError, match=f"a plan holds at most {most} subproblems"):
+            build()
+    refused(lambda: distributed.plan(count_tours, 3, 4, subproblems=most + 1), ValueError, "2**24")
+
+
+# ---------------------------------------------------------------- issue 27: results that stay put
+
+
+def test_peg_games_are_hashable_and_immutable():
+    games = count_peg_games(_TRIANGLE, start=(0, 0))
+    again = count_peg_games(_TRIANGLE, start=(0, 0))
+    assert hash(games) == hash(again) and games == again and len({games, again}) == 1
+    won, total = games.won, games.total
+    for change in (
+        lambda: games.dead_end_table.__setitem__(1, 0),
+        lambda: games.dead_end_table.__delitem__(1),
+        lambda: games.dead_end_table.update({1: 0}),
+        lambda: games.dead_end_table.pop(1),
+        lambda: games.dead_end_table.popitem(),
+        lambda: games.dead_end_table.setdefault(99, 1),
+        lambda: games.dead_end_table.clear(),
+        lambda: games.wins.__setitem__((0, 0), 10**9),
+    ):
+        refused(change, TypeError, "the tables of a PegGames are read-only")
+    with pytest.raises(AttributeError):
+        games.shortest_stuck = 0  # type: ignore[misc]
+    assert (games.won, games.total) == (won, total)
+    # still a mapping that reads, compares and copies as a dict
+    assert games.dead_end_table[1] == won and dict(games.dead_end_table) == games.dead_end_table
+    assert repr(games.dead_end_table).startswith("{")
+    copy = dict(games.wins)
+    copy[(0, 0)] = 0
+    assert games.wins != copy
+    # made by hand, with dicts, it is as read-only
+    by_hand = PegGames(_TRIANGLE, (0, 0), {1: 2}, {(0, 0): 2}, None, None)
+    refused(lambda: by_hand.wins.__setitem__((0, 0), 3), TypeError, "read-only")
+    assert hash(by_hand) == hash(PegGames(_TRIANGLE, (0, 0), {1: 2}, {(0, 0): 2}, None, None))
+    assert pickle.loads(pickle.dumps(games)) == games
+    still_works()
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=GARBAGE)
+def test_any_value_for_a_memory_budget(value):
+    try:
+        result = count_peg_games(PegBoard.triangle(4), start=(0, 0), memory=value).total
+    except (TypeError, ValueError) as error:
+        message = str(error)
+        assert "memory" in message and "\n" not in message, message
+        assert not any(leak in message for leak in LEAKS), message
+    else:
+        assert result == TRIANGLE_4_GAMES
+
+
+TRIANGLE_4_GAMES = count_peg_games(PegBoard.triangle(4), start=(0, 0)).total
+
+
+# ---------------------------------------------------------------- issue 27: the command line
+
+
+def _binary_board(tmp_path: Path) -> str:
+    path = tmp_path / "binary.txt"
+    path.write_bytes(b"\xff\xfe..\n....\n")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("argv", "phrase"),
+    [
+        (["tours", "5", "5", "--method", "frontier", "--memory", "1e30GB"], "memory must be"),
+        (["tours", "5", "5", "--method", "pairs", "--memory", "1e30GB"], "at most 2**60 bytes"),
+        (["peg", "triangle:5", "--start", "0,0", "--memory", "1e30GB"], "at most 2**60 bytes"),
+        (["peg", "english", "--every-game", "--memory", "2000000TiB"], "at most 2**60 bytes"),
+        (["queens", "8", "--checkpoint", ""], "checkpoint='' keeps nothing"),
+        (["queens", "8", "--checkpoint", ":memory:"], "checkpoint=':memory:' keeps nothing"),
+        (["tours", "3", "4", "--checkpoint", ""], "keeps nothing"),
+        (["tours", "3", "4", "--method", "frontier", "--checkpoint", ""], "name a directory"),
+        (["peg", "triangle:5", "--start", "0,0", "--checkpoint", ""], "keeps nothing"),
+        (["queens", "8", "--checkpoint", "/nonexistent/dir/q.sqlite"], "does not exist"),
+        (["queens", "8", "--checkpoint", "/"], "is a directory"),
+        (["peg", "triangle:²"], "triangle:N needs a whole number N (digits 0-9), got '²'"),
+        (["peg", "diamond:٣"], "diamond:N needs a whole number N"),
+        (["peg", "triangle:" + "9" * 5000], "triangle:N needs a whole number N"),
+        (["peg", "rectangle:²x3"], "rectangle:RxC needs two whole numbers"),
+        (["peg", "english", "--triangle"], "--triangle does not apply to the named board"),
+        (["peg", "triangle:5", "--triangle"], "--triangle does not apply"),
+        (["peg", "rectangle:3x5", "--triangle", "--start", "0,0"], "--triangle does not apply"),
+    ],
+)
+def test_the_command_line_names_the_argument(capsys, argv, phrase):
+    assert cli.main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    err = captured.err
+    assert err.startswith("solvers: error: ") and err.count("\n") == 1, err
+    assert phrase in err, err
+    assert not any(leak in err for leak in LEAKS), err
+
+
+def test_the_command_line_reads_only_text_boards(capsys, tmp_path):
+    board = _binary_board(tmp_path)
+    why = "not UTF-8 text (byte 0xff at offset 0)"
+    assert cli.main(["tours", "--board", board]) == 2
+    assert capsys.readouterr().err == f"solvers: error: cannot read --board {board}: {why}\n"
+    assert cli.main(["peg", board]) == 2
+    assert capsys.readouterr().err == f"solvers: error: cannot read {board}: {why}\n"

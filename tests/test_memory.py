@@ -104,7 +104,8 @@ def test_a_plan_past_the_limit_is_a_memory_error_and_past_the_cap_a_value_error(
     assert "the subproblems of a plan" in report
     report = limited(plan.format(2**24 + 1), 1 * GB)
     assert report == (
-        "raised ValueError a plan holds at most 16777216 subproblems, 16777217 were asked for"
+        "raised ValueError subproblems must be at least 1 and at most 16777216 (2**24), "
+        "got 16777217"
     )
 
 

@@ -46,11 +46,37 @@ def check_executor(executor: Any) -> Executor:
     return executor
 
 
-def checkpoint_path(path: Any) -> str | os.PathLike[str]:
-    """``path`` if it names a file (``str`` or path-like), else ``TypeError``."""
+def checkpoint_path(path: Any) -> str:
+    """``path`` (``str`` or path-like) as a string if it can be a checkpoint
+    file: a file, or nothing yet in a folder that exists (``TypeError``
+    for another type; ``ValueError`` for a path that keeps nothing, such as
+    ``""`` or SQLite's ``":memory:"``, for a directory and for a missing folder).
+
+    >>> checkpoint_path(":memory:")
+    Traceback (most recent call last):
+    ...
+    ValueError: checkpoint=':memory:' keeps nothing to resume from: give a file path
+    """
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"checkpoint must be a file path, got {type(path).__name__}")
-    return path
+    text = os.fspath(path)
+    if not isinstance(text, str):
+        raise TypeError(f"checkpoint must be a str file path, got {type(text).__name__}")
+    if "\0" in text:
+        raise ValueError(f"checkpoint {text!r} is not a file name (it holds a NUL)")
+    if not text.strip() or text == ":memory:":
+        raise ValueError(f"checkpoint={text!r} keeps nothing to resume from: give a file path")
+    if os.path.isdir(text):
+        raise ValueError(
+            f"checkpoint={text!r} is a directory: give the path of a checkpoint file "
+            "(made if missing) inside it"
+        )
+    folder = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(folder):
+        raise ValueError(
+            f"checkpoint={text!r} cannot be made: its folder {folder!r} does not exist"
+        )
+    return text
 
 
 def _directory_text(path: Any, name: str) -> str:

@@ -91,8 +91,18 @@ def _core_plan(family: str, params: tuple[Any, ...]) -> _core.CountPlan:
     """The plan in this process (built once per process and problem)."""
     known = _FAMILIES.get(family)
     if known is None:
-        raise ValueError(f"unknown family of subproblems {family!r}")
-    return known.build(*params)
+        raise ValueError(
+            f"unknown family of subproblems {_validate.shown(family)} "
+            f"(known: {', '.join(sorted(_FAMILIES))})"
+        )
+    try:
+        return known.build(*params)
+    except (TypeError, OverflowError):
+        # The core's own conversion errors name no argument of ours.
+        raise ValueError(
+            f"Subproblem params {_validate.shown(params)} are not those of a {family} plan: "
+            "take subproblems from solvers.distributed.plan(...).subproblems"
+        ) from None
 
 
 def count_subproblems(
@@ -102,15 +112,36 @@ def count_subproblems(
     an executor runs.  ``threads``: the worker's cores by default.
     ``deadline`` (``time.time()`` seconds) stops a task whose caller has
     timed out with ``TimeoutError``, so its worker is free again."""
+    if isinstance(batch, Subproblem):
+        raise TypeError("batch must be a list of Subproblem objects (for one: count_subproblem)")
+    batch = list(_validate.iterable(batch, "batch", "a list of Subproblem objects"))
     if not batch:
         return []
+    for subproblem in batch:
+        if not isinstance(subproblem, Subproblem):
+            raise TypeError(f"batch must hold Subproblem objects, got {type(subproblem).__name__}")
     family, params = batch[0].family, batch[0].params
     if any((s.family, s.params) != (family, params) for s in batch):
         raise ValueError("a batch holds subproblems of one plan only")
     # None (or 0, from a driver that left it to the worker): the worker's threads
     workers = _validate.threads(threads) if threads else _args.worker_threads(0)
-    left = _deadline.until(deadline)
-    return _core_plan(family, params).count_each([s.index for s in batch], workers, None, left)
+    left = _deadline.until(None if deadline is None else _validate.seconds(deadline, "deadline"))
+    here = _core_plan(family, params)
+    return here.count_each(_indices(batch, len(here)), workers, None, left)
+
+
+def _indices(batch: Sequence[Subproblem], size: int) -> list[int]:
+    """The index of each subproblem of ``batch``, checked against the plan's ``size``."""
+    indices = []
+    for subproblem in batch:
+        index = _validate.integer(subproblem.index, "Subproblem index")
+        if not 0 <= index < size:
+            raise ValueError(
+                f"Subproblem index {index} is not in this plan of {size} subproblems: "
+                f"the index must be at least 0 and less than {size}"
+            )
+        indices.append(index)
+    return indices
 
 
 def count_subproblem(subproblem: Subproblem, threads: int | None = None) -> int:

@@ -155,6 +155,15 @@ _MEMORY_UNITS = {
 #: The smallest memory budget a count takes (its tables' minimum).
 MIN_MEMORY = 2**20
 
+#: The largest memory budget a count takes: 1 EiB, far past any machine (a
+#: larger number is a slip, such as ``"1e30GB"``; ``None`` means no budget).
+MAX_MEMORY = 2**60
+
+#: The most subproblems a plan may be asked for: the Rust core's
+#: ``engine::MAX_PLAN_TASKS`` (a plan is held in memory, and each
+#: subproblem is an object on the Python side).
+MAX_SUBPROBLEMS = 2**24
+
 
 #: The share of the memory available at the call that ``memory="auto"`` budgets.
 #: (Half: a count's threads reserve address space of their own as it runs,
@@ -166,7 +175,8 @@ def memory(value: Any) -> int | None:
     """A memory budget in bytes: ``None`` (no budget), an int of bytes, a
     string such as ``"4GB"``, ``"512 MiB"``, ``"1.5GiB"``, or ``"auto"``:
     half of what the machine has available now (the kernel's
-    available memory and free swap, within an address-space limit).
+    available memory and free swap, within an address-space limit).  From
+    :data:`MIN_MEMORY` (1 MiB) to :data:`MAX_MEMORY` (1 EiB), else ``ValueError``.
 
     >>> memory("4GB"), memory("1.5 GiB"), memory(2**30), memory(None)
     (4000000000, 1610612736, 1073741824, None)
@@ -199,6 +209,25 @@ def memory(value: Any) -> int | None:
         result = int(amount * _MEMORY_UNITS[unit])
     else:
         result = integer(value, "memory")
-    if result < MIN_MEMORY:
-        raise ValueError(f"memory must be at least {MIN_MEMORY} bytes (1 MiB), got {shown(value)}")
+    if not MIN_MEMORY <= result <= MAX_MEMORY:
+        raise ValueError(
+            f"memory must be at least {MIN_MEMORY} bytes (1 MiB) and at most 2**60 bytes "
+            f"(1 EiB; None for no budget), got {shown(value)}"
+        )
     return result
+
+
+def subproblems(value: Any) -> int:
+    """The number of subproblems a plan is asked for: 1 to :data:`MAX_SUBPROBLEMS`.
+
+    >>> subproblems(2**64)
+    Traceback (most recent call last):
+    ...
+    ValueError: subproblems must be at least 1 and at most 16777216 (2**24), got 18446744073709551616
+    """  # noqa: E501
+    n = integer(value, "subproblems")
+    if not 1 <= n <= MAX_SUBPROBLEMS:
+        raise ValueError(
+            f"subproblems must be at least 1 and at most {MAX_SUBPROBLEMS} (2**24), got {n}"
+        )
+    return n

@@ -43,6 +43,7 @@ layers, in :mod:`solvers._peg_dist`.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -106,9 +107,37 @@ def plan(
         count = count.func
     if subproblems is None:
         subproblems = DEFAULT_SUBPROBLEMS
-    size = _validate.positive(subproblems, "subproblems")
+    size = _validate.subproblems(subproblems)
     for family in families().values():
         if count is family.count:
+            _check_arguments(family.plan, count.__name__, args, kwargs)
             return family.plan(*args, subproblems=size, **kwargs)
     names = " and ".join(split.__name__ for split in _SPLITTABLE)
     raise TypeError(f"plan() splits {names}, got {getattr(count, '__name__', count)!r}")
+
+
+#: Arguments of a count that belong to running its plan, not to the plan.
+_RUN_ARGUMENTS = ("executor", "checkpoint", "threads", "progress", "timeout")
+
+
+def _check_arguments(
+    make: Callable[..., Plan], name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
+    """A ``TypeError`` naming the public ``name`` (not the private function
+    that makes the plan) when ``args`` and ``kwargs`` do not fit a plan of it.
+
+    >>> plan(knights.count_tours, 5, 5, timeout=1)
+    Traceback (most recent call last):
+    ...
+    TypeError: plan(count_tours, ...) takes no timeout=: give it to the plan's count(), as in plan(count_tours, ...).count(timeout=...)
+    """  # noqa: E501
+    for key in _RUN_ARGUMENTS:
+        if key in kwargs:
+            raise TypeError(
+                f"plan({name}, ...) takes no {key}=: give it to the plan's count(), "
+                f"as in plan({name}, ...).count({key}=...)"
+            )
+    try:
+        inspect.signature(make).bind(*args, subproblems=1, **kwargs)
+    except TypeError as error:
+        raise TypeError(f"plan({name}, ...): {error}") from None

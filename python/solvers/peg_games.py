@@ -16,13 +16,47 @@ the sequences reaching a position with no jump are the games that end there.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, NoReturn, TypeVar
 
 from . import _peg_dp
 from .peg import Jump, checked_board, dp_driver
 from .pegboard import Hole, PegBoard, Square
 
 __all__ = ["PegGames", "count_peg_games"]
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class _ReadOnlyDict(dict[_K, _V]):
+    """A ``dict`` that cannot change after it is made, and so hashes: the
+    tables of a :class:`PegGames`.  It reads, prints, compares and
+    serialises (``json``, ``pickle``) as the dict it holds.
+
+    >>> table = _ReadOnlyDict({5: 4, 4: 10})
+    >>> table, table == {4: 10, 5: 4}, hash(table) == hash(_ReadOnlyDict({4: 10, 5: 4}))
+    ({5: 4, 4: 10}, True, True)
+    >>> table[1] = 0
+    Traceback (most recent call last):
+    ...
+    TypeError: the tables of a PegGames are read-only: copy one with dict(...) to change it
+    """
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError(
+            "the tables of a PegGames are read-only: copy one with dict(...) to change it"
+        )
+
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (dict(self),))
 
 
 @dataclass(frozen=True)
@@ -37,14 +71,25 @@ class PegGames:
     a game that gets stuck with more than one peg (``None``: every game is
     won), and ``stuck_example`` one such game: the first in the order of
     ``board.jumps``.
+
+    A ``PegGames`` is immutable and hashable: its tables are read-only
+    mappings (``dict(games.wins)`` is a copy to change).
     """
 
     board: PegBoard
     start: Square
-    dead_end_table: dict[int, int]
-    wins: dict[Square, int]
+    dead_end_table: Mapping[int, int]
+    wins: Mapping[Square, int]
     shortest_stuck: int | None
     stuck_example: tuple[Jump, ...] | None
+
+    def __post_init__(self) -> None:
+        # Read-only tables (and a tuple of jumps): a PegGames never changes,
+        # and hashes like the package's other results.
+        object.__setattr__(self, "dead_end_table", _ReadOnlyDict(self.dead_end_table))
+        object.__setattr__(self, "wins", _ReadOnlyDict(self.wins))
+        if self.stuck_example is not None:
+            object.__setattr__(self, "stuck_example", tuple(self.stuck_example))
 
     @property
     def total(self) -> int:

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from numbers import Real
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from . import _page, _validate
 
 __all__ = [
+    "MAX_CELL",
     "MAX_PICTURE",
     "MAX_TEXT_QUEENS",
     "peg_position_svg",
@@ -86,12 +88,32 @@ def _svg_head(width: float, height: float, title: str, kind: str, fill: str) -> 
     ]
 
 
+#: The largest ``cell`` a picture takes, in pixels (past it, a slip such as
+#: ``cell=1e308`` would make a picture of infinite width).
+MAX_CELL = 1000
+
+
 def _cell_size(rows: int, cols: int, cell: float | None) -> float:
     if cell is not None:
-        if isinstance(cell, bool) or not isinstance(cell, (int, float)) or not cell > 0:
-            raise ValueError(f"cell must be a positive number of pixels, got {cell!r}")
-        return float(cell)
+        size = _pixels(cell)
+        if size is None:
+            raise ValueError(
+                f"cell must be a positive number of pixels, at most {MAX_CELL}, "
+                f"got {_validate.shown(cell)}"
+            )
+        return size
     return max(1.0, min(48.0, MAX_PICTURE / max(rows, cols)))
+
+
+def _pixels(cell: Any) -> float | None:
+    """``cell`` as a float in (0, MAX_CELL], or None (a bool, a non-number, nan)."""
+    if isinstance(cell, bool) or not isinstance(cell, Real):
+        return None
+    try:
+        size = float(cell)
+    except (OverflowError, ValueError, TypeError):  # an int past the float range
+        return None
+    return size if 0 < size <= MAX_CELL else None
 
 
 def _fmt(x: float) -> str:
@@ -109,6 +131,7 @@ def tour_svg(tour: Tour, *, cell: float | None = None, numbers: bool | None = No
     size = _cell_size(rows, cols, cell)
     if numbers is None:
         numbers = size >= 18 and len(tour) <= 2500
+    numbers = _validate.flag(numbers, "numbers")
     width, height = cols * size, rows * size
     board = tour.board
     parts = _svg_head(width, height, repr(tour), "board", MISSING)

@@ -97,6 +97,41 @@ def answer(as_json: bool, data: dict[str, Any], text: object) -> None:
     print(json.dumps(data) if as_json else text)
 
 
+# ---------------------------------------------------------------- input files
+
+
+def read_text(path: str, what: str) -> str:
+    """The text of the board file ``path`` (``what`` names it in the error,
+    such as ``"--board board.txt"``): a usage error when it cannot be read
+    or is not UTF-8 text."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as error:
+        raise UsageError(f"cannot read {what}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise UsageError(
+            f"cannot read {what}: not UTF-8 text (byte 0x{error.object[error.start]:02x} "
+            f"at offset {error.start})"
+        ) from None
+
+
+def digits(text: str) -> bool:
+    """Whether ``text`` is a whole number written in ASCII digits, of at most
+    :data:`MAX_DIGITS` of them (``"²"`` and ``"٣"`` are digits to
+    ``str.isdigit`` but not to ``int``, and 5000 digits are past ``int()``'s limit).
+
+    >>> digits("12"), digits("²"), digits(""), digits("9" * 5000)
+    (True, False, False, False)
+    """
+    return text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS
+
+
+#: A number of more digits than this on the command line is surely a slip
+#: (every size the commands take is far smaller).
+MAX_DIGITS = 100
+
+
 # ---------------------------------------------------------------- output files
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import animate
 from .. import peg as solitaire
+from .._validate import shown
 from ..peg_games import count_peg_games
 from ..pegboard import PegBoard
 from . import _options as opt
@@ -196,26 +197,32 @@ def _board(args: argparse.Namespace) -> tuple[PegBoard, tuple[int, int] | None]:
     """The board named or drawn by BOARD, and the start hole a drawing gives."""
     name, _, size = args.board.partition(":")
     builders = {"diamond": PegBoard.diamond, "triangle": PegBoard.triangle}
+    named = (not size and name in ("english", "french", "wiegleb")) or bool(
+        size and name in (*builders, "rectangle")
+    )
+    if named and args.triangle:
+        raise opt.UsageError(
+            f"--triangle does not apply to the named board {args.board!r}: it says a BOARD "
+            "file is drawn on the triangular grid (triangle:N names a triangle)"
+        )
     if not size and name in ("english", "french", "wiegleb"):
         return getattr(PegBoard, name)(), None
     if size and name in builders:
-        if not size.isdigit():
-            raise opt.UsageError(f"{name}:N needs a whole number N, got {size!r}")
+        if not opt.digits(size):
+            raise opt.UsageError(f"{name}:N needs a whole number N (digits 0-9), got {shown(size)}")
         return builders[name](int(size)), None
     if size and name == "rectangle":
         rows, x, cols = size.partition("x")
-        if not (rows.isdigit() and x and cols.isdigit()):
-            raise opt.UsageError(f"rectangle:RxC needs two whole numbers, like 3x5; got {size!r}")
+        if not (opt.digits(rows) and x and opt.digits(cols)):
+            raise opt.UsageError(
+                f"rectangle:RxC needs two whole numbers (digits 0-9), like 3x5; got {shown(size)}"
+            )
         return PegBoard.rectangle(int(rows), int(cols)), None
     if not os.path.exists(args.board):
         raise opt.UsageError(
             f"{args.board!r} is neither a board name ({', '.join(PEG_BOARDS)}) nor a file"
         )
-    try:
-        with open(args.board, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise opt.UsageError(f"cannot read {args.board}: {error}") from None
+    text = opt.read_text(args.board, args.board)
     try:
         board, empty = PegBoard.parse_position(text, triangle=args.triangle)
     except ValueError as error:

@@ -116,11 +116,7 @@ def _board(args: argparse.Namespace) -> dict[str, Any]:
     the arguments give, as keyword arguments of the knights functions."""
     start = {} if args.start is None else {"start": args.start}
     if args.board is not None:
-        try:
-            with open(args.board, encoding="utf-8") as handle:
-                text = handle.read()
-        except OSError as error:
-            raise opt.UsageError(f"cannot read --board {args.board}: {error.strerror}") from None
+        text = opt.read_text(args.board, f"--board {args.board}")
         return {"rows": args.rows, "cols": args.cols, "board": text, **start}
     if args.rows is None or args.cols is None:
         raise opt.UsageError("give ROWS and COLS, or --board FILE")
