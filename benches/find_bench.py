@@ -12,6 +12,8 @@ import time
 from solvers import find_tour
 
 CASES = [(3, 1000), (3, 100_000), (3, 1_000_000), (4, 1_000_000), (10_000, 10_000)]
+# Open tours from a start deep inside a strip (the start's colour/line allows one).
+DEEP = [(3, 1_000_001, (1, 500_001)), (4, 1_000_000, (0, 500_000)), (4, 1_000_000, (1, 500_000))]
 
 
 def main() -> None:
@@ -29,6 +31,15 @@ def main() -> None:
             else:
                 result = "verified tour" if tour.verify(closed=closed) else "WRONG"
             print(f"| {rows}x{cols} | {closed} | {result} | {took:.2f} |", flush=True)
+    for rows, cols, start in DEEP:
+        t = time.perf_counter()
+        tour = find_tour(rows, cols, start=start)
+        took = time.perf_counter() - t
+        if tour is None:
+            result = "None"
+        else:
+            result = "verified tour" if tour.verify(closed=False) else "WRONG"
+        print(f"| {rows}x{cols} from {start} | False | {result} | {took:.2f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -124,3 +124,59 @@ def test_random_starts_on_larger_boards(rows, cols):
 def test_long_strips(rows, cols, closed):
     tour = find_tour(rows, cols, closed=closed)
     check(tour, rows, cols, (rows - 1, 0), closed)
+
+
+def strip_open_from(rows: int, cols: int, r: int, c: int) -> bool:
+    """The rule found for 3- and 4-wide strips (checked against the frontier
+    counts below): an open tour starts on every square the colour and
+    outer-line rules allow, except the centre of 3 x 7; on 3 x 8 not on the
+    two squares (1, 2), (1, 5) of the middle line; 3 x 4 and 3 x 6 as the
+    exact counts say."""
+    if rows > cols:
+        rows, cols, r, c = cols, rows, c, r
+    if (rows, cols) == (3, 7) and (r, c) == (1, 3):
+        return False
+    if (rows, cols) == (3, 8) and (r, c) in ((1, 2), (1, 5)):
+        return False
+    if (rows, cols) == (3, 4):
+        return (r, c) in ((0, 0), (0, 3), (1, 0), (1, 3), (2, 0), (2, 3))
+    return open_possible_from(rows, cols, r, c)
+
+
+def check_strip_every_start(rows: int, cols: int) -> None:
+    from solvers import count_tours
+
+    for r in range(rows):
+        for c in range(cols):
+            exists = count_tours(rows, cols, start=(r, c), method="frontier") > 0
+            assert strip_open_from(rows, cols, r, c) == exists, f"{rows}x{cols} {(r, c)}"
+            tour = find_tour(rows, cols, start=(r, c))
+            if exists:
+                check(tour, rows, cols, (r, c), False)
+            else:
+                assert tour is None, f"{rows}x{cols} from {(r, c)}"
+
+
+STRIPS = [(3, n) for n in range(3, 24)] + [(4, n) for n in range(4, 11)]
+STRIPS_SLOW = [(3, n) for n in range(24, 32)] + [(4, n) for n in range(11, 31)]
+
+
+@pytest.mark.parametrize(("rows", "cols"), STRIPS, ids=[f"{r}x{c}" for r, c in STRIPS])
+def test_strips_every_start_against_the_frontier(rows, cols):
+    check_strip_every_start(rows, cols)
+    check_strip_every_start(cols, rows)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rows", "cols"), STRIPS_SLOW, ids=[f"{r}x{c}" for r, c in STRIPS_SLOW])
+def test_wide_strips_every_start_against_the_frontier(rows, cols):
+    check_strip_every_start(rows, cols)
+    check_strip_every_start(cols, rows)
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "start"),
+    [(3, 1_001, (1, 501)), (4, 1_000, (0, 500)), (1_001, 3, (501, 1)), (4, 999, (3, 498))],
+)
+def test_open_tours_from_deep_inside_strips(rows, cols, start):
+    check(find_tour(rows, cols, start=start), rows, cols, start, False)

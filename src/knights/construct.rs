@@ -571,14 +571,14 @@ pub(super) fn construct(
     let (rows, cols) = (board.rows(), board.cols());
     if matches!(rows.min(cols), 3 | 4) {
         let tour = super::lanes::strip_tour(board, start, closed, ctl)?;
-        return Ok(match tour {
-            Some(t) if tour_defect(board, &t, closed)?.is_none() => Some(t),
+        match tour {
+            Some(t) if tour_defect(board, &t, closed)?.is_none() => return Ok(Some(t)),
             Some(_) => {
                 debug_assert!(false, "the lane construction built a wrong tour");
-                None
+                return Ok(None);
             }
-            None => None,
-        });
+            None => {}
+        }
     }
     let mut cache: HashMap<(usize, usize), Option<Cover>> = HashMap::new();
     for plan in plans(rows, cols, start, closed) {
@@ -825,6 +825,52 @@ mod tests {
             });
         assert_eq!(tour_defect(&board, &tour, closed), Ok(None));
         assert_eq!(tour[0] as usize, start);
+    }
+
+    /// Every start of 3- and 4-wide strips (and their transposes) from which
+    /// an open tour exists (the colour and outer-line rules) constructs: the
+    /// lanes of `lanes.rs`, or for 4-wide starts deep inside the blocks here.
+    #[test]
+    fn narrow_strips_from_every_start() {
+        let mut lens: Vec<(usize, usize)> = (17..=64).map(|n| (4, n)).collect();
+        lens.extend((23..=61).step_by(2).map(|n| (3, n)));
+        lens.extend([(4, 201), (3, 201)]);
+        for (h, n) in lens {
+            for (rows, cols) in [(h, n), (n, h)] {
+                let board = Board::rectangle(rows, cols).unwrap();
+                for s in 0..rows * cols {
+                    if board.tour_impossible(s, false, &Control::new()).unwrap() {
+                        continue;
+                    }
+                    let t = construct(&board, s, false, &finder, &Control::new()).unwrap();
+                    let t = t.unwrap_or_else(|| panic!("{rows}x{cols} from {s}: none"));
+                    assert_eq!(t[0] as usize, s);
+                    assert_eq!(tour_defect(&board, &t, false), Ok(None));
+                }
+            }
+        }
+    }
+
+    /// Odd x odd boards at least 5 wide: every start of the majority colour
+    /// constructs (no fallback to Warnsdorff's rule).
+    #[test]
+    fn odd_boards_from_every_majority_start() {
+        let mut sizes = Vec::new();
+        for r in (5..=11).step_by(2) {
+            for c in (r..=13).step_by(2) {
+                sizes.push((r, c));
+            }
+        }
+        sizes.extend([(5, 31), (15, 17), (21, 21)]);
+        for (r, c) in sizes {
+            for (rows, cols) in [(r, c), (c, r)] {
+                for s in 0..rows * cols {
+                    if (s / cols + s % cols) % 2 == 0 && rows * cols > 64 {
+                        check(rows, cols, s, false);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

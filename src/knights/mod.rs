@@ -149,9 +149,10 @@ const STREAM_BUFFER: usize = 64;
 /// Find one tour.  On a full rectangle of more than 64 cells the block
 /// construction (`construct.rs`) comes first: it finds a tour wherever the
 /// theorems it rests on say one exists (every closed tour, every open tour on
-/// a board with a closed tour, and open tours from the starts its special
-/// block allows on the others).  Otherwise, and where it gives up,
-/// Warnsdorff's rule; on boards small enough for the exact search, a failed
+/// a board with a closed tour, and open tours from every start that has one
+/// on odd x odd boards and 3- and 4-wide strips: tested on every start of
+/// those up to 60-odd long).  Otherwise (shaped boards; on full rectangles an
+/// unreached last resort), Warnsdorff's rule; on boards small enough for the exact search, a failed
 /// heuristic falls back to it, so `Ok(None)` there means no tour exists.  On
 /// larger boards `Ok(None)` follows from the exact colour and connectivity
 /// tests and Schwenk's theorem; `Err(Unresolved)` when every method failed.
