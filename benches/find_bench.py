@@ -16,6 +16,20 @@ CASES = [(3, 1000), (3, 100_000), (3, 1_000_000), (4, 1_000_000), (10_000, 10_00
 DEEP = [(3, 1_000_001, (1, 500_001)), (4, 1_000_000, (0, 500_000)), (4, 1_000_000, (1, 500_000))]
 
 
+def row(rows: int, cols: int, start: tuple[int, int] | None, closed: bool) -> str:
+    """One table row: find the tour, time it, check it."""
+    where = {} if start is None else {"start": start}
+    t = time.perf_counter()
+    tour = find_tour(rows, cols, closed=closed, **where)
+    took = time.perf_counter() - t
+    if tour is None:
+        result = "None"
+    else:
+        result = "verified tour" if tour.verify(closed=closed) else "WRONG"
+    board = f"{rows}x{cols}" if start is None else f"{rows}x{cols} from {start}"
+    return f"| {board} | {closed} | {result} | {took:.2f} |"
+
+
 def main() -> None:
     print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}")
     print()
@@ -23,23 +37,9 @@ def main() -> None:
     print("|---|---|---|--:|")
     for rows, cols in CASES:
         for closed in (False, True):
-            t = time.perf_counter()
-            tour = find_tour(rows, cols, closed=closed)
-            took = time.perf_counter() - t
-            if tour is None:
-                result = "None"
-            else:
-                result = "verified tour" if tour.verify(closed=closed) else "WRONG"
-            print(f"| {rows}x{cols} | {closed} | {result} | {took:.2f} |", flush=True)
+            print(row(rows, cols, None, closed), flush=True)
     for rows, cols, start in DEEP:
-        t = time.perf_counter()
-        tour = find_tour(rows, cols, start=start)
-        took = time.perf_counter() - t
-        if tour is None:
-            result = "None"
-        else:
-            result = "verified tour" if tour.verify(closed=False) else "WRONG"
-        print(f"| {rows}x{cols} from {start} | False | {result} | {took:.2f} |", flush=True)
+        print(row(rows, cols, start, False), flush=True)
 
 
 if __name__ == "__main__":

@@ -268,55 +268,50 @@ const MIDDLE: [usize; 5] = [8, 6, 10, 7, 9];
 fn two_lanes(h: usize, len: usize) -> Option<Chain> {
     for w in MIDDLE {
         let mid = Block::new(h, w);
-        let left = [0, 1];
-        let right = [w - 2, w - 1];
-        let lmask = mid.cols_mask(&left);
-        let rmask = mid.cols_mask(&right);
-        for el in 0..h * w {
-            if lmask >> el & 1 == 0 {
+        for lanes in middle_lanes(&mid) {
+            let (el, er) = (lanes[0].from, lanes[1].from);
+            let ((elr, elc), (err, erc)) = ((el / w, el % w), (er / w, er % w));
+            let mut budget = BUDGET;
+            let Some(pattern) = mid.cover(&lanes, &mut budget) else {
                 continue;
-            }
-            for er in 0..h * w {
-                if rmask >> er & 1 == 0 {
-                    continue;
-                }
-                let (elr, elc) = (el / w, el % w);
-                let (err, erc) = (er / w, er % w);
-                // Out: el -> x, x a move from el in the next block.  Back:
-                // er -> y, the next block's y (y + w) a move from er.
-                let out_to = ports(&mid, &right, elr, (elc + w) as i64);
-                let mut back_to = 0u64;
-                for r in 0..h {
-                    for &c in &left {
-                        if knight(r as i64, (c + w) as i64, err as i64, erc as i64) {
-                            back_to |= 1 << (r * w + c);
-                        }
-                    }
-                }
-                let mut budget = BUDGET;
-                let lanes = [
-                    Lane {
-                        from: el,
-                        to: out_to,
-                    },
-                    Lane {
-                        from: er,
-                        to: back_to,
-                    },
-                ];
-                let Some(pattern) = mid.cover(&lanes, &mut budget) else {
-                    continue;
-                };
-                let yb = *pattern[1].last().unwrap() as usize; // back lane's exit
-                let (ybr, ybc) = (yb / w, yb % w);
-                let ports = ((elr, elc), (err, erc), (ybr, ybc));
-                if let Some(chain) = ends(h, len, w, ports, &pattern) {
-                    return Some(chain);
-                }
+            };
+            let yb = *pattern[1].last().unwrap() as usize; // back lane's exit
+            let (ybr, ybc) = (yb / w, yb % w);
+            let ports = ((elr, elc), (err, erc), (ybr, ybc));
+            if let Some(chain) = ends(h, len, w, ports, &pattern) {
+                return Some(chain);
             }
         }
     }
     None
+}
+
+/// The lanes a middle block `w` wide may carry, in the order they are
+/// tried: out from a cell `el` of its two left columns to the cells of its
+/// two right columns a move from `el` in the next block, and back from a
+/// cell `er` of its right columns to the cells of its left columns a move
+/// from `er` in the block before (every block of a chain is the same).
+fn middle_lanes(mid: &Block) -> impl Iterator<Item = [Lane; 2]> + '_ {
+    let w = mid.w;
+    let lmask = mid.cols_mask(&[0, 1]);
+    let rmask = mid.cols_mask(&[w - 2, w - 1]);
+    let cells = move |mask: u64| (0..mid.h * w).filter(move |&i| mask >> i & 1 == 1);
+    cells(lmask).flat_map(move |el| {
+        cells(rmask).map(move |er| {
+            let (elr, elc) = (el / w, el % w);
+            let (err, erc) = (er / w, er % w);
+            [
+                Lane {
+                    from: el,
+                    to: near(mid, elr, (elc + w) as i64) & rmask,
+                },
+                Lane {
+                    from: er,
+                    to: near(mid, err, erc as i64 - w as i64) & lmask,
+                },
+            ]
+        })
+    })
 }
 
 /// The U-turn blocks of a closed chain for the middle pattern `pattern`.
@@ -504,49 +499,25 @@ impl Middle {
     fn find(h: usize) -> Option<Middle> {
         for w in MIDDLE {
             let mid = Block::new(h, w);
-            let lmask = mid.cols_mask(&[0, 1]);
-            let rmask = mid.cols_mask(&[w - 2, w - 1]);
-            for el in 0..h * w {
-                if lmask >> el & 1 == 0 {
+            for lanes in middle_lanes(&mid) {
+                let mut budget = BUDGET;
+                let Some(pattern) = mid.cover(&lanes, &mut budget) else {
                     continue;
+                };
+                let mut m = Middle {
+                    w,
+                    pattern,
+                    tails: Vec::new(),
+                };
+                for we in 0..=(64 / h).min(w + 6) {
+                    let t = if we >= 4 { m.tail(h, we) } else { None };
+                    m.tails.push(t);
                 }
-                for er in 0..h * w {
-                    if rmask >> er & 1 == 0 {
-                        continue;
-                    }
-                    let (elr, elc) = (el / w, el % w);
-                    let (err, erc) = (er / w, er % w);
-                    let out_to = near(&mid, elr, (elc + w) as i64) & rmask;
-                    let back_to = near(&mid, err, erc as i64 - w as i64) & lmask;
-                    let lanes = [
-                        Lane {
-                            from: el,
-                            to: out_to,
-                        },
-                        Lane {
-                            from: er,
-                            to: back_to,
-                        },
-                    ];
-                    let mut budget = BUDGET;
-                    let Some(pattern) = mid.cover(&lanes, &mut budget) else {
-                        continue;
-                    };
-                    let mut m = Middle {
-                        w,
-                        pattern,
-                        tails: Vec::new(),
-                    };
-                    for we in 0..=(64 / h).min(w + 6) {
-                        let t = if we >= 4 { m.tail(h, we) } else { None };
-                        m.tails.push(t);
-                    }
-                    let every = (0..w)
-                        .step_by(2)
-                        .all(|r| (4..m.tails.len()).any(|we| we % w == r && m.tails[we].is_some()));
-                    if every {
-                        return Some(m);
-                    }
+                let every = (0..w)
+                    .step_by(2)
+                    .all(|r| (4..m.tails.len()).any(|we| we % w == r && m.tails[we].is_some()));
+                if every {
+                    return Some(m);
                 }
             }
         }
