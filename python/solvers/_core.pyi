@@ -19,6 +19,7 @@ __all__ = [
     "MAX_SEARCH_SQUARES",
     "MAX_FIND_SQUARES",
     "count_tours",
+    "rectangle_rules_out",
     "count_tours_frontier",
     "frontier_steps",
     "frontier_tours",
