@@ -158,7 +158,8 @@ def check_strip_every_start(rows: int, cols: int) -> None:
 
 
 STRIPS = [(3, n) for n in range(3, 24)] + [(4, n) for n in range(4, 11)]
-STRIPS_SLOW = [(3, n) for n in range(24, 32)] + [(4, n) for n in range(11, 31)]
+# (4 x 23..64 construct from every allowed start in the Rust release tests.)
+STRIPS_SLOW = [(3, n) for n in range(24, 32)] + [(4, n) for n in range(11, 23)]
 
 
 @pytest.mark.parametrize(("rows", "cols"), STRIPS, ids=[f"{r}x{c}" for r, c in STRIPS])
