@@ -1,28 +1,19 @@
 """Sphinx configuration for the solvers documentation site.
 
 Build it with ``python -m sphinx -W -b html docs docs/_build/html`` (the
-``docs`` extra installs what it needs); ``-b doctest`` runs the examples of the
-API reference.  The long-form sections (the families, how it counts, the
-performance tables, memory, scale-out) are written once, in the README, and
-:mod:`readme_pages` cuts them into ``docs/_readme/*.md`` for the pages here to
-include, so the site and the README never disagree.
+``docs`` extra installs what it needs); ``-b doctest`` runs the examples of
+the pages and of the API reference.  The pages here (``*.md``) are the home of
+the long-form text (the families, how it counts, the performance tables,
+memory, scale-out, the layout, contributing); the README welcomes and links
+to them.
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import readme_pages  # noqa: E402  (needs the path above)
-import solvers  # noqa: E402  (the installed package: autodoc documents what users get)
+import solvers  # the installed package: autodoc documents what users get
 
 # No network at build time (CI machines reach PyPI and crates.io only), so no
 # intersphinx: links to Python's own docs are written out where needed.
-
-readme_pages.write(HERE.parent / "README.md", HERE / "_readme")
 
 project = "solvers"
 author = "the solvers developers"
@@ -38,8 +29,8 @@ extensions = [
 ]
 
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
-exclude_patterns = ["_build", "_readme", "pictures/*.html", "**.ipynb_checkpoints"]
-# The README's headings are link targets across pages ([Memory](memory.md#memory)).
+exclude_patterns = ["_build", "pictures/*.html", "**.ipynb_checkpoints"]
+# Headings are link targets across pages ([Memory](memory.md#memory)).
 myst_heading_anchors = 3
 myst_enable_extensions = ["colon_fence"]
 

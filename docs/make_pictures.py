@@ -1,7 +1,7 @@
 """Regenerate the pictures in ``docs/pictures`` through the command line.
 
 Every picture is written by running ``python -m solvers ...`` as a reader
-would, so the README shows what the command really draws.  The output is
+would, so the pages show what the command really draws.  The output is
 deterministic: running the script again gives byte-identical files, which
 ``tests/test_pictures.py`` checks for the committed ones.
 

@@ -1,11 +1,10 @@
-"""The documentation site's sources: the README cut into pages, and every page
-in the table of contents.  (.ci/run builds the site itself with Sphinx, with
-warnings as errors, and runs its examples.)"""
+"""The documentation's sources: the pages in ``docs/`` hold the long text and the
+README welcomes, short, with links into them.  (.ci/run builds the site itself
+with Sphinx, with warnings as errors, and runs its examples;
+tests/test_doctests.py runs the examples here too.)"""
 
 from __future__ import annotations
 
-import doctest
-import importlib.util
 import re
 from pathlib import Path
 
@@ -13,39 +12,87 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
+README = ROOT / "README.md"
+
+#: The README is the welcome; the long text lives in docs/ (issue 28).
+README_MAX_LINES = 200
+
+#: Every Markdown file whose links must lead somewhere.
+SOURCES = [README, *sorted(DOCS.glob("*.md"))]
+
+#: Headings of these levels get anchors (``myst_heading_anchors`` in docs/conf.py;
+#: GitHub anchors every level, so the site's rule is the narrower one).
+ANCHOR_LEVELS = 3
 
 
-def _readme_pages():
-    spec = importlib.util.spec_from_file_location("readme_pages", DOCS / "readme_pages.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def slug(heading: str) -> str:
+    """The anchor that GitHub and MyST give a heading (``Memory`` -> ``memory``)."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
 
 
-def test_the_splitter_examples():
-    result = doctest.testmod(_readme_pages())
-    assert result.attempted >= 3 and result.failed == 0
+def _prose(text: str) -> tuple[list[str], list[str]]:
+    """The lines outside code fences, and the arguments of MyST's file directives."""
+    prose, files = [], []
+    fence = None
+    for line in text.splitlines():
+        opening = re.match(r"^(`{3,}|~{3,})(.*)$", line)
+        if fence is None and opening:
+            fence = opening.group(1)
+            directive = re.match(r"\{(image|include|figure)\}\s+(\S+)", opening.group(2))
+            if directive:
+                files.append(directive.group(2))
+        elif fence is not None and line.strip() == fence:
+            fence = None
+        elif fence is None:
+            prose.append(line)
+    return prose, files
 
 
-def test_every_readme_section_lands_on_a_page(tmp_path):
-    pages = _readme_pages()
-    pages.write(ROOT / "README.md", tmp_path)  # raises for a section with no page
-    written = {p.stem for p in tmp_path.glob("*.md")}
-    assert written == set(pages.PAGES)
-    text = "".join(p.read_text(encoding="utf-8") for p in tmp_path.glob("*.md"))
-    # links across pages name a page that exists; pictures point inside docs/
-    for page in re.findall(r"\]\(([\w-]+)\.md#", text):
-        assert (DOCS / f"{page}.md").is_file(), page
-    for picture in re.findall(r"\]\((pictures/[^)]+)\)", text):
-        assert (DOCS / picture).is_file(), picture
-    assert "](docs/" not in text
+def anchors(path: Path) -> set[str]:
+    prose, _ = _prose(path.read_text(encoding="utf-8"))
+    pattern = re.compile(rf"^#{{1,{ANCHOR_LEVELS}}} (.+)$")
+    return {slug(m.group(1)) for line in prose if (m := pattern.match(line))}
 
 
-def test_a_section_with_no_page_is_refused(tmp_path):
-    readme = tmp_path / "README.md"
-    readme.write_text("# x\n## Knight's tours\n## Brand new\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="Brand new"):
-        _readme_pages().write(readme, tmp_path / "out")
+def links(path: Path) -> list[str]:
+    """Every link and picture target of a Markdown file, code left out."""
+    prose, files = _prose(path.read_text(encoding="utf-8"))
+    text = re.sub(r"`[^`\n]*`", "", "\n".join(prose))  # inline code is not a link
+    return re.findall(r"\]\(([^)\s]+)\)", text) + files
+
+
+def test_the_link_helpers(tmp_path):
+    assert slug("Counts that outgrow one machine: executors and checkpoints") == (
+        "counts-that-outgrow-one-machine-executors-and-checkpoints"
+    )
+    assert slug("The French board (peg solitaire)") == "the-french-board-peg-solitaire"
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# T\n```python\n[x](nowhere.md)\n# not a heading\n```\n"
+        "```{image} pictures/a.svg\n```\n`[y](z)` [a](b.md#c)\n#### Deep\n",
+        encoding="utf-8",
+    )
+    assert links(page) == ["b.md#c", "pictures/a.svg"]
+    assert anchors(page) == {"t"}
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_relative_link_resolves(source):
+    for target in links(source):
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target):  # https:, mailto: ...
+            continue
+        file, _, anchor = target.partition("#")
+        path = (source.parent / file).resolve() if file else source
+        assert path.exists(), f"{source.name}: link to {target}: no such file"
+        if anchor and path.suffix == ".md":
+            assert anchor in anchors(path), f"{source.name}: link to {target}: no such heading"
+
+
+def test_ci_runs_the_readme_test_command():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    command = ci.split("# The README's second command, verbatim:\n", 1)[1].splitlines()[0]
+    assert f"```bash\n{command}\n```" in README.read_text(encoding="utf-8")
 
 
 def test_every_page_is_in_the_table_of_contents():
@@ -60,6 +107,3 @@ def test_every_page_is_in_the_table_of_contents():
     pages = {p.relative_to(DOCS).with_suffix("").as_posix() for p in DOCS.glob("*.md")}
     pages |= {p.relative_to(DOCS).with_suffix("").as_posix() for p in DOCS.glob("examples/*.ipynb")}
     assert pages - {"index"} == listed
-    texts = [p.read_text(encoding="utf-8") for p in DOCS.glob("*.md")]
-    included = {m for t in texts for m in re.findall(r"_readme/([\w-]+)\.md", t)}
-    assert included == set(_readme_pages().PAGES)

@@ -33,9 +33,23 @@ def test_the_examples_exist():
     assert doctest.testmod(importlib.import_module("solvers")).attempted >= 2
 
 
-def test_the_readme_examples():
-    # The README's Python session is run as written.
-    readme = Path(__file__).resolve().parents[1] / "README.md"
-    result = doctest.testfile(str(readme), module_relative=False, optionflags=doctest.ELLIPSIS)
-    assert result.attempted >= 10
-    assert result.failed == 0, f"{result.failed} of {result.attempted} README examples failed"
+ROOT = Path(__file__).resolve().parents[1]
+
+#: The README's taste of each family and the documentation pages' sessions,
+#: each file run as written in a namespace of its own.
+WRITTEN = [ROOT / "README.md"] + sorted(
+    p for p in (ROOT / "docs").glob("*.md") if ">>> " in p.read_text(encoding="utf-8")
+)
+
+
+@pytest.mark.parametrize("path", WRITTEN, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_the_written_examples(path):
+    result = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 1
+    failed = f"{result.failed} of {result.attempted} examples failed in {path.name}"
+    assert result.failed == 0, failed
+
+
+def test_each_family_page_has_its_session():
+    names = {p.stem for p in WRITTEN}
+    assert {"README", "knights", "queens", "peg", "scale-out"} <= names
