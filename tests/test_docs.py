@@ -77,6 +77,11 @@ def test_the_link_helpers(tmp_path):
     assert anchors(page) == {"t"}
 
 
+def test_the_readme_is_short():
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= README_MAX_LINES, f"README.md has {len(lines)} lines: move text to docs/"
+
+
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_every_relative_link_resolves(source):
     for target in links(source):
@@ -87,6 +92,20 @@ def test_every_relative_link_resolves(source):
         assert path.exists(), f"{source.name}: link to {target}: no such file"
         if anchor and path.suffix == ".md":
             assert anchor in anchors(path), f"{source.name}: link to {target}: no such heading"
+
+
+def test_the_readme_links_to_every_page():
+    targets = {t.partition("#")[0] for t in links(README)}
+    pages = {f"docs/{p.name}" for p in DOCS.glob("*.md")} - {"docs/index.md", "docs/changelog.md"}
+    assert pages <= targets, f"pages the README does not link to: {sorted(pages - targets)}"
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_the_examples_ask_for_few_threads(source):
+    # A reader copies the examples onto a laptop or a 2-core runner: two
+    # threads, or the default (all cores), never a count picked for a big box.
+    asked = {int(n) for n in re.findall(r"threads=(\d+)", source.read_text(encoding="utf-8"))}
+    assert asked <= {1, 2}, f"{source.name}: threads={sorted(asked)}"
 
 
 def test_ci_runs_the_readme_test_command():
