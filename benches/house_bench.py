@@ -19,7 +19,11 @@ import solvers
 def cases(threads: int) -> list[tuple[str, Callable[[], Any], int]]:
     english = solvers.PegBoard.english()
     return [
-        ("count_tours(6, 6, start='all')", lambda: solvers.count_tours(6, 6, start="all", threads=threads), 6637920),
+        (
+            "count_tours(6, 6, start='all')",
+            lambda: solvers.count_tours(6, 6, start="all", threads=threads),
+            6637920,
+        ),
         (
             "count_tours(6, 7, method='frontier')",
             lambda: solvers.count_tours(6, 7, method="frontier", threads=threads),
