@@ -11,7 +11,9 @@
 //! * `warnsdorff.rs`: the heuristic finder for boards of any size;
 //! * `construct.rs`: the block construction that finds a tour on every full
 //!   rectangle that has one, in linear time (what `find_tour` uses first on
-//!   rectangles of more than 64 cells).
+//!   rectangles of more than 64 cells);
+//! * `frontier/`: the frontier (transfer-matrix) count, which counts tours
+//!   without visiting them, on boards far past the search's 64 cells.
 //!
 //! Squares are numbered row-major, `index = row * cols + col`, row 0 at the
 //! top.  The exact search keeps a board in one `u64`, so it takes boards whose
@@ -21,6 +23,7 @@
 
 mod board;
 mod construct;
+pub mod frontier;
 mod graph;
 mod lanes;
 mod memo;
