@@ -10,7 +10,7 @@ mod disjoint;
 pub mod frames;
 pub mod join;
 
-use crate::engine::{self, Control, Stop, SubtreeSearch, Ticker};
+use crate::engine::{self, Control, Splittable, Stop, SubtreeSearch, Ticker};
 use crate::error::{CountError, InputError, SearchError};
 use crate::memory;
 use crate::symmetry::Symmetry;
@@ -288,12 +288,36 @@ pub enum QueensPlan {
 }
 
 impl QueensPlan {
-    /// The answer from the sum of every subproblem's count.
-    pub fn total(&self, sum: u128, ctl: &Control) -> Result<u128, SearchError> {
+    /// The plan's subproblems, whichever method it splits.
+    fn splittable(&self) -> &dyn Splittable {
+        match self {
+            QueensPlan::Frames(planned) => planned,
+            QueensPlan::Join { planned, .. } => planned,
+        }
+    }
+}
+
+impl Splittable for QueensPlan {
+    fn len(&self) -> usize {
+        self.splittable().len()
+    }
+
+    fn count_each(
+        &self,
+        which: &[usize],
+        threads: usize,
+        ctl: &Control,
+        finished: &(dyn Fn(usize, u128) + Sync),
+    ) -> Result<Vec<u128>, CountError> {
+        self.splittable().count_each(which, threads, ctl, finished)
+    }
+
+    /// The join's sum counts every solution; `unique` asks for classes.
+    fn total(&self, sum: u128, ctl: &Control) -> Result<u128, CountError> {
         match *self {
             QueensPlan::Join {
                 n, unique: true, ..
-            } => join::classes(n, sum, ctl),
+            } => Ok(join::classes(n, sum, ctl)?),
             _ => Ok(sum),
         }
     }
