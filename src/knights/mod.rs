@@ -12,6 +12,7 @@
 //! * `construct.rs`: the block construction that finds a tour on every full
 //!   rectangle that has one, in linear time (what `find_tour` uses first on
 //!   rectangles of more than 64 cells);
+//! * `error.rs`: [`FindError`], a find's failures (it may end undecided);
 //! * `frontier/`: the frontier (transfer-matrix) count, which counts tours
 //!   without visiting them, on boards far past the search's 64 cells.
 //!
@@ -23,6 +24,7 @@
 
 mod board;
 mod construct;
+mod error;
 pub mod frontier;
 mod graph;
 mod lanes;
@@ -41,7 +43,8 @@ pub use warnsdorff::{find_tour_bytes, warnsdorff};
 
 // Old paths: the bindings name the errors and the plan check through here.
 pub use crate::engine::check_plan_size;
-pub use crate::error::{CountError, FindError, InputError, SearchError};
+pub use crate::error::{CountError, InputError, SearchError};
+pub use error::FindError;
 
 use crate::engine::{self, Control};
 use crate::memory;
