@@ -11,7 +11,7 @@ pub enum Method {
     Auto,
     /// The quarter-board join ([`join`]): `4 <= n <= 23`.
     Join,
-    /// Backtracking one border frame per symmetry class ([`frames`]).
+    /// Backtracking one border frame per symmetry class ([`frames`](super::frames)).
     Frames,
 }
 
