@@ -5,7 +5,7 @@
 //! count is cancelled (to see how far a big board gets).
 
 use _core::engine::Control;
-use _core::frontier::count_paths;
+use _core::knights::frontier::count_paths;
 use _core::knights::Board;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;

@@ -1,9 +1,12 @@
-//! The errors of every family, in one place: a wrong argument
-//! ([`InputError`]), a search that ended without an answer ([`SearchError`]:
-//! cancelled, overflowed, out of memory, no thread), and the unions a count
-//! or a find returns.  The Python bindings map each to one exception class
-//! (`ValueError`, `KeyboardInterrupt`/`TimeoutError`, `OverflowError`,
-//! `MemoryError`, `RuntimeError`), so a Rust failure is never a panic.
+//! The errors every family shares: a wrong argument ([`InputError`]), a
+//! search that ended without an answer ([`SearchError`]: cancelled,
+//! overflowed, out of memory, no thread, a bad spill file), and their union,
+//! what a count returns ([`CountError`]).  An error only one family can meet
+//! lives beside it (the knights' `FindError` in `knights/error.rs`), so this
+//! module knows no family: a limit a message names is passed in as a value.
+//! The Python bindings map each to one exception class (`ValueError`,
+//! `KeyboardInterrupt`/`TimeoutError`, `OverflowError`, `MemoryError`,
+//! `RuntimeError`), so a Rust failure is never a panic.
 
 use std::fmt;
 
@@ -112,44 +115,6 @@ impl fmt::Display for CountError {
 }
 
 impl std::error::Error for CountError {}
-
-/// Why a knight's-tour find gave no answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FindError {
-    Input(InputError),
-    Search(SearchError),
-    /// The heuristic failed on a board too large for the exact search.
-    Unresolved,
-}
-
-impl From<InputError> for FindError {
-    fn from(e: InputError) -> Self {
-        FindError::Input(e)
-    }
-}
-
-impl From<SearchError> for FindError {
-    fn from(e: SearchError) -> Self {
-        FindError::Search(e)
-    }
-}
-
-impl fmt::Display for FindError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FindError::Input(e) => e.fmt(f),
-            FindError::Search(e) => e.fmt(f),
-            FindError::Unresolved => write!(
-                f,
-                "the heuristic found no tour and the board is larger than the \
-                 {} cells the exact search can decide",
-                crate::knights::MAX_SEARCH_SQUARES
-            ),
-        }
-    }
-}
-
-impl std::error::Error for FindError {}
 
 #[cfg(test)]
 mod tests {

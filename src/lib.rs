@@ -8,7 +8,6 @@
 pub mod cpu;
 pub mod engine;
 pub mod error;
-pub mod frontier;
 pub mod knights;
 pub mod layers;
 pub mod memory;

@@ -35,6 +35,8 @@
 //! * `search.rs`: the [`SubtreeSearch`] contract a family implements;
 //! * `plan.rs`: [`plan`], [`check_plan_size`] and [`Planned`];
 //! * `run.rs`: [`count`], [`count_each`], [`find_first`] and [`stream`];
+//! * `splittable.rs`: [`Splittable`], the contract of a plan whose
+//!   subproblems other processes count by index;
 //! * `pool.rs`: worker counts ([`workers`], [`tasks_for`]) and [`with_pool`].
 
 mod control;
@@ -44,6 +46,7 @@ mod plan;
 mod pool;
 mod run;
 mod search;
+mod splittable;
 
 pub use crate::error::SearchError;
 pub use control::{Control, Stop, Ticker};
@@ -51,3 +54,4 @@ pub use plan::{check_plan_size, plan, Planned, MAX_PLAN_TASKS};
 pub use pool::{check_thread_room, spawn, tasks_for, wanted_threads, with_pool, workers};
 pub use run::{count, count_each, find_first, stream};
 pub use search::{count_by_visiting, SubtreeSearch};
+pub use splittable::Splittable;

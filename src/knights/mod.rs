@@ -11,7 +11,10 @@
 //! * `warnsdorff.rs`: the heuristic finder for boards of any size;
 //! * `construct.rs`: the block construction that finds a tour on every full
 //!   rectangle that has one, in linear time (what `find_tour` uses first on
-//!   rectangles of more than 64 cells).
+//!   rectangles of more than 64 cells);
+//! * `error.rs`: [`FindError`], a find's failures (it may end undecided);
+//! * `frontier/`: the frontier (transfer-matrix) count, which counts tours
+//!   without visiting them, on boards far past the search's 64 cells.
 //!
 //! Squares are numbered row-major, `index = row * cols + col`, row 0 at the
 //! top.  The exact search keeps a board in one `u64`, so it takes boards whose
@@ -21,6 +24,8 @@
 
 mod board;
 mod construct;
+mod error;
+pub mod frontier;
 mod graph;
 mod lanes;
 mod memo;
@@ -38,7 +43,8 @@ pub use warnsdorff::{find_tour_bytes, warnsdorff};
 
 // Old paths: the bindings name the errors and the plan check through here.
 pub use crate::engine::check_plan_size;
-pub use crate::error::{CountError, FindError, InputError, SearchError};
+pub use crate::error::{CountError, InputError, SearchError};
+pub use error::FindError;
 
 use crate::engine::{self, Control};
 use crate::memory;

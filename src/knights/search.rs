@@ -535,7 +535,8 @@ mod tests {
             for cols in rows..=most_cols {
                 let board = Board::rectangle(rows, cols).unwrap();
                 let ctl = Control::new();
-                let n = crate::frontier::count_paths(&board, None, false, 2, &ctl).unwrap();
+                let n =
+                    crate::knights::frontier::count_paths(&board, None, false, 2, &ctl).unwrap();
                 let exists = n.tours.to_u128().unwrap() > 0;
                 assert_eq!(
                     exists,

@@ -1,5 +1,5 @@
 //! The layered-DP engine shared by the peg-solitaire count ([`crate::peg`])
-//! and the frontier count of knight's tours ([`crate::frontier`]).
+//! and the frontier count of knight's tours ([`crate::knights::frontier`]).
 //!
 //! Both are the same machine: a layer of states (keys, `u64`, never 0) with
 //! the number of ways to reach each, expanded in parallel into the next

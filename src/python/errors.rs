@@ -12,7 +12,8 @@
 //! * [`CountError`], [`FindError`]: their parts as above; a finder that
 //!   could not decide is a `RuntimeError`.
 
-use crate::error::{CountError, FindError, InputError, SearchError};
+use crate::error::{CountError, InputError, SearchError};
+use crate::knights::FindError;
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::PyErr;
 

@@ -2,13 +2,13 @@
 //! (the frontier DP), `find_tour`, `tour_defect` and the `TourStream` class.
 //! Each converts its arguments into a [`Board`] and a start square (checked
 //! again here, although `solvers.knights` validates first) and hands the
-//! work to [`crate::knights`] or [`crate::frontier`] through the runtime.
+//! work to [`crate::knights`] or [`crate::knights::frontier`] through the runtime.
 
 use super::packed::{packed, unpacked};
 use super::runtime::{cancellable, cancellable_polling, report, Source, Stream};
 use crate::engine::Control;
 use crate::error::{human_bytes, CountError};
-use crate::frontier;
+use crate::knights::frontier;
 use crate::knights::{self, Board};
 use crate::layers::Spill;
 use pyo3::exceptions::PyValueError;

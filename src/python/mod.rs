@@ -53,7 +53,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(knights::frontier_steps, m)?)?;
     m.add_function(wrap_pyfunction!(knights::frontier_tours, m)?)?;
     m.add_function(wrap_pyfunction!(knights::frontier_round, m)?)?;
-    m.add("MAX_FRONTIER_SIDE", crate::frontier::MAX_FRONTIER_SIDE)?;
+    m.add(
+        "MAX_FRONTIER_SIDE",
+        crate::knights::frontier::MAX_FRONTIER_SIDE,
+    )?;
     m.add_function(wrap_pyfunction!(knights::find_tour, m)?)?;
     m.add_function(wrap_pyfunction!(knights::tour_defect, m)?)?;
     m.add_class::<knights::TourStream>()?;

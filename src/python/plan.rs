@@ -1,14 +1,15 @@
 //! `CountPlan`: a tours or queens count split into the tasks of a
 //! deterministic plan, addressed by index, so that other processes (an
 //! executor, a checkpointed run) can count any subset of them.  The plan
-//! itself is [`engine::Planned`]; this module only dispatches on the family
-//! and hands finished counts to Python as they come.
+//! itself is the family's [`Splittable`] (held as a trait object, so a new
+//! family adds a constructor here and no case anywhere else); this module
+//! only builds it and hands finished counts to Python as they come.
 
 use super::knights::board_and_start;
 use super::runtime::{cancellable, cancellable_polling, report};
-use crate::engine::{self, Control};
-use crate::error::CountError;
-use crate::{frontier, knights, queens};
+use crate::engine::{Control, Splittable};
+use crate::knights::{self, frontier};
+use crate::queens;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::{Arc, Mutex};
@@ -16,48 +17,22 @@ use std::sync::{Arc, Mutex};
 /// A pair of end squares, `(start, end)`, as `(row, col)`.
 type EndSquares = ((usize, usize), (usize, usize));
 
-/// The plan of one family.
-enum Plan {
-    Tours(engine::Planned<knights::TourSearch>),
-    /// Open tours by pairs of ends, each counted by the frontier DP.
-    TourPairs(frontier::PairPlan),
-    Queens(queens::QueensPlan),
-}
-
-impl Plan {
-    fn len(&self) -> usize {
-        match self {
-            Plan::Tours(p) => p.len(),
-            Plan::TourPairs(p) => p.len(),
-            Plan::Queens(queens::QueensPlan::Frames(p)) => p.len(),
-            Plan::Queens(queens::QueensPlan::Join { planned, .. }) => planned.len(),
-        }
-    }
-
-    fn count_each(
-        &self,
-        which: &[usize],
-        threads: usize,
-        ctl: &Control,
-        finished: &(dyn Fn(usize, u128) + Sync),
-    ) -> Result<Vec<u128>, CountError> {
-        Ok(match self {
-            Plan::Tours(p) => p.count_each(which, threads, ctl, finished)?,
-            Plan::TourPairs(p) => p.count_each(which, threads, ctl, finished)?,
-            Plan::Queens(queens::QueensPlan::Frames(p)) => {
-                p.count_each(which, threads, ctl, finished)?
-            }
-            Plan::Queens(queens::QueensPlan::Join { planned, .. }) => {
-                planned.count_each(which, threads, ctl, finished)?
-            }
-        })
-    }
-}
-
 /// The subproblems of a tours or queens count (see `solvers.dist`).
 #[pyclass(frozen, module = "solvers._core")]
 pub(super) struct CountPlan {
-    plan: Arc<Plan>,
+    plan: Arc<dyn Splittable>,
+    /// What each subproblem is, for a plan whose subproblems have a name
+    /// (the end squares of `tour_pairs`); empty otherwise.
+    pairs: Vec<(EndSquares, u64)>,
+}
+
+impl CountPlan {
+    fn of(plan: impl Splittable + 'static) -> CountPlan {
+        CountPlan {
+            plan: Arc::new(plan),
+            pairs: Vec::new(),
+        }
+    }
 }
 
 #[pymethods]
@@ -78,9 +53,7 @@ impl CountPlan {
         let plan = cancellable(py, None, None, move |ctl| {
             knights::plan_tours(board, start, closed, min_tasks, ctl)
         })?;
-        Ok(CountPlan {
-            plan: Arc::new(Plan::Tours(plan)),
-        })
+        Ok(CountPlan::of(plan))
     }
 
     /// The plan of `count_tours(..., method="pairs")`: open tours from
@@ -98,24 +71,20 @@ impl CountPlan {
     ) -> PyResult<CountPlan> {
         let (board, start) = board_and_start(rows, cols, mask, start)?;
         let plan = frontier::PairPlan::new(board, start, memory, spill)?;
+        let at = |i: usize| (i / plan.board().cols(), i % plan.board().cols());
+        let pairs = (plan.pairs().iter())
+            .map(|q| ((at(q.start), at(q.end)), q.weight))
+            .collect();
         Ok(CountPlan {
-            plan: Arc::new(Plan::TourPairs(plan)),
+            pairs,
+            ..CountPlan::of(plan)
         })
     }
 
     /// The pairs of a `tour_pairs` plan: `((start, end), weight)` in board
     /// coordinates, one per subproblem, in order.
     fn pairs(&self) -> Vec<(EndSquares, u64)> {
-        match &*self.plan {
-            Plan::TourPairs(p) => {
-                let cols = p.board().cols();
-                let at = |i: usize| (i / cols, i % cols);
-                (p.pairs().iter())
-                    .map(|q| ((at(q.start), at(q.end)), q.weight))
-                    .collect()
-            }
-            _ => Vec::new(),
-        }
+        self.pairs.clone()
     }
 
     /// The plan of `count_queens` with at least `min_tasks` subproblems.
@@ -132,20 +101,14 @@ impl CountPlan {
         let plan = cancellable(py, None, None, move |ctl| {
             queens::plan_queens(n, unique, method, min_tasks, ctl)
         })?;
-        Ok(CountPlan {
-            plan: Arc::new(Plan::Queens(plan)),
-        })
+        Ok(CountPlan::of(plan))
     }
 
     /// The answer from the sum of every subproblem's count (the same sum,
     /// except for a join counting symmetry classes).
     fn total(&self, py: Python<'_>, sum: u128) -> PyResult<u128> {
         let plan = self.plan.clone();
-        cancellable(py, None, None, move |ctl| match &*plan {
-            Plan::Queens(q) => q.total(sum, ctl),
-            Plan::Tours(_) => Ok(sum),
-            Plan::TourPairs(p) => p.total(sum),
-        })
+        cancellable(py, None, None, move |ctl| plan.total(sum, ctl))
     }
 
     fn __len__(&self) -> usize {

@@ -441,7 +441,7 @@ impl SubtreeSearch for FrameSearch {
             // Count one placement per orbit of the frame's stabiliser.
             let mut n = 0u128;
             self.visit(task, stop, &mut |cols| {
-                n += super::is_least_image(&cols, &frame.stabiliser) as u128;
+                n += super::images::is_least_image(&cols, &frame.stabiliser) as u128;
                 true
             })?;
             return Ok(n);

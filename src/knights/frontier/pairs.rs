@@ -19,7 +19,7 @@
 
 use super::sweep::{end_caps, Sweep};
 use super::{count_paths_between, Storage};
-use crate::engine::Control;
+use crate::engine::{Control, Splittable};
 use crate::error::{CountError, InputError, SearchError};
 use crate::knights::{Board, Window};
 use crate::layers::Spill;
@@ -72,14 +72,6 @@ impl PairPlan {
         })
     }
 
-    pub fn len(&self) -> usize {
-        self.pairs.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.pairs.is_empty()
-    }
-
     pub fn board(&self) -> &Board {
         &self.board
     }
@@ -87,10 +79,16 @@ impl PairPlan {
     pub fn pairs(&self) -> &[Pair] {
         &self.pairs
     }
+}
+
+impl Splittable for PairPlan {
+    fn len(&self) -> usize {
+        self.pairs.len()
+    }
 
     /// The weighted count of each pair in `which`, in that order, one after
     /// another on `threads` threads; `finished` gets each as it is done.
-    pub fn count_each(
+    fn count_each(
         &self,
         which: &[usize],
         threads: usize,
@@ -129,9 +127,9 @@ impl PairPlan {
     }
 
     /// The tours from the sum of every pair's weighted count.
-    pub fn total(&self, sum: u128) -> Result<u128, SearchError> {
+    fn total(&self, sum: u128, _: &Control) -> Result<u128, CountError> {
         match self.every_start && self.board.squares() > 1 {
-            true => sum.checked_mul(2).ok_or(SearchError::Overflow),
+            true => Ok(sum.checked_mul(2).ok_or(SearchError::Overflow)?),
             false => Ok(sum),
         }
     }
@@ -206,7 +204,8 @@ mod tests {
     fn sum(plan: &PairPlan, threads: usize) -> u128 {
         let all: Vec<usize> = (0..plan.len()).collect();
         let counts = plan.count_each(&all, threads, &Control::new(), &|_, _| {});
-        plan.total(counts.unwrap().iter().sum()).unwrap()
+        plan.total(counts.unwrap().iter().sum(), &Control::new())
+            .unwrap()
     }
 
     #[test]

@@ -1,0 +1,99 @@
+//! Layers one jump further, split into parts by owner, and merged from
+//! parts: the kernel's operations of a count spread over executors.
+
+use super::kernel::PegKernel;
+use super::layer::{arcs, PegLayer};
+use crate::engine::Control;
+use crate::error::SearchError;
+use crate::peg;
+use crate::python::runtime::cancellable;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+/// [`peg::split`] and [`peg::expand_split`].
+pub(super) type SplitOp = fn(
+    &peg::PegGeometry,
+    &peg::Layer,
+    usize,
+    bool,
+    usize,
+    &Control,
+) -> Result<Vec<peg::Layer>, SearchError>;
+
+/// `parts` must be 1 to [`peg::MAX_PARTS`].
+pub(super) fn check_parts(parts: usize) -> PyResult<()> {
+    if parts == 0 || parts > peg::MAX_PARTS {
+        return Err(PyValueError::new_err(format!(
+            "parts must be 1 to {}, got {parts}",
+            peg::MAX_PARTS
+        )));
+    }
+    Ok(())
+}
+
+impl PegKernel {
+    /// The next layer (one more jump) of `layer`, on `threads` threads.
+    pub(super) fn expanded(
+        &self,
+        py: Python<'_>,
+        layer: &PegLayer,
+        threads: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<PegLayer> {
+        let (geometry, layer) = (self.geometry.clone(), layer.inner.clone());
+        let next = cancellable(py, timeout, None, move |ctl| {
+            peg::expand(&geometry, &layer, threads, ctl)
+        })?;
+        Ok(next.into())
+    }
+
+    /// `split` or `expand_split` (`op`): `layer`, or the layer after it,
+    /// in `parts` pieces by owner (`complement`: keys of a search from the
+    /// finish), on `threads` threads.
+    pub(super) fn by_owner(
+        &self,
+        py: Python<'_>,
+        layer: &PegLayer,
+        (parts, complement, threads): (usize, bool, usize),
+        timeout: Option<f64>,
+        op: SplitOp,
+    ) -> PyResult<Vec<PegLayer>> {
+        check_parts(parts)?;
+        let (geometry, layer) = (self.geometry.clone(), layer.inner.clone());
+        let pieces = cancellable(py, timeout, None, move |ctl| {
+            op(&geometry, &layer, parts, complement, threads, ctl)
+        })?;
+        Ok(pieces.into_iter().map(PegLayer::from).collect())
+    }
+
+    /// One layer from `pieces` of the same layer (counts of a position in
+    /// several pieces added, checked), each checked to be of this board.
+    pub(super) fn merged(
+        &self,
+        py: Python<'_>,
+        pieces: &[PyRef<'_, PegLayer>],
+        threads: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<PegLayer> {
+        let Some(first) = pieces.first() else {
+            return Err(PyValueError::new_err("merge needs at least one layer"));
+        };
+        let pegs = first.inner.pegs;
+        if let Some(other) = pieces.iter().find(|piece| piece.inner.pegs != pegs) {
+            return Err(PyValueError::new_err(format!(
+                "the layers to merge must have the same number of pegs, got {pegs} and {}",
+                other.inner.pegs
+            )));
+        }
+        let geometry = self.geometry.clone();
+        let pieces = arcs(pieces);
+        let merged = cancellable(py, timeout, None, move |ctl| -> PyResult<peg::Layer> {
+            for piece in &pieces {
+                geometry.check(piece)?;
+            }
+            let pieces: Vec<&peg::Layer> = pieces.iter().map(|piece| &**piece).collect();
+            Ok(peg::merge(&pieces, threads, ctl)?)
+        })?;
+        Ok(merged.into())
+    }
+}

@@ -1,0 +1,55 @@
+//! [`PegStream`]: peg-solitaire solutions one by one, found depth-first by
+//! a Rust thread and handed over the runtime's bounded stream.
+
+use super::kernel::PegKernel;
+use crate::peg;
+use crate::python::runtime::{Source, Stream};
+use pyo3::prelude::*;
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Duration;
+
+impl Source for peg::stream::SolutionReceiver {
+    type Item = peg::stream::StreamItem;
+
+    fn recv_timeout(&self, timeout: Duration) -> Result<Self::Item, RecvTimeoutError> {
+        peg::stream::SolutionReceiver::recv_timeout(self, timeout)
+    }
+
+    fn close(&mut self) {
+        peg::stream::SolutionReceiver::close(self);
+    }
+}
+
+/// A lazy stream of peg-solitaire solutions, each as its jump indices,
+/// found depth-first by a Rust thread in lexicographic order of the jump
+/// indices (see `peg::stream`).  The kernel's group must fix the finish.
+#[pyclass(frozen, module = "solvers._core")]
+pub(in crate::python) struct PegStream(Stream<peg::stream::SolutionReceiver>);
+
+#[pymethods]
+impl PegStream {
+    #[new]
+    fn new(
+        kernel: PyRef<'_, PegKernel>,
+        empty: Vec<usize>,
+        finish: Option<usize>,
+    ) -> PyResult<Self> {
+        let (start, finish) = kernel.start_and_finish(&empty, finish)?;
+        let rx = peg::stream::stream(kernel.geometry.clone(), start, finish)?;
+        Ok(PegStream(Stream::new(rx)))
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next solution as jump indices, or `StopIteration`.
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Vec<usize>>> {
+        Ok(self.0.next(py)?.transpose()?)
+    }
+
+    /// Stop the producer thread and wait for it to end; the stream then ends.
+    fn close(&self, py: Python<'_>) {
+        self.0.close(py);
+    }
+}
