@@ -6,7 +6,7 @@
 //!
 //! The directory holds a `manifest` (text) and at most one layer file,
 //! `layer-<step>.bin`, of the spill files' records ([`Writer`], one record
-//! per shard, each with its tag, shard and checksum: see `spill.rs`).
+//! per shard, each with its tag, shard and checksum: see `spill/format.rs`).
 //!
 //! # Crash safety
 //!
