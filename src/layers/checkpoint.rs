@@ -28,8 +28,8 @@
 //! share a directory at the same time.
 
 use super::count::{Count, U256};
-use super::spill::{file_error, read_shard, record_bytes, Checksum, Shard, Stored, Writer};
-use super::spill::{Extent, FileRef};
+use super::spill::{file_error, read_shard, record_bytes_wide, Checksum, Extent, FileRef};
+use super::spill::{Shard, Stored, Writer};
 use super::table::SHARDS;
 use crate::engine::Control;
 use crate::error::SearchError;
@@ -263,7 +263,7 @@ pub fn load(dir: &Path, problem: u64) -> Result<Option<Saved>, SearchError> {
         if at != i || offset as u128 != end {
             return Err(malformed());
         }
-        end += record_bytes_wide(count, len);
+        end += record_bytes_of(count, len);
         shards.push((offset, len));
     }
     if end != bytes as u128 {
@@ -379,15 +379,11 @@ fn checksum(text: &str) -> u64 {
 
 /// The bytes of a record of `len` counts of the type tagged `count` (in
 /// 128 bits: `len` comes from a file and may be anything).
-fn record_bytes_wide(count: u8, len: usize) -> u128 {
-    fn of<W: Count>(len: usize) -> u128 {
-        let entry = record_bytes::<W>(1) - record_bytes::<W>(0);
-        record_bytes::<W>(0) as u128 + len as u128 * entry as u128
-    }
+fn record_bytes_of(count: u8, len: usize) -> u128 {
     match count {
-        c if c == u64::TAG => of::<u64>(len),
-        c if c == u128::TAG => of::<u128>(len),
-        _ => of::<U256>(len),
+        c if c == u64::TAG => record_bytes_wide::<u64>(len),
+        c if c == u128::TAG => record_bytes_wide::<u128>(len),
+        _ => record_bytes_wide::<U256>(len),
     }
 }
 

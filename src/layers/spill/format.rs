@@ -200,9 +200,16 @@ impl Writer {
     }
 }
 
-/// The bytes of a record of `n` entries.
+/// The bytes of a record of `n` entries (`n` of a shard in memory: its
+/// record fits in a `u64`).
 pub(in crate::layers) fn record_bytes<W: Count>(n: usize) -> u64 {
     (HEADER + n * (8 + W::BYTES) + 8) as u64
+}
+
+/// [`record_bytes`] in 128 bits, for an `n` read from a file or a manifest:
+/// it may be anything, and must not wrap to a small size.
+pub(in crate::layers) fn record_bytes_wide<W: Count>(n: usize) -> u128 {
+    (HEADER + 8) as u128 + n as u128 * (8 + W::BYTES) as u128
 }
 
 /// The shard recorded at `extent`, which must carry `label` and hold counts
@@ -221,6 +228,10 @@ pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, 
         .metadata()
         .map_err(|e| file_error("read", path, e))?
         .len();
+    // Checked before the seek, which fails past `i64::MAX`.
+    if extent.offset.saturating_add(HEADER as u64) > size {
+        return Err(corrupt("ends inside a record's header (truncated?)"));
+    }
     file.seek(SeekFrom::Start(extent.offset))
         .map_err(|e| file_error("read", path, e))?;
     let mut input = BufReader::with_capacity(1 << 20, file);
@@ -243,7 +254,7 @@ pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, 
     if entries != extent.len as u64 {
         return Err(corrupt("holds another number of entries than was written"));
     }
-    let end = extent.offset as u128 + record_bytes::<W>(extent.len) as u128;
+    let end = extent.offset as u128 + record_bytes_wide::<W>(extent.len);
     if end > size as u128 {
         return Err(corrupt(&format!(
             "is {size} bytes long, but its record ends at byte {end} (truncated?)"
@@ -288,6 +299,29 @@ mod tests {
     fn entries<W: Count>(p: &Packed<W>) -> Vec<(u64, W)> {
         p.entries().iter().collect()
     }
+
+    /// The message of a `Corrupt` refusal; anything else fails the test.
+    fn corrupt<W: Count>(got: Result<Packed<W>, SearchError>) -> String {
+        match got {
+            Err(SearchError::Corrupt(msg)) => msg,
+            Err(e) => panic!("refused, but not as corrupt: {e:?}"),
+            Ok(p) => panic!("read {} entries from a bad record", p.len()),
+        }
+    }
+
+    /// A small generator of foreign bytes (xorshift), the same on every run.
+    fn noise(seed: u64, n: usize) -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect()
+    }
+
     #[test]
     fn shards_round_trip_for_every_count_type() {
         let spill = Spill::new(0, None);
@@ -321,25 +355,82 @@ mod tests {
             entries(&c)
         );
         // The wrong count type, problem or shard is refused.
-        assert!(matches!(
-            read_shard::<u128>(&ea, label),
-            Err(SearchError::Corrupt(_))
-        ));
-        let other = Label {
-            problem: 43,
-            shard: 3,
-        };
-        assert!(matches!(
-            read_shard::<u64>(&ea, other),
-            Err(SearchError::Corrupt(_))
-        ));
+        assert!(corrupt(read_shard::<u128>(&ea, label)).contains("count type"));
+        for other in [
+            Label {
+                problem: 43,
+                shard: 3,
+            },
+            Label {
+                problem: 42,
+                shard: 4,
+            },
+        ] {
+            let msg = corrupt(read_shard::<u64>(&ea, other));
+            assert!(msg.contains("another problem"), "{msg}");
+        }
         // The file goes with its last extent, the directory with the Spill.
         let path = ea.file.path().to_path_buf();
         let dir = path.parent().unwrap().to_path_buf();
-        drop((ea, eb, ec));
+        drop((ea, eb));
+        assert!(path.exists(), "a spill file went before its last extent");
+        drop(ec);
         assert!(!path.exists(), "a spill file outlived its extents");
+        assert!(dir.exists());
         drop(spill);
         assert!(!dir.exists(), "the spill directory outlived its Spill");
+    }
+
+    /// Records of 0, 1 and many entries, and of the extreme keys and counts
+    /// of `W` (`max`), written end to end in one file, each read back alone
+    /// (in reverse order) as written, the file exactly their sizes.
+    fn records_round_trip<W: Count>(max: W, make: impl Fn(u64) -> W) {
+        let spill = Spill::new(0, None);
+        let records: Vec<Vec<(u64, W)>> = vec![
+            vec![],
+            vec![(1, W::from_narrow(1))],
+            vec![(u64::MAX, max)],
+            // A count of exactly WIDE (u64::MAX) is kept beside the slots.
+            vec![(5, W::from_narrow(0)), (6, make(u64::MAX)), (7, max)],
+            (1..=5000u64)
+                .map(|k| (k.wrapping_mul(0x9e37), make(k)))
+                .collect(),
+            vec![],
+        ];
+        let mut writer = Writer::create(spill.fresh("t").unwrap()).unwrap();
+        let mut extents = Vec::new();
+        for (i, record) in records.iter().enumerate() {
+            let label = Label {
+                problem: u64::MAX - i as u64,
+                shard: i as u32,
+            };
+            let extent = writer.append(label, &Packed::from_entries(record)).unwrap();
+            assert_eq!(extent.len, record.len());
+            extents.push((label, extent));
+        }
+        let written = writer.finish().unwrap();
+        let sizes: u64 = records.iter().map(|r| record_bytes::<W>(r.len())).sum();
+        assert_eq!(written, sizes);
+        let path = extents[0].1.file.path().to_path_buf();
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), sizes);
+        for ((label, extent), record) in extents.iter().zip(&records).rev() {
+            let back = read_shard::<W>(extent, *label).unwrap();
+            assert_eq!(&entries(&back), record, "{label:?}");
+        }
+    }
+
+    #[test]
+    fn records_of_every_size_and_extreme_round_trip() {
+        records_round_trip(u64::MAX, |k| k);
+        records_round_trip(u128::MAX, |k| (k as u128) << 64 | k as u128);
+        let max = U256 {
+            hi: u128::MAX,
+            lo: u128::MAX,
+        };
+        records_round_trip(max, |k| U256 {
+            hi: k as u128,
+            lo: u128::MAX - k as u128,
+        });
     }
 
     #[test]
@@ -356,10 +447,7 @@ mod tests {
         let good = std::fs::read(&path).unwrap();
         let refused = |bytes: &[u8]| {
             std::fs::write(&path, bytes).unwrap();
-            match read_shard::<u64>(&extent, label) {
-                Err(SearchError::Corrupt(msg)) => msg,
-                other => panic!("read {} bytes as {:?}", bytes.len(), other.map(|p| p.len())),
-            }
+            corrupt(read_shard::<u64>(&extent, label))
         };
         assert!(refused(&good[..good.len() - 1]).contains("truncated"));
         assert!(refused(&good[..10]).contains("truncated"));
@@ -374,5 +462,188 @@ mod tests {
         }
         std::fs::write(&path, &good).unwrap();
         assert_eq!(read_shard::<u64>(&extent, label).unwrap().len(), 299);
+    }
+
+    #[test]
+    fn every_cut_of_a_file_is_refused_where_it_cuts_a_record() {
+        let spill = Spill::new(0, None);
+        let label = |shard| Label { problem: 9, shard };
+        let first = Packed::from_entries(&[(3, 30u128), (4, u128::MAX)]);
+        let second = Packed::from_entries(&[(8, 1u128)]);
+        let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
+        let one = w.append(label(0), &first).unwrap();
+        let two = w.append(label(1), &second).unwrap();
+        w.finish().unwrap();
+        let path = one.file.path().to_path_buf();
+        let good = std::fs::read(&path).unwrap();
+        let split = record_bytes::<u128>(2) as usize;
+        assert_eq!(two.offset as usize, split);
+        for cut in 0..good.len() {
+            std::fs::write(&path, &good[..cut]).unwrap();
+            // A record wholly before the cut still reads as written.
+            if cut >= split {
+                let back = read_shard::<u128>(&one, label(0)).unwrap();
+                assert_eq!(entries(&back), entries(&first));
+            } else {
+                let msg = corrupt(read_shard::<u128>(&one, label(0)));
+                assert!(msg.contains("truncated"), "cut at {cut}: {msg}");
+            }
+            let msg = corrupt(read_shard::<u128>(&two, label(1)));
+            assert!(msg.contains("truncated"), "cut at {cut}: {msg}");
+        }
+    }
+
+    #[test]
+    fn every_altered_bit_is_refused() {
+        let spill = Spill::new(0, None);
+        let label = Label {
+            problem: 0x1234_5678_9abc_def0,
+            shard: 17,
+        };
+        let packed = Packed::from_entries(&[(1, 5u64), (u64::MAX, u64::MAX), (77, 0)]);
+        let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
+        let extent = w.append(label, &packed).unwrap();
+        w.finish().unwrap();
+        let path = extent.file.path().to_path_buf();
+        let good = std::fs::read(&path).unwrap();
+        assert_eq!(good.len() as u64, record_bytes::<u64>(3));
+        for at in 0..good.len() {
+            for bit in 0..8 {
+                let mut bad = good.clone();
+                bad[at] ^= 1 << bit;
+                std::fs::write(&path, &bad).unwrap();
+                let msg = corrupt(read_shard::<u64>(&extent, label));
+                assert!(msg.contains(&path.display().to_string()), "{msg}");
+            }
+        }
+        std::fs::write(&path, &good).unwrap();
+        let back = read_shard::<u64>(&extent, label).unwrap();
+        assert_eq!(entries(&back), entries(&packed));
+    }
+
+    #[test]
+    fn foreign_files_are_refused() {
+        let spill = Spill::new(0, None);
+        let label = Label {
+            problem: 5,
+            shard: 2,
+        };
+        let path = spill.fresh("foreign").unwrap();
+        let file = Arc::new(FileRef::kept(path.clone()));
+        let at = |offset, len| Extent {
+            file: file.clone(),
+            offset,
+            len,
+        };
+        // Missing: a file error naming the file, not a corrupt record.
+        match read_shard::<u64>(&at(0, 1), label) {
+            Err(SearchError::File(msg)) => assert!(msg.contains("foreign"), "{msg}"),
+            other => panic!("a missing file read as {:?}", other.map(|p| p.len())),
+        }
+        // Another format's header, padded to a plausible record's length.
+        let mut sqlite = b"SQLite format 3\0".to_vec();
+        sqlite.resize(4096, 0);
+        let mut newer = Vec::new();
+        newer.extend_from_slice(&MAGIC);
+        newer.extend_from_slice(&(FORMAT + 1).to_le_bytes());
+        newer.resize(record_bytes::<u64>(1) as usize, 0);
+        let manifest = b"solvers layer checkpoint 1\nproblem 0000000000000005\n".to_vec();
+        let foreign: Vec<(&str, Vec<u8>)> = vec![
+            ("empty", vec![]),
+            ("zeros", vec![0; 4096]),
+            ("sqlite", sqlite),
+            ("newer format", newer),
+            ("manifest", manifest),
+            ("png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".repeat(8)),
+        ];
+        let noisy = (1..40u64).map(|seed| ("noise", noise(seed, (seed * 37) as usize)));
+        for (what, bytes) in foreign.into_iter().chain(noisy) {
+            std::fs::write(&path, &bytes).unwrap();
+            for extent in [at(0, 0), at(0, 1), at(0, 1000), at(8, 3)] {
+                let msg = corrupt(read_shard::<u64>(&extent, label));
+                assert!(msg.contains("foreign"), "{what}: {msg}");
+                corrupt(read_shard::<U256>(&extent, label));
+            }
+        }
+        // A newer format is named as such.
+        let mut newer = vec![0u8; record_bytes::<u64>(0) as usize];
+        newer[..4].copy_from_slice(&MAGIC);
+        newer[4..6].copy_from_slice(&(FORMAT + 1).to_le_bytes());
+        std::fs::write(&path, &newer).unwrap();
+        assert!(corrupt(read_shard::<u64>(&at(0, 0), label)).contains("another format"));
+    }
+
+    #[test]
+    fn extents_past_any_file_are_refused_not_wrapped() {
+        let spill = Spill::new(0, None);
+        let label = Label {
+            problem: 1,
+            shard: 0,
+        };
+        let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
+        let extent = w.append(label, &sample(|k| k)).unwrap();
+        w.finish().unwrap();
+        // Offsets and lengths no writer gives: refused, never an overflow
+        // of the record's size or a huge allocation.
+        for (offset, len) in [
+            (u64::MAX, extent.len),
+            (u64::MAX - 8, 0),
+            (1 << 62, extent.len),
+            (0, usize::MAX),
+            (0, usize::MAX / 40),
+            (0, extent.len + 1),
+        ] {
+            let bad = Extent {
+                file: extent.file.clone(),
+                offset,
+                len,
+            };
+            corrupt(read_shard::<U256>(&bad, label));
+            corrupt(read_shard::<u64>(&bad, label));
+        }
+        // A header that claims as many entries as the extent, both forged
+        // to the most a `usize` holds: the record's size must not wrap.
+        let mut forged = Vec::new();
+        forged.extend_from_slice(&MAGIC);
+        forged.extend_from_slice(&FORMAT.to_le_bytes());
+        forged.extend_from_slice(&[u64::TAG, 0]);
+        forged.extend_from_slice(&label.problem.to_le_bytes());
+        forged.extend_from_slice(&label.shard.to_le_bytes());
+        forged.extend_from_slice(&0u32.to_le_bytes());
+        forged.extend_from_slice(&u64::MAX.to_le_bytes());
+        forged.resize(4096, 1);
+        std::fs::write(extent.file.path(), &forged).unwrap();
+        let bad = Extent {
+            file: extent.file.clone(),
+            offset: 0,
+            len: usize::MAX,
+        };
+        assert!(corrupt(read_shard::<u64>(&bad, label)).contains("truncated"));
+    }
+
+    #[test]
+    fn the_checksum_sees_any_one_word_changed() {
+        let words = [0u64, 1, u64::MAX, 0x5356_4c53];
+        let sum_of = |words: &[u64]| {
+            let mut sum = Checksum::default();
+            words.iter().for_each(|&w| sum.add(w));
+            sum.value()
+        };
+        let base = sum_of(&words);
+        for i in 0..words.len() {
+            for flip in [1u64, 1 << 63, u64::MAX] {
+                let mut changed = words;
+                changed[i] ^= flip;
+                assert_ne!(sum_of(&changed), base, "word {i} ^ {flip:x}");
+            }
+        }
+        let mut bytes = Checksum::default();
+        bytes.add_bytes(
+            &words
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect::<Vec<_>>(),
+        );
+        assert_eq!(bytes.value(), base);
     }
 }

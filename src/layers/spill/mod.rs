@@ -46,7 +46,7 @@ mod planner;
 mod store;
 
 pub use budget::Spill;
-pub(super) use format::{file_error, record_bytes};
+pub(super) use format::{file_error, record_bytes_wide};
 pub use format::{read_shard, Checksum, Extent, FileRef, Label, Writer};
 pub use planner::{step, Spilling};
 pub use store::{Shard, Stored};

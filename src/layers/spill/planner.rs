@@ -330,8 +330,10 @@ const RUN: u64 = 0x5255_4e5f_5255_4e5f;
 mod tests {
     use super::*;
     use crate::layers::accumulate::halves;
+    use crate::layers::spill::FileRef;
     use crate::layers::{accumulate_some, Entries, Feed};
     use std::marker::PhantomData;
+    use std::sync::Arc;
 
     /// [`halves`] on the entries of stored shards.
     struct Halves<'a>(PhantomData<&'a ()>);
@@ -351,25 +353,37 @@ mod tests {
         }
     }
 
+    /// The toy DP's step: the children of `shards` summed into `tables`.
+    fn expand<'a>(
+        ctl: &'a Control,
+    ) -> impl Fn(&[&Packed<u64>], Tables<u64>) -> Result<Tables<u64>, SearchError> + 'a {
+        move |shards, tables| {
+            let chunks: Vec<Entries<'_, u64>> = shards.iter().flat_map(|s| s.chunks(256)).collect();
+            accumulate_some(chunks, tables, &Halves(PhantomData), "t", ctl)
+        }
+    }
+
+    /// Every entry of `layer`, sorted.
+    fn all(layer: &Stored<u64>) -> Vec<(u64, u64)> {
+        let mut got = Vec::new();
+        layer
+            .try_fold((), |(), k, c| {
+                got.push((k, c));
+                Some(())
+            })
+            .unwrap();
+        got.sort_unstable();
+        got
+    }
+
+    fn layer(n: u64) -> Vec<(u64, u64)> {
+        (1..n).map(|k| (k, k % 7 + 1)).collect()
+    }
+
     #[test]
     fn both_ways_of_spilling_give_the_step_in_memory() {
-        let entries: Vec<(u64, u64)> = (1..50_000u64).map(|k| (k, k % 7 + 1)).collect();
+        let entries = layer(50_000);
         let ctl = Control::new();
-        let expand = |shards: &[&Packed<u64>], tables| {
-            let chunks: Vec<Entries<'_, u64>> = shards.iter().flat_map(|s| s.chunks(256)).collect();
-            accumulate_some(chunks, tables, &Halves(PhantomData), "t", &ctl)
-        };
-        let all = |layer: &Stored<u64>| {
-            let mut got = Vec::new();
-            layer
-                .try_fold((), |(), k, c| {
-                    got.push((k, c));
-                    Some(())
-                })
-                .unwrap();
-            got.sort_unstable();
-            got
-        };
         let mut input = Stored::by_shard(&entries, 1).unwrap();
         let roomy = Spill::unlimited();
         let want = step(
@@ -377,7 +391,7 @@ mod tests {
             (10, 10),
             2,
             &roomy,
-            expand,
+            expand(&ctl),
             (Spilling::Runs, "t"),
             &ctl,
         );
@@ -394,12 +408,230 @@ mod tests {
                 (10, 50_000),
                 2,
                 &tight,
-                expand,
+                expand(&ctl),
                 (how, "t"),
                 &ctl,
             );
             assert_eq!(all(&got.unwrap()), want, "{how:?}");
             assert!(tight.written() > 0, "{how:?} did not spill");
+        }
+    }
+
+    #[test]
+    fn every_budget_from_zero_to_unlimited_gives_the_same_layer() {
+        let entries = layer(20_000);
+        let ctl = Control::new();
+        let sizes = (10, 30_000);
+        let mut input = Stored::by_shard(&entries, 1).unwrap();
+        let roomy = Spill::unlimited();
+        let want = step(
+            &mut input,
+            sizes,
+            2,
+            &roomy,
+            expand(&ctl),
+            (Spilling::Passes, "t"),
+            &ctl,
+        );
+        let want = all(&want.unwrap());
+        let needs = packed_bytes(entries.len()) + table_bytes::<u64>(sizes.1);
+        let budgets = [
+            0,
+            1,
+            4096,
+            1 << 16,
+            1 << 18,
+            1 << 20,
+            needs / 2 * 3,
+            needs / 2 * 3 + 3,
+            1 << 24,
+            1 << 30,
+            u64::MAX,
+        ];
+        for how in [Spilling::Runs, Spilling::Passes] {
+            let mut spilled_before = true;
+            for budget in budgets {
+                let spill = Spill::new(budget, None);
+                let mut input = Stored::by_shard(&entries, 1).unwrap();
+                let got = step(&mut input, sizes, 2, &spill, expand(&ctl), (how, "t"), &ctl);
+                let got = got.unwrap();
+                assert_eq!(all(&got), want, "{how:?} within {budget}");
+                // A step spills exactly when it does not fit two thirds of
+                // the budget, and a larger budget never spills again.
+                let fits = needs <= budget / 3 * 2;
+                let spilled = spill.written() > 0;
+                assert_eq!(spilled, !fits, "{how:?} within {budget}");
+                assert!(spilled_before || !spilled, "{how:?}: {budget} spilled");
+                spilled_before = spilled;
+                if spilled {
+                    // The input went to disk, and the output kept in memory
+                    // stays within a quarter of the budget.
+                    assert_eq!(input.memory_bytes(), 0, "{how:?} within {budget}");
+                    assert!(got.memory_bytes() <= budget / 4, "{how:?} within {budget}");
+                } else {
+                    assert_eq!(got.memory_bytes(), packed_bytes(want.len()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn memory_held_by_other_layers_counts_against_the_budget() {
+        let entries = layer(5_000);
+        let ctl = Control::new();
+        let run = |spill: &Spill| {
+            let mut input = Stored::by_shard(&entries, 1).unwrap();
+            let got = step(
+                &mut input,
+                (10, 5_000),
+                2,
+                spill,
+                expand(&ctl),
+                (Spilling::Passes, "t"),
+                &ctl,
+            );
+            all(&got.unwrap())
+        };
+        let spill = Spill::new(64 << 20, None);
+        let want = run(&spill);
+        assert_eq!(spill.written(), 0);
+        spill.set_held(64 << 20);
+        assert_eq!(run(&spill), want);
+        assert!(spill.written() > 0, "held memory was not counted");
+    }
+
+    /// A plan of `budget` for a next layer of about `bound` states, over
+    /// input shards of `lens` entries (in a file never read: planning
+    /// reads only their lengths).
+    fn planned(budget: u64, bound: usize, lens: &[usize]) -> usize {
+        let spill = Spill::new(budget, None);
+        let ctl = Control::new();
+        let file = Arc::new(FileRef::kept("never-read".into()));
+        let extents = (lens.iter().enumerate())
+            .map(|(i, &len)| {
+                let file = file.clone();
+                (
+                    i,
+                    Extent {
+                        file,
+                        offset: 0,
+                        len,
+                    },
+                )
+            })
+            .collect();
+        let plan = Plan {
+            extents,
+            sizes: (10, bound, lens.iter().sum::<usize>().max(1)),
+            budget,
+            problem: 1,
+            spill: &spill,
+            what: "t",
+            ctl: &ctl,
+        };
+        let room = budget.saturating_sub(packed_bytes(lens.iter().copied().max().unwrap_or(0)));
+        assert_eq!(plan.room(), room);
+        plan.passes()
+    }
+
+    #[test]
+    fn passes_stay_within_the_budget_and_fall_as_it_grows() {
+        let lens = [1000, 50_000, 0, 7];
+        for bound in [0, 1, 64 << 10, 1 << 30, usize::MAX] {
+            let each = ShardTable::<u128>::bytes_for(bound / SHARDS).max(1);
+            let mut last = SHARDS;
+            let budgets = (0..64).map(|b| 1u64 << b).chain([0, u64::MAX]);
+            let mut budgets: Vec<u64> = budgets.collect();
+            budgets.sort_unstable();
+            for budget in budgets {
+                let passes = planned(budget, bound, &lens);
+                assert!((1..=SHARDS).contains(&passes), "{budget}, {bound}");
+                assert!(passes <= last, "{budget}, {bound}: {passes} > {last}");
+                last = passes;
+                // A pass holds at most what the room beside the largest
+                // input shard takes, unless it is one shard already.
+                let tables = SHARDS.div_ceil(passes) as u64;
+                let room = budget.saturating_sub(packed_bytes(50_000));
+                assert!(tables == 1 || tables * each <= room, "{budget}, {bound}");
+                if budget == 0 || room < each {
+                    assert_eq!(passes, SHARDS, "{budget}, {bound}");
+                }
+                // One pass exactly when every table fits the room at once.
+                let one = each.saturating_mul(SHARDS as u64) <= room;
+                assert_eq!(passes == 1, one, "{budget}, {bound}");
+            }
+            if bound <= 1 << 30 {
+                assert_eq!(last, 1, "{bound}: an unlimited budget takes passes");
+            }
+        }
+        // More states for the same budget never plan fewer passes.
+        let mut last = 1;
+        for bound in [0, 1 << 10, 1 << 16, 1 << 20, 1 << 24, 1 << 28] {
+            let passes = planned(32 << 20, bound, &lens);
+            assert!(passes >= last, "{bound}");
+            last = passes;
+        }
+        assert!(last > 1);
+    }
+
+    #[test]
+    fn a_step_beyond_the_machine_is_refused_with_its_figures() {
+        let entries = layer(1_000);
+        let ctl = Control::new();
+        // 2^44 states: about 460 TB of tables, planned in memory under no
+        // budget (by runs under a small one: several TB for the first
+        // group), refused before anything is allocated.
+        let guess = 1usize << 44;
+        for spill in [Spill::unlimited(), Spill::new(1 << 20, None)] {
+            let mut input = Stored::by_shard(&entries, 1).unwrap();
+            let how = (Spilling::Runs, "the test tables");
+            let got = step(
+                &mut input,
+                (guess, guess),
+                2,
+                &spill,
+                expand(&ctl),
+                how,
+                &ctl,
+            );
+            match got {
+                Err(SearchError::Memory { what, bytes }) => {
+                    assert!(what.contains("the test tables"), "{what}");
+                    if spill.budget() == u64::MAX {
+                        assert_eq!(bytes, table_bytes::<u64>(guess));
+                    }
+                    assert!(bytes > 1 << 40, "{bytes}");
+                    assert!(bytes > spill.budget() / 3 * 2 || spill.budget() == u64::MAX);
+                }
+                Err(e) => panic!("{e:?}"),
+                Ok(layer) => panic!("{} states made", layer.len()),
+            }
+        }
+    }
+
+    #[test]
+    fn a_cancelled_step_stops_whether_it_fits_or_spills() {
+        let entries = layer(5_000);
+        let ctl = Control::new();
+        ctl.cancel();
+        for budget in [0, 1 << 20, u64::MAX] {
+            for how in [Spilling::Runs, Spilling::Passes] {
+                let spill = Spill::new(budget, None);
+                let mut input = Stored::by_shard(&entries, 1).unwrap();
+                let got = step(
+                    &mut input,
+                    (10, 5_000),
+                    2,
+                    &spill,
+                    expand(&ctl),
+                    (how, "t"),
+                    &ctl,
+                );
+                assert!(
+                    matches!(got, Err(SearchError::Cancelled)),
+                    "{how:?} within {budget}"
+                );
+            }
         }
     }
 }
