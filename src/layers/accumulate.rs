@@ -189,7 +189,7 @@ fn accumulate_into<F: Feed, T: Sum<F::Count>>(
         .collect())
 }
 
-/// The rule of the tests' toy DPs (here and in `spill.rs`): each key `k`
+/// The rule of the tests' toy DPs (here and in `spill/planner.rs`): each key `k`
 /// sends its count to `k / 2` and `k / 3` (0 dropped).
 #[cfg(test)]
 pub(crate) fn halves(k: u64, c: u64, emit: &mut impl FnMut(u64, u64)) {

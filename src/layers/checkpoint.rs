@@ -6,7 +6,7 @@
 //!
 //! The directory holds a `manifest` (text) and at most one layer file,
 //! `layer-<step>.bin`, of the spill files' records ([`Writer`], one record
-//! per shard, each with its tag, shard and checksum: see `spill.rs`).
+//! per shard, each with its tag, shard and checksum: see `spill/format.rs`).
 //!
 //! # Crash safety
 //!
@@ -28,8 +28,8 @@
 //! share a directory at the same time.
 
 use super::count::{Count, U256};
-use super::spill::{file_error, read_shard, record_bytes, Checksum, Shard, Stored, Writer};
-use super::spill::{Extent, FileRef};
+use super::spill::{file_error, read_shard, record_bytes_wide, Checksum, Extent, FileRef};
+use super::spill::{Shard, Stored, Writer};
 use super::table::SHARDS;
 use crate::engine::Control;
 use crate::error::SearchError;
@@ -263,7 +263,7 @@ pub fn load(dir: &Path, problem: u64) -> Result<Option<Saved>, SearchError> {
         if at != i || offset as u128 != end {
             return Err(malformed());
         }
-        end += record_bytes_wide(count, len);
+        end += record_bytes_of(count, len);
         shards.push((offset, len));
     }
     if end != bytes as u128 {
@@ -379,15 +379,11 @@ fn checksum(text: &str) -> u64 {
 
 /// The bytes of a record of `len` counts of the type tagged `count` (in
 /// 128 bits: `len` comes from a file and may be anything).
-fn record_bytes_wide(count: u8, len: usize) -> u128 {
-    fn of<W: Count>(len: usize) -> u128 {
-        let entry = record_bytes::<W>(1) - record_bytes::<W>(0);
-        record_bytes::<W>(0) as u128 + len as u128 * entry as u128
-    }
+fn record_bytes_of(count: u8, len: usize) -> u128 {
     match count {
-        c if c == u64::TAG => of::<u64>(len),
-        c if c == u128::TAG => of::<u128>(len),
-        _ => of::<U256>(len),
+        c if c == u64::TAG => record_bytes_wide::<u64>(len),
+        c if c == u128::TAG => record_bytes_wide::<u128>(len),
+        _ => record_bytes_wide::<U256>(len),
     }
 }
 
@@ -455,7 +451,8 @@ impl<'a> Lines<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layers::{Label, Packed, Spill};
+    use crate::layers::accumulate::halves;
+    use crate::layers::{accumulate_some, step, Entries, Feed, Label, Packed, Spill, Spilling};
 
     /// A fresh directory, removed with its contents when dropped.
     struct Scratch(PathBuf);
@@ -706,5 +703,321 @@ mod tests {
         assert!(!dir.0.join("layer-5.bin").exists());
         let (saved, _) = reloaded::<u64>(&dir.0, 1);
         assert_eq!(saved.step, 4);
+    }
+
+    /// The manifest's lines without its checksum line.
+    fn body(dir: &Path) -> String {
+        let text = std::fs::read_to_string(dir.join(MANIFEST)).unwrap();
+        let at = text.trim_end().rfind('\n').unwrap();
+        text[..at + 1].to_string()
+    }
+
+    /// Write `body` as the manifest, signed with its right checksum (what
+    /// a foreign or buggy writer could do: the checksum alone passes it).
+    fn write_signed(dir: &Path, body: &str) {
+        let text = format!("{body}checksum {:016x}\n", checksum(body));
+        std::fs::write(dir.join(MANIFEST), text).unwrap();
+    }
+
+    /// The message of a `Corrupt` refusal by [`load`]; anything else fails.
+    fn refused(dir: &Path, problem: u64) -> String {
+        match load(dir, problem) {
+            Err(SearchError::Corrupt(msg)) => msg,
+            Err(e) => panic!("refused, but not as corrupt: {e:?}"),
+            Ok(_) => panic!("a damaged checkpoint was loaded"),
+        }
+    }
+
+    #[test]
+    fn foreign_manifests_are_refused() {
+        let dir = Scratch::new("foreign-manifest");
+        let layer = Stored::in_memory(shards(|k| k), 3);
+        save(&dir.0, 1, 2, &layer, &[], &Control::new()).unwrap();
+        let manifest = dir.0.join(MANIFEST);
+        let good = body(&dir.0);
+        let mut sqlite = b"SQLite format 3\0".to_vec();
+        sqlite.resize(4096, 0);
+        let mut noise = 0x9e37_79b9_7f4a_7c15u64;
+        let random: Vec<u8> = (0..3000)
+            .map(|_| {
+                noise ^= noise << 13;
+                noise ^= noise >> 7;
+                noise ^= noise << 17;
+                noise as u8
+            })
+            .collect();
+        let mut layer_file = std::fs::read(dir.0.join("layer-2.bin")).unwrap();
+        layer_file.truncate(4096);
+        let foreign: [(&str, Vec<u8>, &str); 6] = [
+            ("empty", vec![], "checksum"),
+            ("one line", FORMAT.as_bytes().to_vec(), "checksum"),
+            ("sqlite", sqlite, "checksum"),
+            ("random", random, "not text"),
+            ("a layer file's start", layer_file, "not text"),
+            ("huge", vec![b'\n'; MAX_MANIFEST as usize + 1], "too long"),
+        ];
+        for (what, bytes, why) in foreign {
+            std::fs::write(&manifest, &bytes).unwrap();
+            let msg = refused(&dir.0, 1);
+            assert!(msg.contains(why), "{what}: {msg}");
+            assert!(msg.contains("remove the directory"), "{what}: {msg}");
+        }
+        // Another version's manifest, its checksum right.
+        write_signed(&dir.0, &good.replace(FORMAT, "solvers layer checkpoint 2"));
+        assert!(refused(&dir.0, 1).contains("of this version"));
+        // A directory where the manifest should be: a file error naming it.
+        std::fs::remove_file(&manifest).unwrap();
+        std::fs::create_dir(&manifest).unwrap();
+        match load(&dir.0, 1) {
+            Err(SearchError::File(msg)) => assert!(msg.contains("manifest"), "{msg}"),
+            other => panic!("a directory read as a manifest: {:?}", other.err()),
+        }
+        std::fs::remove_dir(&manifest).unwrap();
+        write_signed(&dir.0, &good);
+        assert!(matches!(load(&dir.0, 1), Ok(Some(Saved::Layer(_)))));
+    }
+
+    #[test]
+    fn manifests_that_pass_their_checksum_but_not_the_format_are_refused() {
+        let dir = Scratch::new("malformed");
+        let layer = Stored::in_memory(shards(|k| k), 3);
+        save(&dir.0, 1, 2, &layer, &[("widest", 5)], &Control::new()).unwrap();
+        let good = body(&dir.0);
+        let size = std::fs::metadata(dir.0.join("layer-2.bin")).unwrap().len();
+        let last_shard = format!("shard {} ", SHARDS - 1);
+        let cases: Vec<(String, &str)> = vec![
+            (
+                good.replacen("problem 0000000000000001", "problem 1", 1),
+                "malformed",
+            ),
+            (good.replacen("step 2\n", "", 1), "malformed"),
+            (good.replacen("step 2", "step -2", 1), "malformed"),
+            (good.replacen("count 0", "count 7", 1), "unknown count type"),
+            (
+                good.replacen("count 0", "count 256", 1),
+                "unknown count type",
+            ),
+            (good.replacen("tag ", "tag x", 1), "malformed"),
+            (
+                good.replacen("layer-2.bin", "layer-1.bin", 1),
+                "unexpected layer file",
+            ),
+            (
+                good.replacen("layer-2.bin", "../layer-2.bin", 1),
+                "unexpected layer file",
+            ),
+            (good.replacen(&format!(" {size}\n"), " 1\n", 1), "malformed"),
+            (good.replacen("shards 64", "shards 65", 1), "malformed"),
+            (good.replacen("shards 64", "shards 63", 1), "malformed"),
+            (good.replacen("shard 3 ", "shard 4 ", 1), "malformed"),
+            (good.replacen(&last_shard, "shard 0 ", 1), "malformed"),
+            (
+                good.replacen("extra widest 5", "extra widest five", 1),
+                "malformed",
+            ),
+            (good.replacen("extra widest 5", "widest 5", 1), "malformed"),
+            (format!("{good}garbage\n"), "malformed"),
+        ];
+        for (text, why) in cases {
+            assert_ne!(text, good, "a case that changes nothing ({why})");
+            write_signed(&dir.0, &text);
+            let msg = refused(&dir.0, 1);
+            assert!(msg.contains(why), "{text}\n{msg}");
+        }
+        // A shard claiming the most entries a manifest can write: its size
+        // is summed in 128 bits and is not the file's, never wrapped to it.
+        let lines: Vec<&str> = good.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with(&last_shard))
+            .unwrap();
+        let offset = lines[at].split(' ').nth(2).unwrap();
+        let mut forged = lines.clone();
+        let huge = format!("{last_shard}{offset} {}", u64::MAX);
+        forged[at] = &huge;
+        write_signed(&dir.0, &(forged.join("\n") + "\n"));
+        assert!(refused(&dir.0, 1).contains("malformed"));
+        // An answer that is not two 128-bit words.
+        let done = format!(
+            "{FORMAT}\nproblem 0000000000000001\ndone {:032x}\nextra widest 5\n",
+            7
+        );
+        write_signed(&dir.0, &done);
+        assert!(refused(&dir.0, 1).contains("malformed"));
+        write_signed(&dir.0, &good);
+        let (saved, back) = reloaded::<u64>(&dir.0, 1);
+        assert_eq!((saved.step, saved.extras.get("widest").unwrap()), (2, 5));
+        assert_eq!(entries(&back), entries(&layer));
+    }
+
+    #[test]
+    fn foreign_or_vanished_layer_files_are_refused_when_read() {
+        let dir = Scratch::new("foreign-layer");
+        let other = Scratch::new("foreign-layer-other");
+        let ctl = Control::new();
+        // Two counts whose layers have the same shape: only their tags differ.
+        save(
+            &dir.0,
+            1,
+            2,
+            &Stored::in_memory(shards(|k| k), 3),
+            &[],
+            &ctl,
+        )
+        .unwrap();
+        save(
+            &other.0,
+            1,
+            2,
+            &Stored::in_memory(shards(|k| k), 4),
+            &[],
+            &ctl,
+        )
+        .unwrap();
+        let file = dir.0.join("layer-2.bin");
+        let good = std::fs::read(&file).unwrap();
+        let read_all = |dir: &Path| {
+            let (_, back) = reloaded::<u64>(dir, 1);
+            back.try_fold(0u64, |n, _, c| Some(n + c))
+        };
+        let want = read_all(&dir.0).unwrap();
+        // The other count's file, the same length: its records say whose they are.
+        std::fs::copy(other.0.join("layer-2.bin"), &file).unwrap();
+        match read_all(&dir.0) {
+            Err(SearchError::Corrupt(msg)) => assert!(msg.contains("another problem"), "{msg}"),
+            other => panic!("another count's layer read as {other:?}"),
+        }
+        // Zeros and noise of the right length.
+        let noise: Vec<u8> = (0..good.len()).map(|i| (i * 131 % 251) as u8).collect();
+        for bytes in [vec![0u8; good.len()], noise] {
+            std::fs::write(&file, &bytes).unwrap();
+            match read_all(&dir.0) {
+                Err(SearchError::Corrupt(msg)) => assert!(msg.contains("layer-2.bin"), "{msg}"),
+                other => panic!("a foreign layer file read as {other:?}"),
+            }
+        }
+        // Removed after the load, before its shards are read: a file error.
+        std::fs::write(&file, &good).unwrap();
+        let (_, back) = reloaded::<u64>(&dir.0, 1);
+        std::fs::remove_file(&file).unwrap();
+        match back.try_fold(0u64, |n, _, _| Some(n + 1)) {
+            Err(SearchError::File(msg)) => assert!(msg.contains("layer-2.bin"), "{msg}"),
+            other => panic!("a vanished layer file read as {other:?}"),
+        }
+        // Put back, it reads as saved.
+        std::fs::write(&file, &good).unwrap();
+        assert_eq!(read_all(&dir.0).unwrap(), want);
+    }
+
+    #[test]
+    fn files_left_by_a_kill_are_ignored_and_cleared() {
+        let dir = Scratch::new("left-over");
+        let ctl = Control::new();
+        // A layer file without a manifest (killed in the first save): a
+        // fresh start, and the next save removes it.
+        std::fs::create_dir_all(&dir.0).unwrap();
+        std::fs::write(dir.0.join("layer-1.bin"), b"half a layer").unwrap();
+        assert!(load(&dir.0, 1).unwrap().is_none());
+        let layer = Stored::in_memory(shards(|k| k + 7), 3);
+        save(&dir.0, 1, 2, &layer, &[], &ctl).unwrap();
+        assert!(!dir.0.join("layer-1.bin").exists());
+        // A newer half-written layer and a half-written manifest.tmp (killed
+        // in a later save): the saved layer is still what loads.
+        std::fs::write(dir.0.join("layer-3.bin"), b"half").unwrap();
+        std::fs::write(dir.0.join(TEMPORARY), b"solvers layer check").unwrap();
+        let (saved, back) = reloaded::<u64>(&dir.0, 1);
+        assert_eq!(saved.step, 2);
+        assert_eq!(entries(&back), entries(&layer));
+        drop(back);
+        // Files that are not the checkpoint's stay.
+        for name in ["layer-.bin", "layer-x.bin", "layer-4.bin.bak", "mine"] {
+            std::fs::write(dir.0.join(name), b"not ours").unwrap();
+        }
+        save(&dir.0, 1, 4, &layer, &[], &ctl).unwrap();
+        let mut names: Vec<String> = std::fs::read_dir(&dir.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        let want = [
+            "layer-.bin",
+            "layer-4.bin",
+            "layer-4.bin.bak",
+            "layer-x.bin",
+            "manifest",
+            "mine",
+        ];
+        assert_eq!(names, want);
+    }
+
+    /// The toy DP of the layers' tests ([`halves`]) on a stored layer's
+    /// shards.
+    struct Halves<'a>(std::marker::PhantomData<&'a ()>);
+
+    impl<'a> Feed for Halves<'a> {
+        type Chunk = Entries<'a, u64>;
+        type Count = u64;
+        fn feed(
+            &self,
+            chunk: Self::Chunk,
+            emit: &mut impl FnMut(u64, u64),
+        ) -> Result<(), SearchError> {
+            for (k, c) in chunk.iter() {
+                halves(k, c, emit);
+            }
+            Ok(())
+        }
+    }
+
+    /// `steps` steps of the toy DP from `layer`, saving each finished one
+    /// in `dir`; the answer, the sum of the last layer's counts.
+    fn count_on(
+        mut layer: Stored<u64>,
+        first: u64,
+        steps: u64,
+        dir: &Path,
+        spill: &Spill,
+    ) -> Result<u64, SearchError> {
+        let ctl = Control::new();
+        let expand = |shards: &[&Packed<u64>], tables| {
+            let chunks: Vec<Entries<'_, u64>> = shards.iter().flat_map(|s| s.chunks(64)).collect();
+            accumulate_some(chunks, tables, &Halves(std::marker::PhantomData), "t", &ctl)
+        };
+        for at in first..first + steps {
+            let how = (Spilling::Passes, "t");
+            let sizes = (layer.len(), layer.len());
+            layer = step(&mut layer, sizes, 100 + at, spill, expand, how, &ctl)?;
+            save(dir, 1, at, &layer, &[], &ctl)?;
+        }
+        let sum = layer.try_fold(0u64, |n, _, c| n.checked_add(c))?;
+        Ok(sum.unwrap())
+    }
+
+    #[test]
+    fn a_resumed_count_gives_the_same_answer() {
+        let entries: Vec<(u64, u64)> = (1..3000u64).map(|k| (k * 3, k % 5 + 1)).collect();
+        for budget in [0, u64::MAX] {
+            let dir = Scratch::new(&format!("resume-{budget}"));
+            let spill = Spill::new(budget, None);
+            let start = || Stored::by_shard(&entries, 99).unwrap();
+            let want = count_on(start(), 0, 6, &dir.0, &spill).unwrap();
+            assert!(want > 0);
+            // Stopped after step 2 of 6, resumed from the directory.
+            let again = Scratch::new(&format!("resume-again-{budget}"));
+            count_on(start(), 0, 3, &again.0, &spill).unwrap();
+            let (saved, layer) = reloaded::<u64>(&again.0, 1);
+            assert_eq!((saved.step, saved.tag), (2, 102));
+            let got = count_on(layer, saved.step + 1, 3, &again.0, &spill);
+            assert_eq!(got.unwrap(), want, "budget {budget}");
+            // Resumed from a layer altered on disk: a clear error, not a count.
+            let file = again.0.join("layer-5.bin");
+            let mut bytes = std::fs::read(&file).unwrap();
+            let middle = bytes.len() / 2;
+            bytes[middle] ^= 1;
+            std::fs::write(&file, bytes).unwrap();
+            let (saved, layer) = reloaded::<u64>(&again.0, 1);
+            let got = count_on(layer, saved.step + 1, 1, &again.0, &spill);
+            assert!(matches!(got, Err(SearchError::Corrupt(_))), "{got:?}");
+        }
     }
 }

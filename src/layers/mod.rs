@@ -17,9 +17,11 @@
 //!   the layer's chunks in parallel, the pairs it emits batched per shard
 //!   and summed into [`SHARDS`] tables, checked first against the memory
 //!   the machine has, polling the cancel flag;
-//! * `spill.rs`: layers past memory: a layer's shards in memory or in
-//!   checked files ([`Stored`]), and [`step`], which builds the next layer
-//!   within a memory budget ([`Spill`]), spilling when it must;
+//! * `spill/`: layers past memory: the checked record of a shard on disk
+//!   (`format.rs`), the budget ([`Spill`], `budget.rs`), a layer's shards
+//!   in memory or in files ([`Stored`], `store.rs`), and [`step`], which
+//!   builds the next layer within the budget, spilling when it must
+//!   (`planner.rs`);
 //! * `checkpoint.rs`: a directory where each finished layer is saved
 //!   (crash-safe), so a killed count resumes from its last layer.
 //!

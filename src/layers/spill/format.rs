@@ -1,0 +1,649 @@
+//! The on-disk record of a stored shard: its [`Writer`] and [`read_shard`].
+//!
+//! A file holds records end to end, one per shard, each:
+//! * a 32-byte header: magic `SLVS`, the format (`u16`, [`FORMAT`]), the
+//!   count type's tag ([`Count::TAG`]) and a zero byte, the problem's tag
+//!   (`u64`), the shard (`u32`), four zero bytes, the number of entries
+//!   (`u64`);
+//! * the entries: key (`u64`, never 0), count ([`Count::BYTES`]);
+//! * a [`Checksum`] of every 64-bit word of the record before it.
+//!
+//! All numbers are little-endian.  The reader is given where the record
+//! lies and what it must say ([`Extent`], [`Label`]) and checks the file's
+//! length first, so a truncated, altered or foreign record (another format,
+//! count type, problem, step or shard) is `SearchError::Corrupt`, never a
+//! wrong count and never a huge allocation taken from a damaged length.
+
+use crate::error::SearchError;
+use crate::layers::count::Count;
+use crate::layers::table::Packed;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The first bytes of a shard file.
+const MAGIC: [u8; 4] = *b"SLVS";
+/// The format written (and the only one read).
+const FORMAT: u16 = 1;
+/// Bytes before the entries.
+const HEADER: usize = 32;
+
+/// A running checksum of 64-bit words: each step is a bijection of the
+/// running value, so changing any one word always changes the result.
+#[derive(Clone, Copy)]
+pub struct Checksum(u64);
+
+impl Default for Checksum {
+    fn default() -> Self {
+        Checksum(0x243f_6a88_85a3_08d3)
+    }
+}
+
+impl Checksum {
+    #[inline]
+    pub fn add(&mut self, word: u64) {
+        self.0 = (self.0 ^ word)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(27);
+    }
+
+    /// The checksum of the little-endian words of `bytes` (a multiple of 8 long).
+    pub fn add_bytes(&mut self, bytes: &[u8]) {
+        for word in bytes.chunks_exact(8) {
+            self.add(u64::from_le_bytes(word.try_into().unwrap_or_default()));
+        }
+    }
+
+    pub fn value(self) -> u64 {
+        self.0
+    }
+}
+
+pub(in crate::layers) fn file_error(doing: &str, path: &Path, e: std::io::Error) -> SearchError {
+    SearchError::File(format!("could not {doing} {}: {e}", path.display()))
+}
+
+/// What a file must say about itself to be read: the problem's tag (any
+/// number the caller derives from the problem and the step) and the shard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub problem: u64,
+    pub shard: u32,
+}
+
+/// A file of shard records being written: records are appended one after
+/// another, and the file is removed when its [`FileRef`]s are all dropped
+/// (unless it is [kept](Writer::kept)).
+pub struct Writer {
+    out: BufWriter<File>,
+    file: Arc<FileRef>,
+    at: u64,
+}
+
+/// A file of shard records.  A spill file is *owned*: removed from disk when
+/// the last shard in it is dropped, since it lives only as long as its
+/// count.  A checkpoint's file is *kept* ([`FileRef::kept`]): it must
+/// outlive the count (and the process) that wrote or read it, and only the
+/// checkpoint removes it (`checkpoint.rs`).
+#[derive(Debug)]
+pub struct FileRef {
+    path: PathBuf,
+    owned: bool,
+}
+
+impl Drop for FileRef {
+    fn drop(&mut self) {
+        if self.owned {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+impl FileRef {
+    /// A file that stays on disk when its last shard is dropped.
+    pub fn kept(path: PathBuf) -> FileRef {
+        FileRef { path, owned: false }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Where a shard record lies: its file, its offset, its entries.
+#[derive(Clone, Debug)]
+pub struct Extent {
+    pub file: Arc<FileRef>,
+    pub offset: u64,
+    pub len: usize,
+}
+
+impl Writer {
+    /// A new spill file at `path`, removed with its last shard.
+    pub fn create(path: PathBuf) -> Result<Writer, SearchError> {
+        Writer::open(FileRef { path, owned: true })
+    }
+
+    /// A new file at `path` that stays on disk (a checkpoint's).
+    pub fn kept(path: PathBuf) -> Result<Writer, SearchError> {
+        Writer::open(FileRef::kept(path))
+    }
+
+    fn open(file: FileRef) -> Result<Writer, SearchError> {
+        let out = File::create(&file.path).map_err(|e| file_error("create", &file.path, e))?;
+        Ok(Writer {
+            out: BufWriter::with_capacity(1 << 20, out),
+            file: Arc::new(file),
+            at: 0,
+        })
+    }
+
+    /// Append `packed` as a record carrying `label`; where it lies.
+    pub fn append<W: Count>(
+        &mut self,
+        label: Label,
+        packed: &Packed<W>,
+    ) -> Result<Extent, SearchError> {
+        let path = self.file.path.clone();
+        let failed = |e| file_error("write", &path, e);
+        let mut sum = Checksum::default();
+        let mut header = Vec::with_capacity(HEADER);
+        header.extend_from_slice(&MAGIC);
+        header.extend_from_slice(&FORMAT.to_le_bytes());
+        header.extend_from_slice(&[W::TAG, 0]);
+        header.extend_from_slice(&label.problem.to_le_bytes());
+        header.extend_from_slice(&label.shard.to_le_bytes());
+        header.extend_from_slice(&0u32.to_le_bytes());
+        header.extend_from_slice(&(packed.len() as u64).to_le_bytes());
+        sum.add_bytes(&header);
+        self.out.write_all(&header).map_err(failed)?;
+        let mut entry = Vec::with_capacity(8 + W::BYTES);
+        for (key, count) in packed.entries().iter() {
+            entry.clear();
+            entry.extend_from_slice(&key.to_le_bytes());
+            count.put(&mut entry);
+            sum.add_bytes(&entry);
+            self.out.write_all(&entry).map_err(failed)?;
+        }
+        self.out
+            .write_all(&sum.value().to_le_bytes())
+            .map_err(failed)?;
+        let extent = Extent {
+            file: self.file.clone(),
+            offset: self.at,
+            len: packed.len(),
+        };
+        self.at += record_bytes::<W>(packed.len());
+        Ok(extent)
+    }
+
+    /// Flush the file (not synced: a spill file lives only as long as its
+    /// count); the bytes written.
+    pub fn finish(mut self) -> Result<u64, SearchError> {
+        let path = self.file.path.clone();
+        self.out
+            .flush()
+            .map_err(|e| file_error("write", &path, e))?;
+        Ok(self.at)
+    }
+
+    /// Flush the file and wait until the disk has it (`fsync`: a checkpoint
+    /// must survive a crash of the machine, not only of the process); the
+    /// bytes written.
+    pub fn finish_synced(mut self) -> Result<u64, SearchError> {
+        let path = self.file.path.clone();
+        let failed = |e| file_error("write", &path, e);
+        self.out.flush().map_err(failed)?;
+        self.out.get_ref().sync_all().map_err(failed)?;
+        Ok(self.at)
+    }
+}
+
+/// The bytes of a record of `n` entries (`n` of a shard in memory: its
+/// record fits in a `u64`).
+pub(in crate::layers) fn record_bytes<W: Count>(n: usize) -> u64 {
+    (HEADER + n * (8 + W::BYTES) + 8) as u64
+}
+
+/// [`record_bytes`] in 128 bits, for an `n` read from a file or a manifest:
+/// it may be anything, and must not wrap to a small size.
+pub(in crate::layers) fn record_bytes_wide<W: Count>(n: usize) -> u128 {
+    (HEADER + 8) as u128 + n as u128 * (8 + W::BYTES) as u128
+}
+
+/// The shard recorded at `extent`, which must carry `label` and hold counts
+/// of type `W`.
+pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, SearchError> {
+    let path = extent.file.path();
+    let corrupt = |why: &str| {
+        SearchError::Corrupt(format!(
+            "the layer file {} {why} (at byte {}); it cannot be used",
+            path.display(),
+            extent.offset
+        ))
+    };
+    let mut file = File::open(path).map_err(|e| file_error("open", path, e))?;
+    let size = file
+        .metadata()
+        .map_err(|e| file_error("read", path, e))?
+        .len();
+    // Checked before the seek, which fails past `i64::MAX`.
+    if extent.offset.saturating_add(HEADER as u64) > size {
+        return Err(corrupt("ends inside a record's header (truncated?)"));
+    }
+    file.seek(SeekFrom::Start(extent.offset))
+        .map_err(|e| file_error("read", path, e))?;
+    let mut input = BufReader::with_capacity(1 << 20, file);
+    let mut header = [0u8; HEADER];
+    input
+        .read_exact(&mut header)
+        .map_err(|_| corrupt("ends inside a record's header (truncated?)"))?;
+    let word = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().unwrap_or_default());
+    if header[..4] != MAGIC {
+        return Err(corrupt("is not a layer file here (wrong magic bytes)"));
+    }
+    if header[4..6] != FORMAT.to_le_bytes() || header[6] != W::TAG {
+        return Err(corrupt("has another format or count type"));
+    }
+    let shard = u32::from_le_bytes(header[16..20].try_into().unwrap_or_default());
+    if word(8) != label.problem || shard != label.shard {
+        return Err(corrupt("belongs to another problem, step or shard"));
+    }
+    let entries = word(24);
+    if entries != extent.len as u64 {
+        return Err(corrupt("holds another number of entries than was written"));
+    }
+    let end = extent.offset as u128 + record_bytes_wide::<W>(extent.len);
+    if end > size as u128 {
+        return Err(corrupt(&format!(
+            "is {size} bytes long, but its record ends at byte {end} (truncated?)"
+        )));
+    }
+    let mut sum = Checksum::default();
+    sum.add_bytes(&header);
+    let mut packed = Packed::with_capacity(extent.len, "a layer read back from disk")?;
+    let mut entry = vec![0u8; 8 + W::BYTES];
+    for _ in 0..entries {
+        input
+            .read_exact(&mut entry)
+            .map_err(|e| file_error("read", path, e))?;
+        sum.add_bytes(&entry);
+        let key = u64::from_le_bytes(entry[..8].try_into().unwrap_or_default());
+        if key == 0 {
+            return Err(corrupt("holds a zero key"));
+        }
+        packed.push(key, W::take(&entry[8..]))?;
+    }
+    let mut trailer = [0u8; 8];
+    input
+        .read_exact(&mut trailer)
+        .map_err(|e| file_error("read", path, e))?;
+    if u64::from_le_bytes(trailer) != sum.value() {
+        return Err(corrupt("does not match its checksum (altered?)"));
+    }
+    Ok(packed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layers::count::U256;
+    use crate::layers::spill::Spill;
+
+    fn sample<W: Count>(make: impl Fn(u64) -> W) -> Packed<W> {
+        let entries: Vec<(u64, W)> = (1..300u64).map(|k| (k * 7919, make(k))).collect();
+        Packed::from_entries(&entries)
+    }
+
+    fn entries<W: Count>(p: &Packed<W>) -> Vec<(u64, W)> {
+        p.entries().iter().collect()
+    }
+
+    /// The message of a `Corrupt` refusal; anything else fails the test.
+    fn corrupt<W: Count>(got: Result<Packed<W>, SearchError>) -> String {
+        match got {
+            Err(SearchError::Corrupt(msg)) => msg,
+            Err(e) => panic!("refused, but not as corrupt: {e:?}"),
+            Ok(p) => panic!("read {} entries from a bad record", p.len()),
+        }
+    }
+
+    /// A small generator of foreign bytes (xorshift), the same on every run.
+    fn noise(seed: u64, n: usize) -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn shards_round_trip_for_every_count_type() {
+        let spill = Spill::new(0, None);
+        let label = Label {
+            problem: 42,
+            shard: 3,
+        };
+        let a = sample(|k| k);
+        let b = sample(|k| (k as u128) << 100);
+        let c = sample(|k| U256 {
+            hi: k as u128,
+            lo: 1,
+        });
+        let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
+        let (ea, eb, ec) = (
+            w.append(label, &a).unwrap(),
+            w.append(label, &b).unwrap(),
+            w.append(label, &c).unwrap(),
+        );
+        w.finish().unwrap();
+        assert_eq!(
+            entries(&read_shard::<u64>(&ea, label).unwrap()),
+            entries(&a)
+        );
+        assert_eq!(
+            entries(&read_shard::<u128>(&eb, label).unwrap()),
+            entries(&b)
+        );
+        assert_eq!(
+            entries(&read_shard::<U256>(&ec, label).unwrap()),
+            entries(&c)
+        );
+        // The wrong count type, problem or shard is refused.
+        assert!(corrupt(read_shard::<u128>(&ea, label)).contains("count type"));
+        for other in [
+            Label {
+                problem: 43,
+                shard: 3,
+            },
+            Label {
+                problem: 42,
+                shard: 4,
+            },
+        ] {
+            let msg = corrupt(read_shard::<u64>(&ea, other));
+            assert!(msg.contains("another problem"), "{msg}");
+        }
+        // The file goes with its last extent, the directory with the Spill.
+        let path = ea.file.path().to_path_buf();
+        let dir = path.parent().unwrap().to_path_buf();
+        drop((ea, eb));
+        assert!(path.exists(), "a spill file went before its last extent");
+        drop(ec);
+        assert!(!path.exists(), "a spill file outlived its extents");
+        assert!(dir.exists());
+        drop(spill);
+        assert!(!dir.exists(), "the spill directory outlived its Spill");
+    }
+
+    /// Records of 0, 1 and many entries, and of the extreme keys and counts
+    /// of `W` (`max`), written end to end in one file, each read back alone
+    /// (in reverse order) as written, the file exactly their sizes.
+    fn records_round_trip<W: Count>(max: W, make: impl Fn(u64) -> W) {
+        let spill = Spill::new(0, None);
+        let records: Vec<Vec<(u64, W)>> = vec![
+            vec![],
+            vec![(1, W::from_narrow(1))],
+            vec![(u64::MAX, max)],
+            // A count of exactly WIDE (u64::MAX) is kept beside the slots.
+            vec![(5, W::from_narrow(0)), (6, make(u64::MAX)), (7, max)],
+            (1..=5000u64)
+                .map(|k| (k.wrapping_mul(0x9e37), make(k)))
+                .collect(),
+            vec![],
+        ];
+        let mut writer = Writer::create(spill.fresh("t").unwrap()).unwrap();
+        let mut extents = Vec::new();
+        for (i, record) in records.iter().enumerate() {
+            let label = Label {
+                problem: u64::MAX - i as u64,
+                shard: i as u32,
+            };
+            let extent = writer.append(label, &Packed::from_entries(record)).unwrap();
+            assert_eq!(extent.len, record.len());
+            extents.push((label, extent));
+        }
+        let written = writer.finish().unwrap();
+        let sizes: u64 = records.iter().map(|r| record_bytes::<W>(r.len())).sum();
+        assert_eq!(written, sizes);
+        let path = extents[0].1.file.path().to_path_buf();
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), sizes);
+        for ((label, extent), record) in extents.iter().zip(&records).rev() {
+            let back = read_shard::<W>(extent, *label).unwrap();
+            assert_eq!(&entries(&back), record, "{label:?}");
+        }
+    }
+
+    #[test]
+    fn records_of_every_size_and_extreme_round_trip() {
+        records_round_trip(u64::MAX, |k| k);
+        records_round_trip(u128::MAX, |k| (k as u128) << 64 | k as u128);
+        let max = U256 {
+            hi: u128::MAX,
+            lo: u128::MAX,
+        };
+        records_round_trip(max, |k| U256 {
+            hi: k as u128,
+            lo: u128::MAX - k as u128,
+        });
+    }
+
+    #[test]
+    fn truncated_or_altered_files_are_refused() {
+        let spill = Spill::new(0, None);
+        let label = Label {
+            problem: 7,
+            shard: 0,
+        };
+        let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
+        let extent = w.append(label, &sample(|k| k * 3)).unwrap();
+        w.finish().unwrap();
+        let path = extent.file.path().to_path_buf();
+        let good = std::fs::read(&path).unwrap();
+        let refused = |bytes: &[u8]| {
+            std::fs::write(&path, bytes).unwrap();
+            corrupt(read_shard::<u64>(&extent, label))
+        };
+        assert!(refused(&good[..good.len() - 1]).contains("truncated"));
+        assert!(refused(&good[..10]).contains("truncated"));
+        for at in [3, 40, 100, good.len() - 3] {
+            let mut bad = good.clone();
+            bad[at] ^= 0x10;
+            let msg = refused(&bad);
+            assert!(
+                msg.contains("checksum") || msg.contains("zero key") || msg.contains("magic"),
+                "{msg}"
+            );
+        }
+        std::fs::write(&path, &good).unwrap();
+        assert_eq!(read_shard::<u64>(&extent, label).unwrap().len(), 299);
+    }
+
+    #[test]
+    fn every_cut_of_a_file_is_refused_where_it_cuts_a_record() {
+        let spill = Spill::new(0, None);
+        let label = |shard| Label { problem: 9, shard };
+        let first = Packed::from_entries(&[(3, 30u128), (4, u128::MAX)]);
+        let second = Packed::from_entries(&[(8, 1u128)]);
+        let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
+        let one = w.append(label(0), &first).unwrap();
+        let two = w.append(label(1), &second).unwrap();
+        w.finish().unwrap();
+        let path = one.file.path().to_path_buf();
+        let good = std::fs::read(&path).unwrap();
+        let split = record_bytes::<u128>(2) as usize;
+        assert_eq!(two.offset as usize, split);
+        for cut in 0..good.len() {
+            std::fs::write(&path, &good[..cut]).unwrap();
+            // A record wholly before the cut still reads as written.
+            if cut >= split {
+                let back = read_shard::<u128>(&one, label(0)).unwrap();
+                assert_eq!(entries(&back), entries(&first));
+            } else {
+                let msg = corrupt(read_shard::<u128>(&one, label(0)));
+                assert!(msg.contains("truncated"), "cut at {cut}: {msg}");
+            }
+            let msg = corrupt(read_shard::<u128>(&two, label(1)));
+            assert!(msg.contains("truncated"), "cut at {cut}: {msg}");
+        }
+    }
+
+    #[test]
+    fn every_altered_bit_is_refused() {
+        let spill = Spill::new(0, None);
+        let label = Label {
+            problem: 0x1234_5678_9abc_def0,
+            shard: 17,
+        };
+        let packed = Packed::from_entries(&[(1, 5u64), (u64::MAX, u64::MAX), (77, 0)]);
+        let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
+        let extent = w.append(label, &packed).unwrap();
+        w.finish().unwrap();
+        let path = extent.file.path().to_path_buf();
+        let good = std::fs::read(&path).unwrap();
+        assert_eq!(good.len() as u64, record_bytes::<u64>(3));
+        for at in 0..good.len() {
+            for bit in 0..8 {
+                let mut bad = good.clone();
+                bad[at] ^= 1 << bit;
+                std::fs::write(&path, &bad).unwrap();
+                let msg = corrupt(read_shard::<u64>(&extent, label));
+                assert!(msg.contains(&path.display().to_string()), "{msg}");
+            }
+        }
+        std::fs::write(&path, &good).unwrap();
+        let back = read_shard::<u64>(&extent, label).unwrap();
+        assert_eq!(entries(&back), entries(&packed));
+    }
+
+    #[test]
+    fn foreign_files_are_refused() {
+        let spill = Spill::new(0, None);
+        let label = Label {
+            problem: 5,
+            shard: 2,
+        };
+        let path = spill.fresh("foreign").unwrap();
+        let file = Arc::new(FileRef::kept(path.clone()));
+        let at = |offset, len| Extent {
+            file: file.clone(),
+            offset,
+            len,
+        };
+        // Missing: a file error naming the file, not a corrupt record.
+        match read_shard::<u64>(&at(0, 1), label) {
+            Err(SearchError::File(msg)) => assert!(msg.contains("foreign"), "{msg}"),
+            other => panic!("a missing file read as {:?}", other.map(|p| p.len())),
+        }
+        // Another format's header, padded to a plausible record's length.
+        let mut sqlite = b"SQLite format 3\0".to_vec();
+        sqlite.resize(4096, 0);
+        let mut newer = Vec::new();
+        newer.extend_from_slice(&MAGIC);
+        newer.extend_from_slice(&(FORMAT + 1).to_le_bytes());
+        newer.resize(record_bytes::<u64>(1) as usize, 0);
+        let manifest = b"solvers layer checkpoint 1\nproblem 0000000000000005\n".to_vec();
+        let foreign: Vec<(&str, Vec<u8>)> = vec![
+            ("empty", vec![]),
+            ("zeros", vec![0; 4096]),
+            ("sqlite", sqlite),
+            ("newer format", newer),
+            ("manifest", manifest),
+            ("png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".repeat(8)),
+        ];
+        let noisy = (1..40u64).map(|seed| ("noise", noise(seed, (seed * 37) as usize)));
+        for (what, bytes) in foreign.into_iter().chain(noisy) {
+            std::fs::write(&path, &bytes).unwrap();
+            for extent in [at(0, 0), at(0, 1), at(0, 1000), at(8, 3)] {
+                let msg = corrupt(read_shard::<u64>(&extent, label));
+                assert!(msg.contains("foreign"), "{what}: {msg}");
+                corrupt(read_shard::<U256>(&extent, label));
+            }
+        }
+        // A newer format is named as such.
+        let mut newer = vec![0u8; record_bytes::<u64>(0) as usize];
+        newer[..4].copy_from_slice(&MAGIC);
+        newer[4..6].copy_from_slice(&(FORMAT + 1).to_le_bytes());
+        std::fs::write(&path, &newer).unwrap();
+        assert!(corrupt(read_shard::<u64>(&at(0, 0), label)).contains("another format"));
+    }
+
+    #[test]
+    fn extents_past_any_file_are_refused_not_wrapped() {
+        let spill = Spill::new(0, None);
+        let label = Label {
+            problem: 1,
+            shard: 0,
+        };
+        let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
+        let extent = w.append(label, &sample(|k| k)).unwrap();
+        w.finish().unwrap();
+        // Offsets and lengths no writer gives: refused, never an overflow
+        // of the record's size or a huge allocation.
+        for (offset, len) in [
+            (u64::MAX, extent.len),
+            (u64::MAX - 8, 0),
+            (1 << 62, extent.len),
+            (0, usize::MAX),
+            (0, usize::MAX / 40),
+            (0, extent.len + 1),
+        ] {
+            let bad = Extent {
+                file: extent.file.clone(),
+                offset,
+                len,
+            };
+            corrupt(read_shard::<U256>(&bad, label));
+            corrupt(read_shard::<u64>(&bad, label));
+        }
+        // A header that claims as many entries as the extent, both forged
+        // to the most a `usize` holds: the record's size must not wrap.
+        let mut forged = Vec::new();
+        forged.extend_from_slice(&MAGIC);
+        forged.extend_from_slice(&FORMAT.to_le_bytes());
+        forged.extend_from_slice(&[u64::TAG, 0]);
+        forged.extend_from_slice(&label.problem.to_le_bytes());
+        forged.extend_from_slice(&label.shard.to_le_bytes());
+        forged.extend_from_slice(&0u32.to_le_bytes());
+        forged.extend_from_slice(&u64::MAX.to_le_bytes());
+        forged.resize(4096, 1);
+        std::fs::write(extent.file.path(), &forged).unwrap();
+        let bad = Extent {
+            file: extent.file.clone(),
+            offset: 0,
+            len: usize::MAX,
+        };
+        assert!(corrupt(read_shard::<u64>(&bad, label)).contains("truncated"));
+    }
+
+    #[test]
+    fn the_checksum_sees_any_one_word_changed() {
+        let words = [0u64, 1, u64::MAX, 0x5356_4c53];
+        let sum_of = |words: &[u64]| {
+            let mut sum = Checksum::default();
+            words.iter().for_each(|&w| sum.add(w));
+            sum.value()
+        };
+        let base = sum_of(&words);
+        for i in 0..words.len() {
+            for flip in [1u64, 1 << 63, u64::MAX] {
+                let mut changed = words;
+                changed[i] ^= flip;
+                assert_ne!(sum_of(&changed), base, "word {i} ^ {flip:x}");
+            }
+        }
+        let mut bytes = Checksum::default();
+        bytes.add_bytes(
+            &words
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect::<Vec<_>>(),
+        );
+        assert_eq!(bytes.value(), base);
+    }
+}
