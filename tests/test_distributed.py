@@ -21,7 +21,7 @@ import oracle
 import pytest
 import solvers
 from solvers import count_queens, count_tours, distributed
-from solvers.checkpoint import Checkpoint
+from solvers._engine._checkpoint import Checkpoint
 from test_queens import A000170, A002562
 
 #: Solutions (A000170) and classes (A002562) of n queens, by n.
@@ -173,7 +173,7 @@ def test_timeout_with_an_executor(processes):
 
 def test_progress_with_an_executor(capsys, monkeypatch, processes):
     monkeypatch.setitem(sys.modules, "tqdm", None)
-    monkeypatch.setattr(solvers._progress, "SILENT_SECONDS", 0.0)
+    monkeypatch.setattr(solvers._engine._progress, "SILENT_SECONDS", 0.0)
     assert count_queens(10, executor=processes, progress=True) == 724
     err = capsys.readouterr().err
     assert "subproblems" in err

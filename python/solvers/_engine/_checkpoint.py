@@ -21,7 +21,7 @@ import sqlite3
 import time
 from collections.abc import Iterable
 
-from ._version import __version__
+from .._version import __version__
 
 __all__ = ["CHECKPOINT_FORMAT", "Checkpoint"]
 

@@ -38,7 +38,8 @@ import math
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from . import _validate, render
+from .._engine import _validate
+from . import pictures
 
 __all__ = ["GEOMETRIES", "MAX_HOLES", "MAX_SPAN", "Hole", "PegBoard", "Square"]
 
@@ -637,7 +638,7 @@ class PegBoard:
     def centres(self, size: float) -> tuple[float, float, list[tuple[float, float]]]:
         """Picture width, height and the centre of every hole, in
         :attr:`holes` order, when neighbouring holes are ``size`` apart (the
-        layout :mod:`solvers.render` draws).
+        layout :mod:`solvers.peg.pictures` draws).
 
         >>> PegBoard.rectangle(1, 2).centres(10)
         (20, 10, [(5.0, 5.0), (15.0, 5.0)])
@@ -656,12 +657,12 @@ class PegBoard:
         """An SVG picture of the board with a peg (a filled disc) in every hole
         but those in ``empty`` (hollow circles); ``cell`` is the distance between
         neighbouring holes in pixels (automatic by default).  See
-        :func:`solvers.render.peg_position_svg`.
+        :func:`solvers.pictures.peg_position_svg`.
 
         >>> PegBoard.triangle(3).to_svg(empty=[(0, 0)]).count("<circle")
         6
         """
-        return render.peg_position_svg(self, empty, cell=cell)
+        return pictures.peg_position_svg(self, empty, cell=cell)
 
     def _repr_svg_(self) -> str:
         return self.to_svg()

@@ -3,7 +3,7 @@
 A *game* is a sequence of jumps from the board full but ``start``, played
 until no jump is left: it ends with one peg (a win) or stuck with more.
 :func:`count_peg_games` counts them all in one forward pass of the layer DP
-(:mod:`solvers._peg_dp`, the pass :func:`~solvers.peg.finish_counts` makes):
+(:mod:`solvers.peg.dp`, the pass :func:`~solvers.peg.finish_counts` makes):
 the sequences reaching a position with no jump are the games that end there.
 
 >>> games = count_peg_games(PegBoard.rectangle(3, 3), start=(0, 0))
@@ -20,9 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
-from . import _peg_dp
-from .peg import Jump, checked_board, dp_driver
-from .pegboard import Hole, PegBoard, Square
+from . import dp
+from .board import Hole, PegBoard, Square
+from .calls import checked_board, dp_driver
+from .solution import Jump
 
 __all__ = ["PegGames", "count_peg_games"]
 
@@ -147,7 +148,7 @@ def count_peg_games(
     group = board.symmetries_fixing(s)
     driver = dp_driver(board, group, None, None, threads, progress, timeout, memory, spill)
     try:
-        table, ends = _peg_dp.games(driver, s)
+        table, ends = dp.games(driver, s)
         shortest = max((pegs for pegs in table if pegs > 1), default=None)
         example = None
         if shortest is not None:
