@@ -188,7 +188,10 @@ LONG_CALLS = {
     "find_queens": (0.5, "solvers.find_queens(64, method='search', deterministic=True)"),
     "peg_dp": (1.5, "solvers.count_peg_solutions(PegBoard.english(), start=(2, 4))"),
     "peg_finish_counts": (1.5, "solvers.finish_counts(PegBoard.english(), start=(2, 4))"),
-    "find_peg_solution": (0.5, "solvers.find_peg_solution(PegBoard.french(), start=(2, 3), finish=None)"),
+    "find_peg_solution": (
+        0.5,
+        "solvers.find_peg_solution(PegBoard.french(), start=(2, 3), finish=None)",
+    ),
     "peg_solutions": (
         0.5,
         "next(solvers.peg_solutions(PegBoard.french(), start=(2, 3), finish=None))",
