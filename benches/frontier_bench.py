@@ -31,7 +31,7 @@ import subprocess
 import sys
 import textwrap
 
-from solvers import _validate
+from solvers._engine import _validate
 
 QUICK = ["3x16", "3x60", "3x100", "4x30", "4x60", "5x8", "5x12", "6x6", "6x6@0,0c", "6x6c"]
 BIG = ["6x7", "7x7"]

@@ -24,11 +24,13 @@ import sys
 import textwrap
 import time
 
-from solvers import _core, _validate, count_tours
+from solvers import _core, count_tours
+from solvers._engine import _validate
 
 SNIPPET = """
 import json, resource, time
-from solvers import _core, _progress
+from solvers import _core, count_tours
+from solvers._engine import _progress
 rows, cols, start, end, threads, memory, spill, saved = {args!r}
 bar = _progress.ProgressBar(f"pair {{start}} -> {{end}}", unit="square")
 t = time.perf_counter()

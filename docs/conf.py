@@ -48,9 +48,10 @@ autodoc_preserve_defaults = True
 doctest_global_setup = """
 import solvers
 from solvers import *
-from solvers import distributed, knights, nqueens, peg, pegboard
+from solvers import distributed, knights, nqueens, peg
+from solvers.peg import board as pegboard
 from solvers.distributed import *
-from solvers._plan import families
+from solvers._engine._plan import splittables
 """
 
 html_theme = "pydata_sphinx_theme"

@@ -1,4 +1,5 @@
-"""``solvers.animate`` and ``--animate``: the searches shown step by step."""
+"""The animations (``solvers.<family>.animation``) and ``--animate``: the
+searches shown step by step."""
 
 from __future__ import annotations
 
@@ -17,7 +18,11 @@ import time
 
 import pytest
 import solvers
-from solvers import KnightBoard, PegBoard, animate
+from solvers import KnightBoard, PegBoard
+from solvers._engine._screen import Outcome
+from solvers.knights import animation as tour_animation
+from solvers.nqueens import animation as queens_animation
+from solvers.peg import animation as peg_animation
 from test_cli import interrupt, run
 
 # The package's documented move order, (row, col) offsets, written out again
@@ -101,7 +106,7 @@ def tour_oracle(kb, start, closed=False):
 
 @pytest.mark.parametrize("n", [1, 4, 5, 6, 7, 8])
 def test_queens_animation_reaches_the_first_listed_placement(n):
-    steps = list(animate.queens_steps(n))
+    steps = list(queens_animation.queens_steps(n))
     last = steps[-1]
     assert last.kind == "solved"
     assert solvers.Placement(col for _, col in last.path) == next(solvers.queens(n))
@@ -110,19 +115,19 @@ def test_queens_animation_reaches_the_first_listed_placement(n):
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_queens_animation_without_a_solution_is_exhausted(n):
-    steps = list(animate.queens_steps(n))
+    steps = list(queens_animation.queens_steps(n))
     assert steps[-1].kind == "exhausted" and steps[-1].path == ()
     assert next(solvers.queens(n), None) is None
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 6, 8])
 def test_queens_steps_follow_a_recursive_search(n):
-    assert [(s.kind, s.square) for s in animate.queens_steps(n)] == queens_oracle(n)
+    assert [(s.kind, s.square) for s in queens_animation.queens_steps(n)] == queens_oracle(n)
 
 
 def test_queens_steps_are_consistent():
     n = 8
-    steps = list(animate.queens_steps(n))
+    steps = list(queens_animation.queens_steps(n))
     assert [s.number for s in steps] == list(range(1, len(steps) + 1))
     kinds = [s.kind for s in steps]
     assert kinds.count("back") == steps[-1].backtracks == 105  # 8 queens backs up 105 times
@@ -148,8 +153,8 @@ def test_queens_steps_are_consistent():
 
 
 def test_queens_frame_draws_the_queen_on_trial():
-    steps = list(animate.queens_steps(4))
-    frame = animate.queens_frame(4, steps[1])  # row 1 tries column 0: attacked
+    steps = list(queens_animation.queens_steps(4))
+    frame = queens_animation.queens_frame(4, steps[1])  # row 1 tries column 0: attacked
     assert steps[1].kind == "try"
     assert frame.splitlines() == [
         "Q . . .",
@@ -162,11 +167,11 @@ def test_queens_frame_draws_the_queen_on_trial():
 
 def test_queens_last_frame_is_the_package_drawing():
     out = io.StringIO()
-    outcome = animate.animate_queens(8, delay=0, out=out)
+    outcome = queens_animation.animate_queens(8, delay=0, out=out)
     first = next(solvers.queens(8))
     assert outcome.solution == first and not outcome.stopped
     frames, ending = frames_of(out.getvalue())
-    assert len(frames) == outcome.steps == len(list(animate.queens_steps(8))) == 981
+    assert len(frames) == outcome.steps == len(list(queens_animation.queens_steps(8))) == 981
     assert frames[-1].splitlines()[:8] == str(first).splitlines()
     assert ending == "solution after 981 steps: 0 4 7 5 2 6 1 3"
     assert outcome.backtracks == 105 and outcome.nodes == 876
@@ -174,7 +179,7 @@ def test_queens_last_frame_is_the_package_drawing():
 
 def test_queens_without_a_solution_says_so():
     out = io.StringIO()
-    outcome = animate.animate_queens(3, delay=0, out=out)
+    outcome = queens_animation.animate_queens(3, delay=0, out=out)
     assert outcome.solution is None and not outcome.stopped
     frames, ending = frames_of(out.getvalue())
     assert len(frames) == outcome.steps == len(queens_oracle(3))
@@ -190,7 +195,7 @@ def test_queens_without_a_solution_says_so():
 )
 def test_tour_animation_reaches_the_first_listed_tour(rows, cols, start):
     where = {} if start is None else {"start": start}
-    steps = list(animate.tour_steps(rows, cols, **where))
+    steps = list(tour_animation.tour_steps(rows, cols, **where))
     assert steps[-1].kind == "solved"
     assert steps[-1].path == next(solvers.tours(rows, cols, **where)).squares
     assert "back" in {s.kind for s in steps}
@@ -203,7 +208,7 @@ def test_tour_animation_follows_a_recursive_search(rows, cols, start):
     kb = KnightBoard(rows, cols)
     first = (rows - 1, 0) if start is None else start
     where = {} if start is None else {"start": start}
-    steps = list(animate.tour_steps(rows, cols, **where))
+    steps = list(tour_animation.tour_steps(rows, cols, **where))
     assert [(s.kind, s.square) for s in steps] == tour_oracle(kb, first)
     expected = next(solvers.tours(rows, cols, **where), None)
     if expected is None:
@@ -214,10 +219,10 @@ def test_tour_animation_follows_a_recursive_search(rows, cols, start):
 
 def test_no_tour_on_4x4_after_exhausting_the_search():
     out = io.StringIO()
-    outcome = animate.animate_tours(4, 4, delay=0, out=out)
+    outcome = tour_animation.animate_tours(4, 4, delay=0, out=out)
     assert solvers.count_tours(4, 4) == 0
     assert outcome.solution is None and not outcome.stopped
-    steps = list(animate.tour_steps(4, 4))
+    steps = list(tour_animation.tour_steps(4, 4))
     assert steps[-1].kind == "exhausted" and steps[-1].path == ((3, 0),)
     frames, ending = frames_of(out.getvalue())
     assert len(frames) == outcome.steps == len(steps)
@@ -226,7 +231,7 @@ def test_no_tour_on_4x4_after_exhausting_the_search():
 
 
 def test_tour_steps_are_consistent():
-    steps = list(animate.tour_steps(4, 5))
+    steps = list(tour_animation.tour_steps(4, 5))
     backs = 0
     for before, step in zip(steps, steps[1:], strict=False):
         assert step.number == before.number + 1
@@ -253,20 +258,20 @@ def test_shaped_boards_and_closed_tours():
     .....
     #....
     """
-    steps = list(animate.tour_steps(board=shaped, start=(0, 0)))
+    steps = list(tour_animation.tour_steps(board=shaped, start=(0, 0)))
     assert steps[-1].path == next(solvers.tours(board=shaped, start=(0, 0))).squares
-    ring = list(animate.tour_steps(board=RING, closed=True))
+    ring = list(tour_animation.tour_steps(board=RING, closed=True))
     assert [(s.kind, s.square) for s in ring] == tour_oracle(
         KnightBoard.parse(RING), (2, 0), closed=True
     )
     assert ring[-1].path == next(solvers.tours(board=RING, closed=True)).squares
-    assert list(animate.tour_steps(3, 4, closed=True))[-1].kind == "exhausted"
+    assert list(tour_animation.tour_steps(3, 4, closed=True))[-1].kind == "exhausted"
     assert next(solvers.tours(3, 4, closed=True), None) is None
 
 
 def test_tour_frames_number_the_squares_as_str_tour():
     out = io.StringIO()
-    outcome = animate.animate_tours(3, 4, delay=0, out=out)
+    outcome = tour_animation.animate_tours(3, 4, delay=0, out=out)
     first = next(solvers.tours(3, 4))
     assert outcome.solution == first
     frames, ending = frames_of(out.getvalue())
@@ -280,43 +285,47 @@ def test_tour_frames_number_the_squares_as_str_tour():
     ]
     assert ending == "tour after 112 steps, from (2, 0) to (1, 0)"
     board = KnightBoard.parse(RING)
-    middle = animate.tour_frame(board, list(animate.tour_steps(board=RING))[2])
+    middle = tour_animation.tour_frame(board, list(tour_animation.tour_steps(board=RING))[2])
     assert middle.splitlines()[:3] == ["  .  2  .", "  .  #  .", "  1  .  3"]
 
 
 def test_max_steps_stops_the_animation():
     out = io.StringIO()
-    outcome = animate.animate_queens(8, delay=0, out=out, max_steps=10)
-    assert outcome == animate.Outcome(None, 10, outcome.nodes, outcome.backtracks, True)
+    outcome = queens_animation.animate_queens(8, delay=0, out=out, max_steps=10)
+    assert outcome == Outcome(None, 10, outcome.nodes, outcome.backtracks, True)
     frames, ending = frames_of(out.getvalue())
     assert len(frames) == 10
     assert ending == "stopped after 10 steps: no solution yet"
     # a search that ends exactly at the limit is not stopped
-    exact = animate.animate_queens(4, delay=0, out=io.StringIO(), max_steps=30)
+    exact = queens_animation.animate_queens(4, delay=0, out=io.StringIO(), max_steps=30)
     assert exact.solution is not None and not exact.stopped
 
 
 def test_delay_is_waited_between_frames():
     began = time.monotonic()
-    animate.animate_queens(4, delay=0.01, out=io.StringIO())  # 30 frames
+    queens_animation.animate_queens(4, delay=0.01, out=io.StringIO())  # 30 frames
     assert time.monotonic() - began >= 0.25
 
 
 @pytest.mark.parametrize(
     ("call", "error", "phrase"),
     [
-        (lambda: animate.queens_steps(21), ValueError, "1 to 20 queens"),
-        (lambda: animate.queens_steps(0), ValueError, "1 to 20 queens"),
-        (lambda: animate.queens_steps(8.0), TypeError, "n must be an integer"),
-        (lambda: animate.tour_steps(11, 10), ValueError, "at most 100 squares"),
-        (lambda: animate.tour_steps(2, 17), ValueError, "16 rows or columns"),
-        (lambda: animate.tour_steps(3, 4, start="all"), ValueError, "(row, col) pair"),
-        (lambda: animate.tour_steps(3, 4, start=(5, 5)), ValueError, "off the 3x4 board"),
-        (lambda: animate.tour_steps(3, 4, closed=1), TypeError, "closed must be True or False"),
-        (lambda: animate.animate_queens(4, delay=-1), ValueError, "delay must be"),
-        (lambda: animate.animate_queens(4, delay="1"), TypeError, "delay must be"),
-        (lambda: animate.animate_queens(4, max_steps=0), ValueError, "max_steps"),
-        (lambda: animate.peg_frames([]), TypeError, "PegSolution"),
+        (lambda: queens_animation.queens_steps(21), ValueError, "1 to 20 queens"),
+        (lambda: queens_animation.queens_steps(0), ValueError, "1 to 20 queens"),
+        (lambda: queens_animation.queens_steps(8.0), TypeError, "n must be an integer"),
+        (lambda: tour_animation.tour_steps(11, 10), ValueError, "at most 100 squares"),
+        (lambda: tour_animation.tour_steps(2, 17), ValueError, "16 rows or columns"),
+        (lambda: tour_animation.tour_steps(3, 4, start="all"), ValueError, "(row, col) pair"),
+        (lambda: tour_animation.tour_steps(3, 4, start=(5, 5)), ValueError, "off the 3x4 board"),
+        (
+            lambda: tour_animation.tour_steps(3, 4, closed=1),
+            TypeError,
+            "closed must be True or False",
+        ),
+        (lambda: queens_animation.animate_queens(4, delay=-1), ValueError, "delay must be"),
+        (lambda: queens_animation.animate_queens(4, delay="1"), TypeError, "delay must be"),
+        (lambda: queens_animation.animate_queens(4, max_steps=0), ValueError, "max_steps"),
+        (lambda: peg_animation.peg_frames([]), TypeError, "PegSolution"),
     ],
 )
 def test_bad_arguments_are_refused_at_once(call, error, phrase):
@@ -325,18 +334,18 @@ def test_bad_arguments_are_refused_at_once(call, error, phrase):
 
 
 def test_the_largest_boards_are_accepted():
-    assert next(animate.queens_steps(animate.MAX_QUEENS)).kind == "place"
-    assert next(animate.tour_steps(10, 10)).path == ((9, 0),)
-    assert next(animate.tour_steps(16, 6)).kind == "move"
+    assert next(queens_animation.queens_steps(queens_animation.MAX_QUEENS)).kind == "place"
+    assert next(tour_animation.tour_steps(10, 10)).path == ((9, 0),)
+    assert next(tour_animation.tour_steps(16, 6)).kind == "move"
 
 
 # ---------------------------------------------------------------- peg solitaire
 
 
 def test_peg_replay_shows_every_position():
-    game = solvers.solve_peg(PegBoard.english(), start=(3, 3))
+    game = solvers.find_peg_solution(PegBoard.english(), start=(3, 3))
     out = io.StringIO()
-    assert animate.peg_replay(game, delay=0, out=out) == len(game) + 1
+    assert peg_animation.peg_replay(game, delay=0, out=out) == len(game) + 1
     frames, ending = frames_of(out.getvalue())
     assert ending == "one peg left, on (3,3)"
     board = game.board
@@ -353,8 +362,8 @@ def test_peg_replay_shows_every_position():
 
 
 def test_peg_replay_on_a_triangle():
-    game = solvers.solve_peg(PegBoard.triangle(5), start=(0, 0), finish=None)
-    frames = list(animate.peg_frames(game))
+    game = solvers.find_peg_solution(PegBoard.triangle(5), start=(0, 0), finish=None)
+    frames = list(peg_animation.peg_frames(game))
     assert len(frames) == 14
     picture, status = frames[-1].rsplit("\n", 1)
     assert status.endswith(", 1 peg") and picture.count("o") == 1
@@ -368,7 +377,7 @@ def test_cli_queens_animate_writes_frames_and_the_solution(capsys):
     assert code == 0 and err == ""
     assert "\x1b" not in out  # not a terminal: no escapes
     frames, ending = frames_of(out)
-    assert len(frames) == len(list(animate.queens_steps(6)))
+    assert len(frames) == len(list(queens_animation.queens_steps(6)))
     first = next(solvers.queens(6))
     assert frames[-1].splitlines()[:6] == str(first).splitlines()
     assert ending == f"solution after {len(frames)} steps: " + " ".join(map(str, first))

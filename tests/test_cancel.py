@@ -188,7 +188,10 @@ LONG_CALLS = {
     "find_queens": (0.5, "solvers.find_queens(64, method='search', deterministic=True)"),
     "peg_dp": (1.5, "solvers.count_peg_solutions(PegBoard.english(), start=(2, 4))"),
     "peg_finish_counts": (1.5, "solvers.finish_counts(PegBoard.english(), start=(2, 4))"),
-    "solve_peg": (0.5, "solvers.solve_peg(PegBoard.french(), start=(2, 3), finish=None)"),
+    "find_peg_solution": (
+        0.5,
+        "solvers.find_peg_solution(PegBoard.french(), start=(2, 3), finish=None)",
+    ),
     "peg_solutions": (
         0.5,
         "next(solvers.peg_solutions(PegBoard.french(), start=(2, 3), finish=None))",
@@ -344,7 +347,7 @@ def test_peg_progress_counts_layers_and_promises_no_time_left(monkeypatch):
     module = types.ModuleType("tqdm")
     module.tqdm = _FakeTqdmWithPostfix
     monkeypatch.setitem(sys.modules, "tqdm", module)
-    monkeypatch.setattr(solvers._progress, "SILENT_SECONDS", 0.0)
+    monkeypatch.setattr(solvers._engine._progress, "SILENT_SECONDS", 0.0)
     _FakeTqdm.made.clear()
     board = solvers.PegBoard.triangle(5)
     assert solvers.count_peg_solutions(board, start=(0, 0), finish=None, progress=True) == 29760
@@ -358,7 +361,7 @@ def test_peg_progress_counts_layers_and_promises_no_time_left(monkeypatch):
 
 def test_peg_progress_without_tqdm(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "tqdm", None)
-    monkeypatch.setattr(solvers._progress, "SILENT_SECONDS", 0.0)
+    monkeypatch.setattr(solvers._engine._progress, "SILENT_SECONDS", 0.0)
     board = solvers.PegBoard.rectangle(3, 4)
     assert solvers.finish_counts(board, start=(0, 0), progress=True)[(0, 3)] == 432
     captured = capsys.readouterr()
@@ -368,8 +371,8 @@ def test_peg_progress_without_tqdm(monkeypatch, capsys):
 
 def test_count_progress_text_shows_time_left(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "tqdm", None)
-    bar = solvers._progress.ProgressBar("count")
-    monkeypatch.setattr(solvers._progress, "SILENT_SECONDS", 0.0)
+    bar = solvers._engine._progress.ProgressBar("count")
+    monkeypatch.setattr(solvers._engine._progress, "SILENT_SECONDS", 0.0)
     bar(5, 20)
     bar.close()
     err = capsys.readouterr().err

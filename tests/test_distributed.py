@@ -21,7 +21,8 @@ import oracle
 import pytest
 import solvers
 from solvers import count_queens, count_tours, distributed
-from solvers.checkpoint import Checkpoint
+from solvers._engine import _args
+from solvers._engine._checkpoint import Checkpoint
 from test_queens import A000170, A002562
 
 #: Solutions (A000170) and classes (A002562) of n queens, by n.
@@ -173,7 +174,7 @@ def test_timeout_with_an_executor(processes):
 
 def test_progress_with_an_executor(capsys, monkeypatch, processes):
     monkeypatch.setitem(sys.modules, "tqdm", None)
-    monkeypatch.setattr(solvers._progress, "SILENT_SECONDS", 0.0)
+    monkeypatch.setattr(solvers._engine._progress, "SILENT_SECONDS", 0.0)
     assert count_queens(10, executor=processes, progress=True) == 724
     err = capsys.readouterr().err
     assert "subproblems" in err
@@ -203,8 +204,8 @@ def test_a_real_dask_cluster_counts_every_family():
     with dask_client() as client:
         executor = client.get_executor()
         # a task's Rust pool gets its worker's threads; the peg DP one part per worker
-        assert client.submit(distributed.worker_threads, 0).result() == 1
-        assert distributed.workers_of(executor) == 2
+        assert client.submit(_args.worker_threads, 0).result() == 1
+        assert _args.workers_of(executor) == 2
         assert count_queens(11, executor=executor) == SOLUTIONS[11]
         assert count_tours(5, 5, start="all", executor=executor) == 1728
         board = solvers.PegBoard.english()

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from solvers import count_tours
-from solvers.knights import KnightBoard, _auto_method
+from solvers.knights import KnightBoard
+from solvers.knights.count import _auto_method
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

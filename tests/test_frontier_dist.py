@@ -12,7 +12,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import solvers
-from solvers import _frontier_dist, _rounds, count_tours
+from solvers import count_tours
+from solvers._engine import _rounds
+from solvers.knights import frontier_dist as _frontier_dist
 from test_distributed import ALL_6X6, dask_client
 
 #: Directed open tours from every square, OEIS A165134 (5x5: DESIGN.md).

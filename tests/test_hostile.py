@@ -36,7 +36,6 @@ from solvers import (
     Placement,
     Tour,
     _core,
-    _validate,
     cli,
     count_peg_games,
     count_peg_solutions,
@@ -53,8 +52,9 @@ from solvers import (
     queens,
     tours,
 )
-from solvers.animate import animate_queens
+from solvers._engine import _validate
 from solvers.distributed import Subproblem, count_subproblem, count_subproblems
+from solvers.nqueens.animation import animate_queens
 
 #: The small counts run after every refusal, from the oracles.
 TOURS_3X4 = oracle.count(3, 4)

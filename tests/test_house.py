@@ -3,6 +3,10 @@ its modules, not even one hidden inside a function; the shared helpers import
 no family; no module reads another's private names (``knights._board``);
 every module says at its top what it owns.
 
+Issue 28: a family lives in one subpackage and is registered once (in
+``solvers._families``); the shared subpackage ``solvers._engine`` names no
+family, and no other module holds a list of the families.
+
 The modules are read with :mod:`ast`, not imported, so an import that runs
 only when a function is called counts as much as one at the top.  Imports
 under ``if TYPE_CHECKING:`` are left out: they never run, and a type checker
@@ -18,20 +22,16 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "python" / "solvers"
 
-#: Helpers every family may use; they must not import a family back.
-SHARED = {
-    "_validate",
-    "_args",
-    "_progress",
-    "_deadline",
-    "_version",
-    "_plan",
-    "_packing",
-    "_rounds",
-}
+#: The subpackages that are not a family: the shared helpers and the CLI shell.
+NOT_FAMILIES = {"_engine", "cli"}
 
-#: The public face of each puzzle family.
-FAMILIES = {"knights", "nqueens", "peg", "pegboard"}
+#: The families: every subpackage of the package but those above (found on disk,
+#: so a new family is seen without editing this test).
+FAMILIES = {
+    p.parent.name
+    for p in PACKAGE.glob("*/__init__.py")
+    if p.parent.name not in NOT_FAMILIES and not p.parent.name.startswith("__")
+}
 
 
 def module_name(path: Path) -> str:
@@ -43,6 +43,11 @@ def module_name(path: Path) -> str:
 
 
 MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+#: Helpers every family may use; they must not import a family back: the
+#: shared subpackage and the version.
+SHARED = {name.removeprefix("solvers.") for name in MODULES if name.startswith("solvers._engine")}
+SHARED.add("_version")
 #: Modules without Python source: the compiled core (known by its stub).
 EXTENSIONS = {module_name(p) for p in PACKAGE.rglob("*.pyi")} - set(MODULES)
 
@@ -138,22 +143,24 @@ def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
 
 def test_the_graph_sees_the_package():
     assert EXTENSIONS == {"solvers._core"}
+    assert FAMILIES == {"knights", "nqueens", "peg"}
+    assert {"_engine", "_engine._plan", "_engine._validate", "_version"} <= SHARED
     edges = graph()
-    assert "solvers.knights" in edges and "solvers._plan" in edges
-    # an import inside a function is seen (the package root imports the families)
+    assert "solvers.knights" in edges and "solvers._engine._plan" in edges
+    # the package root imports the families
     assert "solvers.knights" in edges["solvers"]
-    assert "solvers._plan" in edges["solvers.knights"]
+    assert "solvers._engine._plan" in edges["solvers.knights.count"]
 
 
 def test_the_cycle_finder_finds_cycles():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
     # an import hidden in a function is an edge
-    tree = ast.parse("def f():\n    from . import knights\n")
-    assert resolve("solvers.render", runtime_imports(tree)[0]) == {"solvers.knights"}
+    tree = ast.parse("def f():\n    from .. import knights\n")
+    assert resolve("solvers._engine._draw", runtime_imports(tree)[0]) == {"solvers.knights"}
     # a name taken from the package root needs the root, which imports every family
-    tree = ast.parse("def f():\n    from . import __version__\n")
-    assert resolve("solvers.checkpoint", runtime_imports(tree)[0]) == {"solvers"}
+    tree = ast.parse("def f():\n    from .. import __version__\n")
+    assert resolve("solvers._engine._checkpoint", runtime_imports(tree)[0]) == {"solvers"}
     tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import peg\n")
     assert [n for n in runtime_imports(tree) if isinstance(n, ast.ImportFrom)][1:] == []
 
@@ -180,9 +187,10 @@ def test_shared_helpers_import_no_family(helper):
         for nxt in edges[todo.pop()] - seen:
             seen.add(nxt)
             todo.append(nxt)
-    families = sorted(f for f in seen if f.removeprefix("solvers.") in FAMILIES)
+    families = sorted(f for f in seen if f.split(".")[1] in FAMILIES)
     assert families == [], f"{name} imports the families {families}"
-    assert "solvers.distributed" not in seen and "solvers.cli" not in seen
+    assert "solvers._families" not in seen
+    assert "solvers.distributed" not in seen and not any(s.startswith("solvers.cli") for s in seen)
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
@@ -215,7 +223,7 @@ def private_reads(name: str, tree: ast.AST) -> list[str]:
 
 def test_private_reads_are_seen():
     tree = ast.parse("from . import knights\ndef f():\n    return knights._board(1, 2)\n")
-    assert private_reads("solvers.animate", tree) == ["knights._board (line 3)"]
+    assert private_reads("solvers.distributed", tree) == ["knights._board (line 3)"]
     tree = ast.parse("from . import _validate\n_validate.integer(1, 'n')\n")
     assert private_reads("solvers.peg", tree) == []
 
@@ -226,3 +234,89 @@ def test_no_module_reads_the_privates_of_another(name):
     # is public (or lives in the shared helper that owns it).
     reads = private_reads(name, ast.parse(MODULES[name].read_text(encoding="utf-8")))
     assert reads == [], f"{name} reads privates of other modules: {reads}"
+
+
+# ---------------------------------------------------------------- registered once
+
+
+def test_every_family_is_registered_in_one_place():
+    # the registry lists exactly the family subpackages on disk, each
+    # described in its own subpackage
+    from solvers._families import FAMILIES as REGISTERED
+
+    assert sorted(f.name for f in REGISTERED) == sorted(FAMILIES)
+    assert len({f.command for f in REGISTERED}) == len(REGISTERED)
+    for family in REGISTERED:
+        assert type(family).__module__ == "solvers._engine._family"
+        assert family.cli.startswith(f"solvers.{family.name}.")
+        for split in family.splits:
+            assert split.count.__module__.startswith(f"solvers.{family.name}.")
+        for count in family.counts:
+            assert count.__module__.startswith(f"solvers.{family.name}.")
+
+
+def family_tokens() -> dict[str, str]:
+    """The words that stand for a family in code, each with its family: the
+    subpackage's name, its CLI command and its public counts."""
+    from solvers._families import FAMILIES as REGISTERED
+
+    tokens = {}
+    for family in REGISTERED:
+        tokens[family.name] = tokens[family.command] = family.name
+        for count in family.counts:
+            tokens[count.__name__] = family.name
+    return tokens
+
+
+def families_listed(node: ast.AST, tokens: dict[str, str]) -> set[str]:
+    """The families a tuple, list, set or dict literal names (by a name, an
+    attribute or a string)."""
+    elements = node.keys if isinstance(node, ast.Dict) else getattr(node, "elts", [])
+    values = node.values if isinstance(node, ast.Dict) else []
+    named = set()
+    for element in [*elements, *values]:
+        if isinstance(element, ast.Name):
+            word = element.id
+        elif isinstance(element, ast.Attribute):
+            word = element.attr
+        elif isinstance(element, ast.Constant) and isinstance(element.value, str):
+            word = element.value
+        else:
+            continue
+        if word in tokens:
+            named.add(tokens[word])
+    return named
+
+
+def test_the_family_list_finder_finds_lists():
+    tokens = {"knights": "knights", "count_tours": "knights", "queens": "nqueens", "peg": "peg"}
+    tree = ast.parse("X = (knights.count_tours, nqueens.count_queens)\nY = {'queens': q, 'peg': p}")
+    found = [
+        families_listed(n, tokens) for n in ast.walk(tree) if isinstance(n, ast.Tuple | ast.Dict)
+    ]
+    assert found == [{"knights"}, {"nqueens", "peg"}]
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_other_module_lists_the_families(name):
+    # Adding a family must not mean editing a list somewhere else: only the
+    # registry holds a literal that names two families or more (the
+    # re-exports of the package root's __all__ are the one other line).
+    if name == "solvers._families":
+        return
+    tokens = family_tokens()
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    exports = {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and [getattr(target, "id", None) for target in node.targets] == ["__all__"]
+    }
+    lists = [
+        (node.lineno, sorted(named))
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Tuple | ast.List | ast.Set | ast.Dict)
+        and id(node) not in exports
+        and len(named := families_listed(node, tokens)) >= 2
+    ]
+    assert lists == [], f"{name} lists families (line, families): {lists}"

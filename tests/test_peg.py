@@ -8,7 +8,7 @@ import pytest
 import solvers
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solvers import Jump, PegBoard, count_peg_solutions, finish_counts, solve_peg
+from solvers import Jump, PegBoard, count_peg_solutions, find_peg_solution, finish_counts
 
 #: (product board, oracle board): small enough for the oracle to take every
 #: start and finish in well under a second.
@@ -159,7 +159,7 @@ def test_timeout():
 
 
 def test_public_names():
-    for name in ("Jump", "PegBoard", "count_peg_solutions", "finish_counts", "solve_peg"):
+    for name in ("Jump", "PegBoard", "count_peg_solutions", "finish_counts", "find_peg_solution"):
         assert name in solvers.__all__
 
 
@@ -169,11 +169,11 @@ def test_solve_agrees_with_the_counts_and_replays(board, oracle_board):
     for start in holes:
         want = oracle.finish_counts_bruteforce(holes, jumps, start)
         for finish in holes:
-            moves = solve_peg(board, start=start, finish=finish)
+            moves = find_peg_solution(board, start=start, finish=finish)
             assert (moves is not None) == (want[finish] > 0), (start, finish)
             if moves is not None:
                 assert oracle.is_solution(holes, jumps, start, moves, finish)
-        anywhere = solve_peg(board, start=start, finish=None)
+        anywhere = find_peg_solution(board, start=start, finish=None)
         assert (anywhere is not None) == (sum(want.values()) > 0)
         if anywhere is not None:
             assert oracle.is_solution(holes, jumps, start, anywhere)
@@ -181,13 +181,13 @@ def test_solve_agrees_with_the_counts_and_replays(board, oracle_board):
 
 def test_solve_the_english_board():
     board = PegBoard.english()
-    moves = solve_peg(board, start=(3, 3))
+    moves = find_peg_solution(board, start=(3, 3))
     holes, jumps = oracle.english()
     assert len(moves) == 31
     assert oracle.is_solution(holes, jumps, (3, 3), moves, (3, 3))
     assert all(isinstance(move, Jump) for move in moves)
     # a finish in another position class: certain None, at once
-    assert solve_peg(board, start=(3, 3), finish=(0, 2)) is None
+    assert find_peg_solution(board, start=(3, 3), finish=(0, 2)) is None
     assert count_peg_solutions(board, start=(3, 3), finish=(0, 2)) == 0
 
 
@@ -195,7 +195,7 @@ def test_solve_the_english_board():
 def test_position_classes_never_separate_solvable_problems(board, oracle_board):
     # Independent check of the parity classes: a solvable problem never
     # crosses classes (the classes come from the jumps, the counts from the oracle).
-    from solvers.peg import _reachable_class
+    from solvers.peg.calls import reachable_class as _reachable_class
 
     holes, jumps = oracle_board
     for start in holes:

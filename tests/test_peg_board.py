@@ -13,8 +13,8 @@ import peg_oracle
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from solvers import pegboard
-from solvers.pegboard import MAX_HOLES, PegBoard
+from solvers.peg import board as pegboard
+from solvers.peg.board import MAX_HOLES, PegBoard
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

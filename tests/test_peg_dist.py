@@ -17,7 +17,9 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 import peg_oracle as oracle
 import pytest
 import solvers
-from solvers import PegBoard, _core, _peg_dist, _rounds, count_peg_solutions, finish_counts
+from solvers import PegBoard, _core, count_peg_solutions, finish_counts
+from solvers._engine import _rounds
+from solvers.peg import dist as _peg_dist
 
 PARTS = (1, 2, 3, 7)
 
@@ -381,7 +383,7 @@ def test_progress_counts_rounds_of_layers(monkeypatch, threads):
     module = types.ModuleType("tqdm")
     module.tqdm = _FakeTqdm
     monkeypatch.setitem(sys.modules, "tqdm", module)
-    monkeypatch.setattr(solvers._progress, "SILENT_SECONDS", 0.0)
+    monkeypatch.setattr(solvers._engine._progress, "SILENT_SECONDS", 0.0)
     _FakeTqdm.made.clear()
     board = PegBoard.triangle(5)
     assert (

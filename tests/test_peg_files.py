@@ -18,7 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import peg_oracle as oracle
 import pytest
-from solvers import PegBoard, _peg_dist, count_peg_solutions, finish_counts
+from solvers import PegBoard, count_peg_solutions, finish_counts
+from solvers.peg import dist as _peg_dist
 from test_distributed import dask_client
 
 #: English board, centre to centre (Beasley; the README's first example).

@@ -137,7 +137,7 @@ def test_the_english_board_streams_at_once_in_order():
         assert oracle.is_solution(holes, jumps, (3, 3), game, (3, 3))
     order = [_indexer(board)(game) for game in first]
     assert order == sorted(order) and len(set(order)) == len(order)
-    # The first one is the one solve_peg finds (the same search, stopped).
+    # The first one is the one find_peg_solution finds (the same search, stopped).
     assert first[0] == solvers.find_peg_solution(board, start=(3, 3))
 
 

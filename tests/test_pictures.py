@@ -21,7 +21,9 @@ import chromium
 import pytest
 import solvers
 from chromium import colour_at
-from solvers import PegBoard, PegSolution, render
+from solvers import PegBoard, PegSolution
+from solvers._engine import _draw as render
+from solvers.peg import pictures as peg_pictures
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,11 +51,11 @@ PEG_COLOURS = {
 
 
 def english_game() -> PegSolution:
-    return solvers.solve_peg(PegBoard.english(), start=(3, 3))
+    return solvers.find_peg_solution(PegBoard.english(), start=(3, 3))
 
 
 def triangle_game() -> PegSolution:
-    return solvers.solve_peg(PegBoard.triangle(5), start=(0, 0), finish=None)
+    return solvers.find_peg_solution(PegBoard.triangle(5), start=(0, 0), finish=None)
 
 
 def size_of(svg: str) -> tuple[float, float]:
@@ -147,7 +149,9 @@ def test_results_show_themselves_in_jupyter(make):
 def test_position_svg_is_the_board_picture():
     board = PegBoard.english()
     empty = [(3, 3), (6, 4)]
-    assert board.to_svg(empty=empty, cell=30) == render.peg_position_svg(board, empty, cell=30)
+    assert board.to_svg(empty=empty, cell=30) == peg_pictures.peg_position_svg(
+        board, empty, cell=30
+    )
     root = ET.fromstring(board.to_svg(empty=empty))
     # one cell of board colour per hole, nothing off the board
     (cells,) = [p for p in root.iter(SVG + "path") if p.get("class") == "cells"]
@@ -451,7 +455,7 @@ def _frames(svg):
 def test_a_strip_shows_every_position_of_the_game(gallery, name, game):
     image, (x0, y0, _, _), svg = gallery[name]
     game = game()
-    board, cell = game.board, render.STRIP_CELL
+    board, cell = game.board, peg_pictures.STRIP_CELL
     frames = _frames(svg)
     assert len(frames) == len(game) + 1
     bw, bh = board_size(board, cell)
@@ -482,7 +486,7 @@ def _page(tmp_path, game, extra=""):
 def _stepper_pegs(image, board):
     """The position the stepping page shows: find the board (the one area of
     board colour: a single step is shown), then look at its holes."""
-    cell = render.PAGE_CELL
+    cell = peg_pictures.PAGE_CELL
     left, top, right, bottom = chromium.bbox_of(image, render.LIGHT)
     width, height = board_size(board, cell)
     assert abs((right - left) - width) <= 3 and abs((bottom - top) - height) <= 3

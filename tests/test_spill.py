@@ -110,7 +110,8 @@ def test_an_automatic_budget_fits_what_the_machine_has():
 
 
 def test_an_automatic_budget_is_a_share_of_the_available_memory():
-    from solvers import _core, _validate
+    from solvers import _core
+    from solvers._engine import _validate
 
     budget = _validate.memory("auto")
     assert _validate.MIN_MEMORY <= budget <= _core.available_memory()

@@ -60,7 +60,7 @@ def test_a_spilling_count_is_the_published_one_for_every_thread_count(threads, t
 def test_a_small_budget_really_spills(tmp_path):
     # The bytes written, through the private driver (the public call only
     # shows them on its progress bar).
-    from solvers import _peg_dp
+    from solvers.peg import dp as _peg_dp
 
     board = PegBoard.english()
     s = board.index((3, 3))
@@ -150,7 +150,7 @@ def test_a_checkpoint_directory_records_the_answer(tmp_path):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_sigkill_mid_count_then_resume(tmp_path, monkeypatch):
-    from solvers import _peg_dp
+    from solvers.peg import dp as _peg_dp
 
     directory = tmp_path / "ckpt"
     program = (
@@ -183,7 +183,7 @@ def test_a_damaged_checkpoint_is_refused(damage, tmp_path):
     directory = tmp_path / "ckpt"
     kwargs = {"start": (0, 0), "finish": None, "memory": "1MiB", "checkpoint": directory}
     board = PegBoard.triangle(5)
-    from solvers import _peg_dp
+    from solvers.peg import dp as _peg_dp
 
     # Stop after a few layers: a count whose driver refuses to go on.
     original = _peg_dp.Budgeted.expand

@@ -1,18 +1,24 @@
 """solvers: exact, parallel counting and fast finding of knight's tours,
 N-Queens placements and peg-solitaire solutions, with Rust search cores.
 
-The families live in the modules :mod:`solvers.knights`,
-:mod:`solvers.nqueens`, :mod:`solvers.peg`, :mod:`solvers.peg_games` and
-:mod:`solvers.pegboard`; no function here shares its name with a module
-(``solvers.queens`` is the listing function, the module is
-``solvers.nqueens``).
+The families live in the subpackages :mod:`solvers.knights`,
+:mod:`solvers.nqueens` and :mod:`solvers.peg`, listed once in
+:mod:`solvers._families`; what they share is in ``solvers._engine``.  No
+function here shares its name with a module (``solvers.queens`` is the
+listing function, the subpackage is ``solvers.nqueens``).  This module only
+re-exports (``solve_peg``, the old name of :func:`find_peg_solution`, still
+works for one release, with a :class:`DeprecationWarning`).
 
 >>> import solvers
 >>> solvers.count_tours(4, 7, threads=8)
 1682
 """
 
+from typing import Any
+
+from . import _families as _families  # registers the families' plans
 from . import distributed as distributed  # `import solvers; solvers.distributed.plan(...)`
+from ._engine._deprecated import moved
 from ._version import __version__
 from .knights import (
     MAX_FIND_CELLS,
@@ -34,15 +40,15 @@ from .nqueens import (
 from .peg import (
     Jump,
     PegBoard,
+    PegGames,
     PegSolution,
+    count_peg_games,
     count_peg_solutions,
     find_peg_solution,
     finish_counts,
     is_peg_solution,
     peg_solutions,
-    solve_peg,
 )
-from .peg_games import PegGames, count_peg_games
 
 __all__ = [
     "MAX_FIND_CELLS",
@@ -68,6 +74,12 @@ __all__ = [
     "is_tour",
     "peg_solutions",
     "queens",
-    "solve_peg",
     "tours",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``solvers.solve_peg``: the old name of :func:`find_peg_solution` (deprecated)."""
+    if name == "solve_peg":
+        return moved("solvers.solve_peg", "solvers.find_peg_solution", find_peg_solution)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -33,11 +33,11 @@ cluster with ``dask_jobqueue.SLURMCluster(...)`` and ``cluster.scale(jobs=N)``):
 Rerunning the same call with the same ``checkpoint`` skips what the file
 records and returns the same total.
 
-This module is the front door: it imports the families and nothing in the
-package imports it.  The machinery lives in :mod:`solvers._plan` (plans,
-subproblems, running them), which knows no family, and in
-:mod:`solvers._args` (reading an executor); the peg DP, which splits by
-layers, in :mod:`solvers._peg_dist`.
+This module is the front door: it reads the families from their one list
+(:mod:`solvers._families`) and nothing in the package imports it.  The
+machinery lives in :mod:`solvers._engine._plan` (plans, subproblems, running
+them), which knows no family, and in :mod:`solvers._engine._args` (reading an
+executor); the peg DP, which splits by layers, in :mod:`solvers.peg.dist`.
 """
 
 from __future__ import annotations
@@ -47,22 +47,16 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from . import _validate, knights, nqueens
-from ._args import check_executor as check_executor
-from ._args import dask_client as dask_client
-from ._args import task_threads as task_threads
-from ._args import worker_threads as worker_threads
-from ._args import workers_of as workers_of
-from ._plan import (
+from ._engine import _validate
+from ._engine._plan import (
     DEFAULT_SUBPROBLEMS,
     Plan,
     Subproblem,
     count_subproblem,
     count_subproblems,
-    families,
+    splittables,
 )
-from ._plan import make_plan as make_plan
-from ._plan import run as run
+from ._families import FAMILIES
 
 __all__ = [
     "DEFAULT_SUBPROBLEMS",
@@ -73,12 +67,8 @@ __all__ = [
     "plan",
 ]
 
-# (The helpers imported "as" themselves stay importable from here, where they
-# lived before the machinery moved to _plan and _args.)
-
-#: The counts that split into subproblems (their families register with
-#: :mod:`solvers._plan` when imported, here or by the package root).
-_SPLITTABLE = (knights.count_tours, nqueens.count_queens)
+#: The counts that split into subproblems, from the families' one list.
+_SPLITTABLE = tuple(dict.fromkeys(split.count for family in FAMILIES for split in family.splits))
 
 
 def plan(
@@ -94,9 +84,10 @@ def plan(
     does not apply; 136 pairs on 8x8).
 
     >>> from functools import partial
-    >>> plan(partial(nqueens.count_queens, unique=True), 8).count()
+    >>> from solvers import count_queens, count_tours
+    >>> plan(partial(count_queens, unique=True), 8).count()
     12
-    >>> work = plan(knights.count_tours, 5, 6, start="all", method="pairs")
+    >>> work = plan(count_tours, 5, 6, start="all", method="pairs")
     >>> len(work), work.count()
     (66, 37568)
     """
@@ -108,10 +99,10 @@ def plan(
     if subproblems is None:
         subproblems = DEFAULT_SUBPROBLEMS
     size = _validate.subproblems(subproblems)
-    for family in families().values():
-        if count is family.count:
-            _check_arguments(family.plan, count.__name__, args, kwargs)
-            return family.plan(*args, subproblems=size, **kwargs)
+    for split in splittables().values():
+        if count is split.count:
+            _check_arguments(split.plan, count.__name__, args, kwargs)
+            return split.plan(*args, subproblems=size, **kwargs)
     names = " and ".join(split.__name__ for split in _SPLITTABLE)
     raise TypeError(f"plan() splits {names}, got {getattr(count, '__name__', count)!r}")
 
@@ -126,7 +117,8 @@ def _check_arguments(
     """A ``TypeError`` naming the public ``name`` (not the private function
     that makes the plan) when ``args`` and ``kwargs`` do not fit a plan of it.
 
-    >>> plan(knights.count_tours, 5, 5, timeout=1)
+    >>> from solvers import count_tours
+    >>> plan(count_tours, 5, 5, timeout=1)
     Traceback (most recent call last):
     ...
     TypeError: plan(count_tours, ...) takes no timeout=: give it to the plan's count(), as in plan(count_tours, ...).count(timeout=...)

@@ -1,54 +1,29 @@
 """The ``solvers`` command: the parser, the dispatch to a command, and the one
 place every error is reported (one line on stderr, and the exit status).
-Each command, its options and its run, is a module beside this one
-(``tours.py``, ``queens.py``, ``peg.py``); the options and helpers they
-share are in ``_options.py``.  The examples below are the top-level
-``--help``; each command's ``--help`` shows its own.
+Each command, its options, its run and its examples, is the ``cli`` module
+of its family's subpackage, found through the families' one list
+(:mod:`solvers._families`); this shell names no family.  The options and
+helpers the commands share are in ``_options.py``.  ``solvers --help`` ends
+with every command's examples; each command's ``--help`` shows its own.
 
-Examples::
-
-    solvers tours 4 7                 # 1682 open tours from the lower-left corner
-    solvers tours 6 6 --start all     # from every square
-    solvers tours 8 8 --find          # one tour, printed as a numbered board
-    solvers tours 3 4 --list 2        # the first tours in the search order
-    solvers tours --board holes.txt --start 0,0
-    solvers tours 3 100 --start all   # a 53-digit count, by the frontier DP, at once
-    solvers tours 7 7 --start all     # 165575218320 (3.5 minutes, 11 GB)
-    solvers tours 3 4 --animate       # watch the knight step forward and back up
-    solvers tours 4 4 --animate --delay 0.01   # no tour: the search runs dry
-    solvers queens 8                  # 92 ways to place 8 non-attacking queens
-    solvers queens 12 --unique        # 1787 up to rotations and reflections
-    solvers queens 8 --list 3         # the first placements, columns row by row
-    solvers queens 8 --find           # one placement, printed as a board
-    solvers queens 1000000 --find --json   # a million queens, constructed in O(n)
-    solvers queens 8 --animate        # watch the queens slide along their rows
-    solvers queens 18 --workers 2 --checkpoint q18.sqlite   # resumable, in 2 processes
-    solvers tours 6 7 --executor dask://scheduler:8786      # on a Dask cluster
-    solvers peg english               # 40861647040079968 games from the centre to the centre
-    solvers peg english --start 2,3 --any          # last peg anywhere
-    solvers peg english --start 2,3 --finish-table # the count for every last hole
-    solvers peg english --find --svg game.svg --html game.html
-    solvers peg board.txt             # a drawn board; its one '.' is the start
-    solvers peg triangle:5 --start 0,0 --any
-    solvers peg english --find --animate           # replay a game jump by jump
-    solvers peg english --start 2,4 --workers 2    # the layers spread over 2 processes
+>>> "solvers tours 4 7" in _parser().format_help()
+True
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, cast
 
+from .._families import FAMILIES
 from .._version import __version__
-from . import peg, queens, tours
 from ._options import MAX_WORKERS_PER_CORE, Failure, UsageError, counting_only
-from .peg import PEG_BOARDS
-from .queens import MAX_BOARD_TEXT
 
-__all__ = ["MAX_BOARD_TEXT", "MAX_WORKERS_PER_CORE", "PEG_BOARDS", "main"]
+__all__ = ["MAX_WORKERS_PER_CORE", "main"]
 
 
 class _Command(Protocol):
@@ -56,6 +31,7 @@ class _Command(Protocol):
 
     HELP: str  # its line in ``solvers --help``
     DESCRIPTION: str  # the top of its own --help
+    EXAMPLES: str  # its examples, one command line each
 
     def add_options(self, parser: argparse.ArgumentParser) -> None: ...
 
@@ -64,32 +40,37 @@ class _Command(Protocol):
         ...
 
 
-#: The commands, in the order ``--help`` lists them.
-_COMMANDS: dict[str, _Command] = {"tours": tours, "queens": queens, "peg": peg}
+def _commands() -> dict[str, _Command]:
+    """The commands, from the families' one list, in the order ``--help``
+    lists them (each family's command module lives in its subpackage)."""
+    return {
+        family.command: cast(_Command, importlib.import_module(family.cli)) for family in FAMILIES
+    }
 
 
-def _examples(command: str) -> str:
-    """The examples of ``command`` from this module's docstring, for its --help."""
-    lines = [line for line in (__doc__ or "").splitlines() if f"solvers {command} " in line]
-    return "examples:\n" + "\n".join(lines)
+def _examples(command: _Command) -> str:
+    """The examples of ``command``, for its --help."""
+    return "examples:\n" + command.EXAMPLES.rstrip("\n")
 
 
 def _parser() -> argparse.ArgumentParser:
+    commands = _commands()
+    every = "".join(command.EXAMPLES for command in commands.values())
     parser = argparse.ArgumentParser(
         prog="solvers",
         description="Count, list and find solutions of backtracking puzzles.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=__doc__.split("Examples::", 1)[1] if __doc__ else None,
+        epilog="examples:\n" + every.rstrip("\n"),
     )
     parser.add_argument("--version", action="version", version=f"solvers {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, command in _COMMANDS.items():
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, command in commands.items():
         command.add_options(
-            commands.add_parser(
+            subparsers.add_parser(
                 name,
                 help=command.HELP,
                 description=command.DESCRIPTION,
-                epilog=_examples(name),
+                epilog=_examples(command),
                 formatter_class=argparse.RawDescriptionHelpFormatter,
             )
         )
@@ -105,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)  # argparse reports its own usage errors (status 2)
     try:
         counting_only(args)
-        return _COMMANDS[args.command].run(args)
+        return _commands()[args.command].run(args)
     except KeyboardInterrupt:
         print("solvers: interrupted", file=sys.stderr)
         return 130

@@ -31,7 +31,7 @@ from collections.abc import Callable, Generator, Iterator
 from itertools import islice
 from typing import Any
 
-from .. import animate
+from .._engine import _screen
 
 #: ``--workers`` starts local processes: more than this many per core only
 #: costs memory (each holds its own interpreter and tables).
@@ -299,7 +299,7 @@ def add_animate(parser: argparse.ArgumentParser, what: str) -> None:
         type=float,
         metavar="SECONDS",
         default=None,
-        help=f"with --animate: pause between steps (default {animate.DELAY})",
+        help=f"with --animate: pause between steps (default {_screen.DELAY})",
     )
 
 
@@ -329,5 +329,5 @@ def animating(args: argparse.Namespace, *refused: str) -> bool:
 
 def delay(args: argparse.Namespace) -> float:
     """The pause between the frames of ``--animate``."""
-    pause: float = animate.DELAY if args.delay is None else args.delay
+    pause: float = _screen.DELAY if args.delay is None else args.delay
     return pause

@@ -38,8 +38,9 @@ import tempfile
 from concurrent.futures import Executor
 from typing import Any
 
-from . import _args, _core, _progress, _rounds
-from ._deadline import Deadline
+from .. import _core
+from .._engine import _args, _progress, _rounds
+from .._engine._deadline import Deadline
 
 __all__ = ["count", "parts_for"]
 

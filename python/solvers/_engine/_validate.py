@@ -16,7 +16,7 @@ import reprlib
 from collections.abc import Iterable, Mapping, Set
 from typing import Any
 
-from . import _core
+from .. import _core
 
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = 60

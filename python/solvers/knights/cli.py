@@ -8,8 +8,9 @@ import argparse
 import textwrap
 from typing import Any
 
-from .. import animate, knights
-from . import _options as opt
+from .. import knights
+from ..cli import _options as opt
+from . import animation
 
 HELP = "knight's tours: count (default), --find one, or --list them"
 
@@ -19,6 +20,21 @@ DESCRIPTION = textwrap.fill(
     "the lower-left corner.",
     78,
 )
+
+
+#: The examples of ``solvers tours --help`` (and of ``solvers --help``).
+EXAMPLES = """\
+    solvers tours 4 7                 # 1682 open tours from the lower-left corner
+    solvers tours 6 6 --start all     # from every square
+    solvers tours 8 8 --find          # one tour, printed as a numbered board
+    solvers tours 3 4 --list 2        # the first tours in the search order
+    solvers tours --board holes.txt --start 0,0
+    solvers tours 3 100 --start all   # a 53-digit count, by the frontier DP, at once
+    solvers tours 7 7 --start all     # 165575218320 (3.5 minutes, 11 GB)
+    solvers tours 3 4 --animate       # watch the knight step forward and back up
+    solvers tours 4 4 --animate --delay 0.01   # no tour: the search runs dry
+    solvers tours 6 7 --executor dask://scheduler:8786      # on a Dask cluster
+"""
 
 
 def add_options(tours: argparse.ArgumentParser) -> None:
@@ -54,7 +70,7 @@ def add_options(tours: argparse.ArgumentParser) -> None:
     opt.add_animate(
         tours,
         "the knight stepping forward and backing up, until the first tour "
-        f"(boards of up to {animate.MAX_TOUR_CELLS} squares, {animate.MAX_TOUR_SIDE} a side)",
+        f"(boards of up to {animation.MAX_TOUR_CELLS} squares, {animation.MAX_TOUR_SIDE} a side)",
     )
 
 
@@ -67,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         board = _board(args)
         if args.start == "all":
             raise opt.UsageError("--start all does not apply to --animate: give one square ROW,COL")
-        animate.animate_tours(**board, closed=args.closed, delay=opt.delay(args))
+        animation.animate_tours(**board, closed=args.closed, delay=opt.delay(args))
         return 0
     board = _board(args)
     if args.find:

@@ -3,15 +3,16 @@ task an executor runs (:func:`count_subproblems`) and the loop that runs a
 plan (:func:`run`), in this process or on an executor, recorded in a
 checkpoint.  The public face is :mod:`solvers.distributed`.
 
-This module knows no family.  A plan carries its family's name and
-parameters; each family registers, when it is imported, how to build the
-core's plan from them (:func:`register`), and the package imports every
-family, so any process that unpickles a :class:`Subproblem` (its import of
-``solvers`` comes first) can count it.
+This module knows no family.  A plan carries the name of its kind of split
+and its parameters; each family describes how to build the core's plan from
+them (a :class:`Splittable` in its descriptor), and :mod:`solvers._families`,
+which the package root imports, registers every one (:func:`register`), so
+any process that unpickles a :class:`Subproblem` (its import of ``solvers``
+comes first) can count it.
 
->>> sorted(families())
+>>> sorted(splittables())
 ['queens', 'tour-pairs', 'tours']
->>> work = families()["queens"].plan(8, subproblems=16)
+>>> work = splittables()["queens"].plan(8, subproblems=16)
 >>> work.description, len(work) >= 16, work.count()
 ('8-queens', True, 92)
 """
@@ -26,21 +27,22 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 from typing import Any
 
-from . import _args, _core, _deadline, _progress, _validate
+from .. import _core
+from . import _args, _deadline, _progress, _validate
+from ._checkpoint import Checkpoint
 from ._deadline import Deadline
-from .checkpoint import Checkpoint
 
 __all__ = [
     "DEFAULT_SUBPROBLEMS",
-    "Family",
     "Plan",
+    "Splittable",
     "Subproblem",
     "count_subproblem",
     "count_subproblems",
-    "families",
     "make_plan",
     "register",
     "run",
+    "splittables",
 ]
 
 #: Subproblems in a plan made for distribution (at least; fewer if the tree is smaller).
@@ -48,8 +50,8 @@ DEFAULT_SUBPROBLEMS = 4096
 
 
 @dataclass(frozen=True)
-class Family:
-    """What a family registers: its ``name`` (recorded in plans and
+class Splittable:
+    """A count that splits into subproblems: its ``name`` (recorded in plans and
     checkpoints), ``build(*params)`` (the core's plan), its public ``count``
     function and ``plan(*args, subproblems=, **kwargs)``, the plan of
     ``count(*args, **kwargs)``; ``problem(params)``, if given, the part of
@@ -63,17 +65,17 @@ class Family:
     problem: Callable[[tuple[Any, ...]], tuple[Any, ...]] | None = None
 
 
-_FAMILIES: dict[str, Family] = {}
+_SPLITTABLES: dict[str, Splittable] = {}
 
 
-def register(family: Family) -> None:
-    """Make ``family``'s plans buildable (called once, by the family's module)."""
-    _FAMILIES[family.name] = family
+def register(split: Splittable) -> None:
+    """Make ``split``'s plans buildable (called once for each, by :mod:`solvers._families`)."""
+    _SPLITTABLES[split.name] = split
 
 
-def families() -> dict[str, Family]:
-    """The registered families, by name (a copy)."""
-    return dict(_FAMILIES)
+def splittables() -> dict[str, Splittable]:
+    """The registered counts that split, by name, in the order registered (a copy)."""
+    return dict(_SPLITTABLES)
 
 
 @dataclass(frozen=True)
@@ -89,11 +91,11 @@ class Subproblem:
 @functools.lru_cache(maxsize=4)
 def _core_plan(family: str, params: tuple[Any, ...]) -> _core.CountPlan:
     """The plan in this process (built once per process and problem)."""
-    known = _FAMILIES.get(family)
+    known = _SPLITTABLES.get(family)
     if known is None:
         raise ValueError(
             f"unknown family of subproblems {_validate.shown(family)} "
-            f"(known: {', '.join(sorted(_FAMILIES))})"
+            f"(known: {', '.join(sorted(_SPLITTABLES))})"
         )
     try:
         return known.build(*params)
@@ -147,7 +149,7 @@ def _indices(batch: Sequence[Subproblem], size: int) -> list[int]:
 def count_subproblem(subproblem: Subproblem, threads: int | None = None) -> int:
     """The count of one subproblem.
 
-    >>> first = families()["queens"].plan(8, subproblems=16).subproblems[0]
+    >>> first = splittables()["queens"].plan(8, subproblems=16).subproblems[0]
     >>> count_subproblem(first) <= 92
     True
     """
@@ -172,7 +174,7 @@ class Plan:
 
     def key(self) -> str:
         """The problem, as the checkpoint file records it."""
-        problem = _FAMILIES[self.family].problem
+        problem = _SPLITTABLES[self.family].problem
         params = self.params if problem is None else problem(self.params)
         return json.dumps({"family": self.family, "params": params})
 

@@ -9,18 +9,18 @@ import sys
 import textwrap
 from collections.abc import Sequence
 
-from .. import animate
-from ..nqueens import (
+from ..cli import _options as opt
+from . import (
     COUNT_METHODS,
     FIND_METHODS,
     MAX_CONSTRUCT_N,
     MAX_JOIN_N,
     MAX_SEARCH_N,
+    animation,
     count_queens,
     find_queens,
     queens,
 )
-from . import _options as opt
 
 #: ``solvers queens N --find`` draws the board up to this N, and prints the
 #: columns on one line above it (a wider board does not fit a terminal).
@@ -35,6 +35,18 @@ DESCRIPTION = textwrap.fill(
     f"up to {MAX_CONSTRUCT_N} (--method search: up to {MAX_SEARCH_N}).",
     78,
 )
+
+
+#: The examples of ``solvers queens --help`` (and of ``solvers --help``).
+EXAMPLES = """\
+    solvers queens 8                  # 92 ways to place 8 non-attacking queens
+    solvers queens 12 --unique        # 1787 up to rotations and reflections
+    solvers queens 8 --list 3         # the first placements, columns row by row
+    solvers queens 8 --find           # one placement, printed as a board
+    solvers queens 1000000 --find --json   # a million queens, constructed in O(n)
+    solvers queens 8 --animate        # watch the queens slide along their rows
+    solvers queens 18 --workers 2 --checkpoint q18.sqlite   # resumable, in 2 processes
+"""
 
 
 def add_options(board: argparse.ArgumentParser) -> None:
@@ -70,13 +82,13 @@ def add_options(board: argparse.ArgumentParser) -> None:
     opt.add_animate(
         board,
         "the queens sliding along their rows, until the first placement "
-        f"(N up to {animate.MAX_QUEENS})",
+        f"(N up to {animation.MAX_QUEENS})",
     )
 
 
 def run(args: argparse.Namespace) -> int:
     if opt.animating(args, *opt.SEARCH_OPTIONS, "--unique", "--deterministic"):
-        animate.animate_queens(args.n, delay=opt.delay(args))
+        animation.animate_queens(args.n, delay=opt.delay(args))
         return 0
     if args.find:
         opt.refuse("--find", opt.given(args, "--unique", "--progress"))

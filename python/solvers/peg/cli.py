@@ -11,12 +11,12 @@ import os
 import textwrap
 from typing import Any
 
-from .. import animate
 from .. import peg as solitaire
-from .._validate import shown
-from ..peg_games import count_peg_games
-from ..pegboard import PegBoard
-from . import _options as opt
+from .._engine._validate import shown
+from ..cli import _options as opt
+from . import animation
+from .board import PegBoard
+from .games import count_peg_games
 
 #: Board names ``solvers peg`` knows, with how to build each.
 PEG_BOARDS = {
@@ -45,6 +45,19 @@ _NAMES = "\n".join(f"  {name:15} {what}" for name, what in PEG_BOARDS.items())
 DESCRIPTION = (
     f"{textwrap.fill(_ABOUT, 78)}\n\nBOARD is a name:\n{_NAMES}\n{textwrap.fill(_DRAWING, 78)}"
 )
+
+
+#: The examples of ``solvers peg --help`` (and of ``solvers --help``).
+EXAMPLES = """\
+    solvers peg english               # 40861647040079968 games from the centre to the centre
+    solvers peg english --start 2,3 --any          # last peg anywhere
+    solvers peg english --start 2,3 --finish-table # the count for every last hole
+    solvers peg english --find --svg game.svg --html game.html
+    solvers peg board.txt             # a drawn board; its one '.' is the start
+    solvers peg triangle:5 --start 0,0 --any
+    solvers peg english --find --animate           # replay a game jump by jump
+    solvers peg english --start 2,4 --workers 2    # the layers spread over 2 processes
+"""
 
 
 def add_options(game: argparse.ArgumentParser) -> None:
@@ -185,7 +198,7 @@ def _find(
     elif game is None:
         print("no solution")
     elif args.animate:
-        animate.peg_replay(game, delay=opt.delay(args))
+        animation.peg_replay(game, delay=opt.delay(args))
     else:
         print(board.draw(empty=[game.start]))
         print(game)

@@ -1,11 +1,11 @@
 """Rounds of tasks on an executor, as both layered DPs run them there (the peg
-DP, :mod:`solvers._peg_dist`; the frontier count, :mod:`solvers._frontier_dist`):
+DP, :mod:`solvers.peg.dist`; the frontier count, :mod:`solvers.knights.frontier_dist`):
 how many partitions a layer is cut into, the directory of a count's
 partition files, and running one round of tasks to the end or to the first
 failure.
 
 >>> from concurrent.futures import ThreadPoolExecutor
->>> from solvers._deadline import Deadline
+>>> from solvers._engine._deadline import Deadline
 >>> def plus_one(n, seconds_left):
 ...     return n + 1
 >>> with ThreadPoolExecutor(2) as pool:

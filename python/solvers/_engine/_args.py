@@ -1,10 +1,10 @@
 """The arguments every long call shares beyond the plain checks of
-:mod:`solvers._validate`: ``executor=`` (what it is, how many workers it has,
+:mod:`solvers._engine._validate`: ``executor=`` (what it is, how many workers it has,
 how many threads each of its tasks gets), ``checkpoint=`` (a file path;
 for the frontier count a directory) and ``spill=`` (a directory).
 
-Used by the subtree counts (:mod:`solvers._plan`) and the peg DP
-(:mod:`solvers._peg_dist`) alike, so both read an executor the same way.
+Used by the subtree counts (:mod:`solvers._engine._plan`) and the peg DP
+(:mod:`solvers.peg.dist`) alike, so both read an executor the same way.
 
 >>> from concurrent.futures import ThreadPoolExecutor
 >>> with ThreadPoolExecutor(2) as pool:

@@ -32,7 +32,7 @@ __all__ = ["Deadline", "until"]
 
 
 class Deadline:
-    """``timeout`` seconds (checked by :func:`solvers._validate.timeout`;
+    """``timeout`` seconds (checked by :func:`solvers._engine._validate.timeout`;
     ``None``: no deadline) from now."""
 
     __slots__ = ("seconds", "end")

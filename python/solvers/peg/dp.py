@@ -9,7 +9,7 @@ here, in :func:`count` and :func:`finish_counts`, whatever runs the layers:
   layer in a checkpoint so a killed count resumes from its last layers;
 - :class:`Budgeted`: the Rust kernel in this process within a memory budget,
   each search's newest layer in memory or, past the budget, in files;
-- :class:`solvers._peg_dist.Distributed`: the layers cut into parts by a
+- :class:`solvers.peg.dist.Distributed`: the layers cut into parts by a
   hash of the positions, expanded part by part on an executor, the parts
   passed from round to round in files of a directory the tasks share.
 
@@ -22,7 +22,7 @@ across that jump; for start = finish the one search is both sides.  The loops
 go by the sides' peg counts, so a run resumed from saved layers takes the
 same steps as one that never stopped.
 
->>> from solvers.pegboard import PegBoard
+>>> from solvers.peg.board import PegBoard
 >>> board = PegBoard.rectangle(3, 4)
 >>> local = Local(board, board.symmetries_fixing(0, 3), None, False, None)
 >>> count(local, board, 0, 3, "meet"), count(local, board, 0, 3, "forward")
@@ -35,10 +35,11 @@ import abc
 import os
 from typing import Any
 
-from . import _core, _progress, _validate
-from ._deadline import Deadline
-from .checkpoint import Checkpoint
-from .pegboard import PegBoard, Permutation
+from .. import _core
+from .._engine import _progress, _validate
+from .._engine._checkpoint import Checkpoint
+from .._engine._deadline import Deadline
+from .board import PegBoard, Permutation
 
 __all__ = [
     "Budgeted",

@@ -1,8 +1,8 @@
 """The peg-solitaire DP on any :class:`concurrent.futures.Executor`: a process
 pool, or a Dask cluster through ``dask.distributed.Client(...).get_executor()``.
 It owns the tasks the workers run and :class:`Distributed`, the
-:class:`solvers._peg_dp.Driver` that coordinates them; what to grow and when
-to join is :mod:`solvers._peg_dp`'s, the same as for a count in this process.
+:class:`solvers.peg.dp.Driver` that coordinates them; what to grow and when
+to join is :mod:`solvers.peg.dp`'s, the same as for a count in this process.
 :func:`solvers.count_peg_solutions` and :func:`solvers.finish_counts` come
 here when given ``executor=``.
 
@@ -90,11 +90,12 @@ import tempfile
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _core, _rounds
-from ._deadline import Deadline
-from ._peg_dp import Driver, Spec, new_kernel
-from ._rounds import DEFAULT_PARTS, MAX_PARTS
-from .pegboard import PegBoard
+from .. import _core
+from .._engine import _args, _rounds
+from .._engine._deadline import Deadline
+from .._engine._rounds import DEFAULT_PARTS, MAX_PARTS
+from .board import PegBoard
+from .dp import Driver, Spec, new_kernel
 
 __all__ = ["DEFAULT_PARTS", "MAX_PARTS", "Distributed", "Ref"]
 
@@ -310,7 +311,7 @@ class Distributed(Driver):
             super().close()
 
     def run(self, calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
-        """One round of ``calls`` on the executor (see :func:`solvers._rounds.run`)."""
+        """One round of ``calls`` on the executor (see :func:`solvers._engine._rounds.run`)."""
         return _rounds.run(self.executor, calls, self.deadline)
 
     # ------------------------------------------------------------ the files

@@ -1,0 +1,37 @@
+"""What a family of puzzles tells the rest of the package about itself: one
+:class:`Family` descriptor, defined in the family's own subpackage (its
+``family`` module) and listed once, in :mod:`solvers._families`.  The shared
+parts derive their lists from there: the plans that split
+(:mod:`solvers._engine._plan`, :func:`solvers.distributed.plan`) and the
+commands of the CLI (:mod:`solvers.cli`).  This module names no family.
+
+>>> Family("demo", command="demo", cli="solvers.demo.cli").splits
+()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ._plan import Splittable
+
+__all__ = ["Family"]
+
+
+@dataclass(frozen=True)
+class Family:
+    """One family: its subpackage's ``name`` (``solvers.<name>``), the name of
+    its CLI ``command`` and the module that implements it (``cli``, imported
+    only when the CLI runs, so ``import solvers`` stays light: it must give
+    ``HELP``, ``DESCRIPTION``, ``add_options(parser)`` and ``run(args)``),
+    its counts that split into subproblems (``splits``, in the order
+    :func:`solvers.distributed.plan` tries them) and its public counting
+    functions (``counts``: what they return differs, an int, a table, a summary)."""
+
+    name: str
+    command: str
+    cli: str
+    splits: tuple[Splittable, ...] = ()
+    counts: tuple[Callable[..., Any], ...] = ()

@@ -1,0 +1,52 @@
+"""Knight's tours: count, list, find and check them.  The modules of this
+subpackage each do one job: the board (:mod:`.board`), the tour and its check
+(:mod:`.tour`), counting (:mod:`.count`), its plans (:mod:`.plan`) and
+executor rounds (:mod:`.frontier_dist`), listing (:mod:`.listing`), finding
+(:mod:`.find`), pictures, the animation and the CLI command; this module
+re-exports the public names.
+
+A square is ``(row, col)``, 0-based, row 0 at the top; the default start,
+``start="lower-left"``, is the lower-left corner ``(rows - 1, 0)``.  A tour
+visits every square of the board exactly once by knight moves; it is
+*closed* if its last square is a knight's move from its first.  Boards may
+be shaped: pass ``board=`` text with ``.`` for a square and ``#`` for a
+missing one, one line per row.
+
+>>> count_tours(3, 4)
+2
+>>> count_tours(4, 7, threads=2)
+1682
+>>> tour = find_tour(5, 5)
+>>> tour.verify(), len(tour), tour.start
+(True, 25, (4, 0))
+"""
+
+from .board import (
+    LOWER_LEFT,
+    MAX_FIND_CELLS,
+    MAX_FRONTIER_SIDE,
+    MAX_SEARCH_CELLS,
+    KnightBoard,
+    Square,
+    Start,
+)
+from .count import COUNT_METHODS, count_tours
+from .find import find_tour
+from .listing import tours
+from .tour import Tour, is_tour
+
+__all__ = [
+    "COUNT_METHODS",
+    "LOWER_LEFT",
+    "MAX_FIND_CELLS",
+    "MAX_FRONTIER_SIDE",
+    "MAX_SEARCH_CELLS",
+    "KnightBoard",
+    "Square",
+    "Start",
+    "Tour",
+    "count_tours",
+    "find_tour",
+    "is_tour",
+    "tours",
+]

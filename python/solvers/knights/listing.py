@@ -1,0 +1,46 @@
+"""Listing knight's tours: :func:`tours`, streamed lazily from a Rust thread in
+the documented search order."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+from .. import _core
+from .._engine import _packing, _validate
+from .board import LOWER_LEFT, KnightBoard, Start, search_limit
+from .tour import Tour
+
+
+def tours(
+    rows: int | None = None,
+    cols: int | None = None,
+    *,
+    board: str | KnightBoard | None = None,
+    start: Start = LOWER_LEFT,
+    closed: bool = False,
+) -> Generator[Tour, None, None]:
+    """Every tour of the board, lazily, produced by a Rust thread as you iterate.
+
+    The order is the seed article's: depth-first, trying the knight's moves
+    ``(+2,+1) (+1,+2) (-2,+1) (-1,+2) (+2,-1) (+1,-2) (-2,-1) (-1,-2)``
+    (row, column offsets) in turn; with ``start="all"``, start squares in
+    row-major order.  Memory stays constant however many tours there are, and
+    the first tour arrives as soon as the search reaches it.
+
+    >>> [tour.squares[:3] for tour in tours(3, 4)]
+    [((2, 0), (1, 2), (0, 0)), ((2, 0), (1, 2), (0, 0))]
+    """
+    kb = KnightBoard.from_args(rows, cols, board)
+    first = kb.start_square(start, allow_all=True)
+    closed = _validate.flag(closed, "closed")
+    search_limit(kb, "tours")
+    stream = _core.TourStream(kb.rows, kb.cols, kb._mask_list(), first, closed)
+    return _tours_from(stream, kb)
+
+
+def _tours_from(stream: _core.TourStream, kb: KnightBoard) -> Generator[Tour, None, None]:
+    try:
+        for packed in stream:
+            yield Tour._from_order(kb, _packing.unpack(packed))
+    finally:
+        stream.close()

@@ -1,0 +1,49 @@
+"""The number of games ending on each hole: :func:`finish_counts`, from one
+forward pass of the DP."""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import Executor
+
+from . import dp
+from .board import Hole, PegBoard
+from .calls import checked_board, dp_driver, overflow
+
+
+def finish_counts(
+    board: PegBoard,
+    *,
+    start: Hole,
+    threads: int | None = None,
+    progress: bool = False,
+    timeout: float | None = None,
+    executor: Executor | None = None,
+    parts: int | None = None,
+    memory: int | str | None = None,
+    spill: str | os.PathLike[str] | None = None,
+) -> dict[tuple[int, int], int]:
+    """The number of solutions ending on each hole, from one forward pass:
+    ``{square: count}`` for every hole of the board.  ``executor=`` and
+    ``parts=`` spread the pass over an executor's workers, and ``memory=``
+    and ``spill=`` keep it within a memory budget, as in
+    :func:`count_peg_solutions` (with ``executor=``, ``spill=`` is the
+    directory the tasks share).
+
+    >>> ends = finish_counts(PegBoard.rectangle(3, 4), start=(0, 0))
+    >>> ends[(0, 3)], sum(ends.values())
+    (432, 852)
+    """
+    board = checked_board(board)
+    s = board.normalize_square(start, "start")
+    counts = dict.fromkeys(board.holes, 0)
+    group = board.symmetries_fixing(s)
+    driver = dp_driver(board, group, executor, parts, threads, progress, timeout, memory, spill)
+    try:
+        for hole, count in dp.finish_counts(driver, board, s):
+            counts[board.holes[hole]] = count
+        return counts
+    except OverflowError as error:
+        raise overflow(board, start) from error
+    finally:
+        driver.close()

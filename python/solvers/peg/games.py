@@ -1,0 +1,177 @@
+"""Peg solitaire: every game, not only the wins.
+
+A *game* is a sequence of jumps from the board full but ``start``, played
+until no jump is left: it ends with one peg (a win) or stuck with more.
+:func:`count_peg_games` counts them all in one forward pass of the layer DP
+(:mod:`solvers.peg.dp`, the pass :func:`~solvers.peg.finish_counts` makes):
+the sequences reaching a position with no jump are the games that end there.
+
+>>> games = count_peg_games(PegBoard.rectangle(3, 3), start=(0, 0))
+>>> games.total, games.dead_end_table
+(14, {5: 4, 4: 10})
+>>> games.shortest_stuck, games.stuck_example[0]
+(3, Jump(source=(0, 2), over=(0, 1), landing=(0, 0)))
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, NoReturn, TypeVar
+
+from . import dp
+from .board import Hole, PegBoard, Square
+from .calls import checked_board, dp_driver
+from .solution import Jump
+
+__all__ = ["PegGames", "count_peg_games"]
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class _ReadOnlyDict(dict[_K, _V]):
+    """A ``dict`` that cannot change after it is made, and so hashes: the
+    tables of a :class:`PegGames`.  It reads, prints, compares and
+    serialises (``json``, ``pickle``) as the dict it holds.
+
+    >>> table = _ReadOnlyDict({5: 4, 4: 10})
+    >>> table, table == {4: 10, 5: 4}, hash(table) == hash(_ReadOnlyDict({4: 10, 5: 4}))
+    ({5: 4, 4: 10}, True, True)
+    >>> table[1] = 0
+    Traceback (most recent call last):
+    ...
+    TypeError: the tables of a PegGames are read-only: copy one with dict(...) to change it
+    """
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError(
+            "the tables of a PegGames are read-only: copy one with dict(...) to change it"
+        )
+
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (dict(self),))
+
+
+@dataclass(frozen=True)
+class PegGames:
+    """Every game from one start: the counts by how they end, and a
+    shortest game that gets stuck.  Counts are exact.
+
+    ``dead_end_table`` maps the pegs left at the end to the number of games
+    that end with that many (only the numbers that occur, most pegs first;
+    ``1``: the wins).  ``wins`` maps every hole to the number of games that
+    end with the last peg there.  ``shortest_stuck`` is the fewest jumps of
+    a game that gets stuck with more than one peg (``None``: every game is
+    won), and ``stuck_example`` one such game: the first in the order of
+    ``board.jumps``.
+
+    A ``PegGames`` is immutable and hashable: its tables are read-only
+    mappings (``dict(games.wins)`` is a copy to change).
+    """
+
+    board: PegBoard
+    start: Square
+    dead_end_table: Mapping[int, int]
+    wins: Mapping[Square, int]
+    shortest_stuck: int | None
+    stuck_example: tuple[Jump, ...] | None
+
+    def __post_init__(self) -> None:
+        # Read-only tables (and a tuple of jumps): a PegGames never changes,
+        # and hashes like the package's other results.
+        object.__setattr__(self, "dead_end_table", _ReadOnlyDict(self.dead_end_table))
+        object.__setattr__(self, "wins", _ReadOnlyDict(self.wins))
+        if self.stuck_example is not None:
+            object.__setattr__(self, "stuck_example", tuple(self.stuck_example))
+
+    @property
+    def total(self) -> int:
+        """The number of games, won or stuck."""
+        return sum(self.dead_end_table.values())
+
+    @property
+    def won(self) -> int:
+        """The number of games that end with one peg, anywhere."""
+        return self.dead_end_table.get(1, 0)
+
+    def __str__(self) -> str:
+        rows = [f"games on {self.board!r} from {self.start}: {self.total:,}"]
+        rows += [
+            f"  {pegs:>2} peg{'' if pegs == 1 else 's'} left: {games:,}"
+            for pegs, games in self.dead_end_table.items()
+        ]
+        if self.shortest_stuck is not None:
+            rows.append(f"  shortest stuck game: {self.shortest_stuck} jumps")
+        return "\n".join(rows)
+
+
+def count_peg_games(
+    board: PegBoard,
+    *,
+    start: Hole,
+    threads: int | None = None,
+    progress: bool = False,
+    timeout: float | None = None,
+    memory: int | str | None = None,
+    spill: str | os.PathLike[str] | None = None,
+) -> PegGames:
+    """Every game of peg solitaire on ``board`` from the vacancy ``start``,
+    played until no jump is left: the number of games by the pegs left at
+    the end, the wins by finishing hole, and a shortest game that gets stuck.
+
+    Two games are different when their sequences of jumps differ (as Durango
+    Bill counts them: the English board from the centre has
+    577,116,156,815,309,849,672 games).  ``threads``, ``progress``,
+    ``timeout``, ``memory`` and ``spill`` are those of
+    :func:`~solvers.peg.count_peg_solutions`; the answer does not depend on
+    them.  Counts are ``u128`` in the core, checked: a count that does not
+    fit raises ``OverflowError``.
+
+    >>> games = count_peg_games(PegBoard.triangle(5), start=(0, 0))
+    >>> games.won, games.total
+    (29760, 568630)
+    >>> games.shortest_stuck, len(games.stuck_example)
+    (6, 6)
+    >>> count_peg_games(PegBoard.triangle(5), start=(0, 0), memory="1MiB").total
+    568630
+    """
+    board = checked_board(board)
+    s = board.normalize_square(start, "start")
+    group = board.symmetries_fixing(s)
+    driver = dp_driver(board, group, None, None, threads, progress, timeout, memory, spill)
+    try:
+        table, ends = dp.games(driver, s)
+        shortest = max((pegs for pegs in table if pegs > 1), default=None)
+        example = None
+        if shortest is not None:
+            jumps = len(board) - 1 - shortest
+            found = driver.kernel.stuck_game([s], jumps, driver.deadline.left())
+            assert found is not None  # the DP saw a game stuck after `jumps` jumps
+            holes = board.holes
+            example = tuple(Jump(*(holes[i] for i in board.jumps[j])) for j in found)
+    except OverflowError as error:
+        raise OverflowError(
+            f"the number of games on {board!r} from {start!r} does not fit the 128-bit "
+            "counter (no answer is better than a wrong one)"
+        ) from error
+    finally:
+        driver.close()
+    wins = dict.fromkeys(board.holes, 0)
+    for hole, games in ends:
+        wins[board.holes[hole]] = games
+    return PegGames(
+        board=board,
+        start=board.holes[s],
+        dead_end_table=dict(sorted(table.items(), reverse=True)),
+        wins=wins,
+        shortest_stuck=None if shortest is None else len(board) - 1 - shortest,
+        stuck_example=example,
+    )
