@@ -16,12 +16,14 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import oracle
 import pytest
 import solvers
 from solvers import count_queens, count_tours, distributed
 from solvers._engine import _args
+from solvers._engine._args import LEDGER_NAME
 from solvers._engine._checkpoint import Checkpoint
 from test_queens import A000170, A002562
 
@@ -161,7 +163,7 @@ def test_threads_and_processes_give_the_published_counts(processes):
 def test_bad_executor_and_checkpoint_arguments(tmp_path):
     with pytest.raises(TypeError, match="concurrent.futures.Executor"):
         count_queens(8, executor="dask://localhost:8786")
-    with pytest.raises(TypeError, match="checkpoint must be a file path"):
+    with pytest.raises(TypeError, match="checkpoint must be a directory path"):
         count_queens(8, checkpoint=3)
 
 
@@ -257,15 +259,20 @@ def kill_once(program: str, ready, wait: float = 60) -> None:
             child.wait()
 
 
+def ledger_of(path) -> str:
+    """The SQLite ledger inside the checkpoint directory ``path``."""
+    return os.path.join(path, LEDGER_NAME)
+
+
 def _ledger(path):
-    with sqlite3.connect(path) as db:
+    with sqlite3.connect(ledger_of(path)) as db:
         rows = db.execute("SELECT idx, run FROM results").fetchall()
         runs = [r for (r,) in db.execute("SELECT run FROM runs ORDER BY run")]
     return rows, runs
 
 
 def test_a_checkpoint_records_everything_and_a_rerun_computes_nothing(tmp_path):
-    path = tmp_path / "q11.sqlite"
+    path = tmp_path / "q11"
     assert count_queens(11, checkpoint=path) == SOLUTIONS[11]
     rows, runs = _ledger(path)
     work = distributed.plan(count_queens, 11)
@@ -279,9 +286,10 @@ def test_a_checkpoint_records_everything_and_a_rerun_computes_nothing(tmp_path):
 
 
 def test_a_partial_checkpoint_is_completed_without_recounting(tmp_path):
-    path = str(tmp_path / "t.sqlite")
+    path = str(tmp_path / "t")
     work = distributed.plan(count_tours, 6, 6, start="all")
-    ledger = Checkpoint(path, work.key(), len(work))
+    os.mkdir(path)
+    ledger = Checkpoint(ledger_of(path), work.key(), len(work))
     first = work.subproblems[: len(work) // 3]
     ledger.record(zip(range(len(first)), distributed.count_subproblems(first), strict=True))
     ledger.close()
@@ -293,7 +301,7 @@ def test_a_partial_checkpoint_is_completed_without_recounting(tmp_path):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_sigkill_mid_count_then_resume(tmp_path):
-    path = str(tmp_path / "q17.sqlite")
+    path = str(tmp_path / "q17")
     program = f"import solvers; solvers.count_queens(17, threads=2, checkpoint={path!r})"
     kill_once(program, lambda: len(_ledger(path)[0]) >= 5)  # a few batches recorded
     before, runs = _ledger(path)
@@ -312,7 +320,7 @@ def test_sigkill_mid_count_then_resume(tmp_path):
 
 def test_a_timed_out_checkpointed_count_keeps_what_it_finished(tmp_path):
     # The frame counter: the join counts n = 16 within the timeout.
-    path = tmp_path / "q16.sqlite"
+    path = tmp_path / "q16"
     with pytest.raises(TimeoutError):
         count_queens(16, method="frames", checkpoint=path, timeout=0.3)
     before, runs = _ledger(path)
@@ -325,7 +333,7 @@ def test_a_timed_out_checkpointed_count_keeps_what_it_finished(tmp_path):
 
 
 def test_foreign_and_damaged_files_are_refused(tmp_path):
-    good = tmp_path / "good.sqlite"
+    good = tmp_path / "good"
     assert count_queens(9, checkpoint=good) == 352
     with pytest.raises(ValueError, match="another problem"):
         count_queens(10, checkpoint=good)
@@ -334,29 +342,31 @@ def test_foreign_and_damaged_files_are_refused(tmp_path):
     with pytest.raises(ValueError, match="another problem"):
         count_tours(5, 5, checkpoint=good)
     # another checkpoint format (a future release's)
-    with sqlite3.connect(good) as db:
+    with sqlite3.connect(ledger_of(good)) as db:
         db.execute("UPDATE meta SET value = 'solvers-checkpoint/999' WHERE key = 'format'")
     with pytest.raises(ValueError, match="another format"):
         count_queens(9, checkpoint=good)
-    # not SQLite at all
+    # not SQLite at all (a file: the old form, still read)
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"this is not a database" * 100)
     with pytest.raises(ValueError, match="not a readable solvers checkpoint"):
-        count_queens(9, checkpoint=junk)
+        with pytest.warns(DeprecationWarning):
+            count_queens(9, checkpoint=junk)
     # an SQLite file of something else
     other = tmp_path / "other.sqlite"
     with sqlite3.connect(other) as db:
         db.execute("CREATE TABLE notes(x)")
     with pytest.raises(ValueError, match="not a solvers checkpoint"):
-        count_queens(9, checkpoint=other)
+        with pytest.warns(DeprecationWarning):
+            count_queens(9, checkpoint=other)
 
 
 def test_a_checkpoint_from_another_release_resumes(tmp_path):
     # Pinned to its format and its problem, not to the release that wrote it:
     # here a file as the release before run_versions left it, half done.
-    path = tmp_path / "q10.sqlite"
+    path = tmp_path / "q10"
     assert count_queens(10, checkpoint=path) == SOLUTIONS[10]
-    with sqlite3.connect(path) as db:
+    with sqlite3.connect(ledger_of(path)) as db:
         db.execute("UPDATE meta SET value = '0.0.1-older' WHERE key = 'version'")
         db.execute("DROP TABLE run_versions")
         db.execute("DELETE FROM results WHERE idx % 2 = 1")
@@ -367,7 +377,7 @@ def test_a_checkpoint_from_another_release_resumes(tmp_path):
     with pool:
         assert count_queens(10, checkpoint=path, executor=pool) == SOLUTIONS[10]
     assert sorted(pool.asked) == sorted(set(range(size)) - kept)
-    with sqlite3.connect(path) as db:
+    with sqlite3.connect(ledger_of(path)) as db:
         meta = dict(db.execute("SELECT key, value FROM meta"))
         versions = db.execute("SELECT run, version FROM run_versions").fetchall()
     assert meta["version"] == "0.0.1-older"  # who made the file: kept, for information
@@ -375,20 +385,21 @@ def test_a_checkpoint_from_another_release_resumes(tmp_path):
 
 
 def test_a_truncated_checkpoint_is_refused(tmp_path):
-    path = tmp_path / "q12.sqlite"
+    path = tmp_path / "q12"
     assert count_queens(12, checkpoint=path) == SOLUTIONS[12]
-    data = path.read_bytes()
-    for extra in tmp_path.glob("q12.sqlite-*"):  # no WAL left behind after a clean close
+    ledger = Path(ledger_of(path))
+    data = ledger.read_bytes()
+    for extra in path.glob(f"{LEDGER_NAME}-*"):  # no WAL left behind after a clean close
         extra.unlink()
-    path.write_bytes(data[: len(data) // 2])
+    ledger.write_bytes(data[: len(data) // 2])
     with pytest.raises(ValueError, match="checkpoint"):
         count_queens(12, checkpoint=path)
 
 
 def test_a_tampered_count_is_refused(tmp_path):
-    path = tmp_path / "q8.sqlite"
+    path = tmp_path / "q8"
     assert count_queens(8, checkpoint=path) == 92
-    with sqlite3.connect(path) as db:
+    with sqlite3.connect(ledger_of(path)) as db:
         db.execute("UPDATE results SET count = '-5' WHERE idx = 0")
     with pytest.raises(ValueError, match="corrupt"):
         count_queens(8, checkpoint=path)
@@ -398,7 +409,7 @@ def test_a_tampered_count_is_refused(tmp_path):
 
 
 def test_cli_workers_and_checkpoint(tmp_path):
-    path = tmp_path / "cli.sqlite"
+    path = tmp_path / "cli"
     for _ in range(2):
         done = subprocess.run(
             [sys.executable, "-m", "solvers", "queens", "10", "--workers", "2",
@@ -418,13 +429,13 @@ def test_cli_workers_and_checkpoint(tmp_path):
 
 
 def _layer_log(path):
-    with sqlite3.connect(path) as db:
+    with sqlite3.connect(ledger_of(path)) as db:
         return db.execute("SELECT run, side, pegs FROM layer_log").fetchall()
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_a_killed_peg_count_goes_on_from_its_saved_layers(tmp_path):
-    path = str(tmp_path / "english.sqlite")
+    path = str(tmp_path / "english")
     program = (
         "import solvers\n"
         "board = solvers.PegBoard.english()\n"
@@ -450,17 +461,17 @@ def test_a_killed_peg_count_goes_on_from_its_saved_layers(tmp_path):
 
 
 def test_a_damaged_peg_layer_is_refused(tmp_path):
-    path = tmp_path / "tri.sqlite"
+    path = tmp_path / "tri"
     board = solvers.PegBoard.triangle(5)
     with pytest.raises(TimeoutError):  # stop it after some layers: keep them
         solvers.count_peg_solutions(
             solvers.PegBoard.english(), start=(2, 4), checkpoint=path, timeout=1.0
         )
-    with sqlite3.connect(path) as db:
+    with sqlite3.connect(ledger_of(path)) as db:
         assert db.execute("SELECT count(*) FROM layers").fetchone()[0] >= 1
         db.execute("UPDATE layers SET data = x'00010203'")
     with pytest.raises(ValueError, match="corrupt"):
         solvers.count_peg_solutions(solvers.PegBoard.english(), start=(2, 4), checkpoint=path)
-    with pytest.raises(ValueError, match="no executor"):
+    with pytest.raises(ValueError, match="does not take executor= and checkpoint= together"):
         with ThreadPoolExecutor(1) as pool:
             solvers.count_peg_solutions(board, start=(0, 0), checkpoint=path, executor=pool)

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from solvers import count_tours
 from solvers.knights import KnightBoard
-from solvers.knights.count import _auto_method
+from solvers.knights.methods import preferred
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -175,7 +175,10 @@ def test_the_frontier_takes_an_executor_or_a_checkpoint_not_both(tmp_path):
     # (With the frontier, checkpoint= alone is a directory of layers, and
     # executor= runs rounds of tasks: see test_frontier_checkpoint.py and
     # test_frontier_dist.py.)
-    with ThreadPoolExecutor(1) as pool, pytest.raises(ValueError, match="neither checkpoint="):
+    with (
+        ThreadPoolExecutor(1) as pool,
+        pytest.raises(ValueError, match="does not take executor= and checkpoint= together"),
+    ):
         count_tours(3, 4, method="frontier", executor=pool, checkpoint=tmp_path / "c.sqlite")
 
 
@@ -189,11 +192,11 @@ def test_auto_counts_narrow_boards_past_the_search_limit():
 
 
 def test_auto_picks_by_shape():
-    assert _auto_method(KnightBoard(5, 5)) == "search"
-    assert _auto_method(KnightBoard(3, 30)) == "frontier"
-    assert _auto_method(KnightBoard(30, 3)) == "frontier"
-    assert _auto_method(KnightBoard(7, 7)) == "frontier"
-    assert _auto_method(KnightBoard(9, 9)) == "search"
+    assert preferred(KnightBoard(5, 5))[0] == "search"
+    assert preferred(KnightBoard(3, 30))[0] == "frontier"
+    assert preferred(KnightBoard(30, 3))[0] == "frontier"
+    assert preferred(KnightBoard(7, 7))[0] == "frontier"
+    assert preferred(KnightBoard(9, 9))[0] == "search"
     assert count_tours(4, 9, start="all") == count_tours(4, 9, start="all", method="search")
 
 

@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import solvers
 from solvers import _core
+from solvers._engine._args import LEDGER_NAME
 from test_distributed import kill_once
 
 # OEIS A165134 (and ../shared/DESIGN.md): 5x5 1728, 6x6 6,637,920, 6x7 779,938,932.
@@ -177,13 +178,32 @@ def test_bad_checkpoint_arguments_are_refused(tmp_path):
 def test_the_frontier_on_an_executor_takes_no_checkpoint(tmp_path):
     # (On an executor the frontier passes its layers on through partition
     # files: see test_frontier_dist.py.)
-    with ThreadPoolExecutor(1) as pool, pytest.raises(ValueError, match="neither checkpoint="):
+    with (
+        ThreadPoolExecutor(1) as pool,
+        pytest.raises(ValueError, match="does not take executor= and checkpoint= together"),
+    ):
         solvers.count_tours(5, 5, method="frontier", executor=pool, checkpoint=tmp_path / "ckpt")
     assert not (tmp_path / "ckpt").exists()
 
 
-def test_auto_and_search_keep_checkpoint_files_for_the_search(tmp_path):
-    path = tmp_path / "plan.sqlite"
+def test_auto_and_search_keep_their_ledger_in_the_checkpoint_directory(tmp_path):
+    path = tmp_path / "plan"
     assert solvers.count_tours(5, 5, start="all", checkpoint=path) == 1728
-    assert path.is_file()  # the search's SQLite ledger, as before
+    assert (path / LEDGER_NAME).is_file()  # the search's SQLite ledger, in the directory
     assert solvers.count_tours(5, 5, start="all", checkpoint=path, method="search") == 1728
+
+
+def test_auto_counts_a_board_past_the_search_with_a_checkpoint(tmp_path):
+    # past 64 cells the search cannot count: auto takes the frontier, which
+    # takes a checkpoint too
+    want = solvers.count_tours(4, 40, start=(3, 0))
+    assert solvers.count_tours(4, 40, start=(3, 0), checkpoint=tmp_path / "c") == want
+    assert "done" in manifest(tmp_path / "c")
+
+
+def test_an_old_checkpoint_file_still_resumes_with_a_warning(tmp_path):
+    old = tmp_path / "plan.sqlite"
+    solvers.count_tours(5, 5, start="all", checkpoint=tmp_path / "new")
+    (tmp_path / "new" / LEDGER_NAME).rename(old)  # a file as the old releases wrote it
+    with pytest.warns(DeprecationWarning, match="give a directory"):
+        assert solvers.count_tours(5, 5, start="all", checkpoint=old) == 1728

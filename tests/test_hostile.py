@@ -53,6 +53,7 @@ from solvers import (
     tours,
 )
 from solvers._engine import _validate
+from solvers._engine._args import LEDGER_NAME
 from solvers.distributed import Subproblem, count_subproblem, count_subproblems
 from solvers.nqueens.animation import animate_queens
 
@@ -233,7 +234,7 @@ ARGUMENTS = {
     "peg method": (
         lambda: count_peg_solutions(ENGLISH, start=(3, 3), method=None),
         ValueError,
-        "'meet' or 'forward'",
+        "'auto', 'meet', 'forward'",
     ),
     "executor str": (lambda: count_tours(3, 4, executor="x"), TypeError, "concurrent.futures"),
     "peg executor str": (
@@ -241,12 +242,12 @@ ARGUMENTS = {
         TypeError,
         "executor must be",
     ),
-    "checkpoint int": (lambda: count_tours(3, 4, checkpoint=123), TypeError, "file path"),
-    "checkpoint bytes": (lambda: count_queens(8, checkpoint=b"q.sqlite"), TypeError, "file path"),
+    "checkpoint int": (lambda: count_tours(3, 4, checkpoint=123), TypeError, "directory path"),
+    "checkpoint bytes": (lambda: count_queens(8, checkpoint=b"q"), TypeError, "directory path"),
     "checkpoint NUL": (
-        lambda: count_queens(8, checkpoint="q\0.sqlite"),
+        lambda: count_queens(8, checkpoint="q\0"),
         ValueError,
-        "is not a file name",
+        "without NUL bytes",
     ),
     "is_tour int": (lambda: is_tour(5, 3, 4), TypeError, "squares must be an iterable"),
     "is_tour strings": (lambda: is_tour(["ab"], 3, 4), TypeError, "square 0 must be a (row, col)"),
@@ -384,7 +385,8 @@ BOARDS = {
 
 _QUEENS_8 = distributed.plan(count_queens, 8, subproblems=16)
 _TRIANGLE = PegBoard.triangle(5)
-_FAR = "/nonexistent/dir/q.sqlite"
+#: A checkpoint directory no one can make: its parent is this file.
+_UNDER_FILE = str(Path(__file__) / "q")
 
 MESSAGES = {
     # a memory budget past any machine: the budget is at fault, not the count
@@ -493,7 +495,7 @@ MESSAGES = {
     "frontier checkpoint ''": (
         lambda: count_tours(3, 4, method="frontier", checkpoint=""),
         ValueError,
-        "checkpoint must name a directory",
+        "checkpoint='' keeps nothing",
     ),
     "peg checkpoint ''": (
         lambda: count_peg_solutions(_TRIANGLE, start=(0, 0), checkpoint=""),
@@ -508,28 +510,28 @@ MESSAGES = {
     "peg budget checkpoint ''": (
         lambda: count_peg_solutions(_TRIANGLE, start=(0, 0), memory="1MiB", checkpoint=""),
         ValueError,
-        "checkpoint must name a directory",
+        "checkpoint='' keeps nothing",
     ),
     "plan count checkpoint ''": (
         lambda: _QUEENS_8.count(checkpoint=""),
         ValueError,
         "keeps nothing",
     ),
-    # checkpoints in a missing folder
-    "queens checkpoint missing folder": (
-        lambda: count_queens(8, checkpoint=_FAR),
+    # checkpoint directories that cannot be made (under a file)
+    "queens checkpoint under a file": (
+        lambda: count_queens(8, checkpoint=_UNDER_FILE),
         ValueError,
-        "its folder '/nonexistent/dir' does not exist",
+        f"checkpoint={_UNDER_FILE!r} cannot be made",
     ),
-    "tours checkpoint missing folder": (
-        lambda: count_tours(3, 4, checkpoint=_FAR),
+    "tours checkpoint under a file": (
+        lambda: count_tours(3, 4, checkpoint=_UNDER_FILE),
         ValueError,
-        "does not exist",
+        "cannot be made",
     ),
-    "peg checkpoint missing folder": (
-        lambda: count_peg_solutions(_TRIANGLE, start=(0, 0), checkpoint=_FAR),
+    "peg checkpoint under a file": (
+        lambda: count_peg_solutions(_TRIANGLE, start=(0, 0), checkpoint=_UNDER_FILE),
         ValueError,
-        "its folder '/nonexistent/dir' does not exist",
+        "cannot be made",
     ),
     # pictures
     "to_svg cell 1e308": (
@@ -761,13 +763,13 @@ def _peg_checkpoint(tmp_path: Path) -> tuple[Path, Callable[[Path], int]]:
     def count(path: Path) -> int:
         return count_peg_solutions(board, start=(0, 0), finish=(3, 0), checkpoint=path)
 
-    path = tmp_path / "peg.sqlite"
+    path = tmp_path / "peg"
     count(path)
     return path, count
 
 
 def _tamper(path: Path, *statements: str) -> None:
-    with sqlite3.connect(path) as db:
+    with sqlite3.connect(path / LEDGER_NAME) as db:
         for statement in statements:
             db.execute(statement)
 
@@ -816,29 +818,25 @@ def test_checkpoint_files_that_are_not_checkpoints(tmp_path):
     still_works()
 
 
-def test_a_checkpoint_in_a_missing_folder_or_a_directory_says_so(tmp_path):
+def test_a_checkpoint_is_a_directory_made_with_its_parents(tmp_path):
     _, count = _peg_checkpoint(tmp_path)
-    missing = tmp_path / "no" / "such.sqlite"
-    folder = f"checkpoint={str(tmp_path)!r} is a directory"
-    no_folder = f"cannot be made: its folder {str(tmp_path / 'no')!r} does not exist"
-    refused(lambda: count(tmp_path), ValueError, folder)
-    refused(lambda: count(missing), ValueError, no_folder)
-    refused(lambda: count_queens(8, checkpoint=tmp_path), ValueError, folder)
-    refused(lambda: count_queens(8, checkpoint=missing), ValueError, no_folder)
-    assert not (tmp_path / "no").exists()
-    # a directory checkpoint (the frontier's, a budgeted peg count's) is made if missing
+    assert count(tmp_path / "no" / "such") == count(tmp_path / "peg")
+    assert (tmp_path / "no" / "such" / LEDGER_NAME).is_file()
+    assert count_queens(8, checkpoint=tmp_path / "q" / "8") == 92
     made = tmp_path / "made" / "here"
     assert count_tours(3, 4, method="frontier", checkpoint=made) == TOURS_3X4
     assert made.is_dir()
+    refused(lambda: count_queens(8, checkpoint=_UNDER_FILE), ValueError, "cannot be made")
     still_works()
 
 
 def test_a_truncated_peg_checkpoint_is_refused(tmp_path):
     path, count = _peg_checkpoint(tmp_path)
-    data = path.read_bytes()
-    for extra in tmp_path.glob("peg.sqlite-*"):
+    ledger = path / LEDGER_NAME
+    data = ledger.read_bytes()
+    for extra in path.glob(f"{LEDGER_NAME}-*"):
         extra.unlink()
-    path.write_bytes(data[: len(data) // 3])
+    ledger.write_bytes(data[: len(data) // 3])
     refused(lambda: count(path), ValueError, "checkpoint")
     still_works()
 
@@ -861,8 +859,10 @@ def test_an_empty_file_is_a_new_checkpoint(tmp_path):
     # nothing to lose in an empty file: it becomes the checkpoint
     empty = tmp_path / "empty.sqlite"
     empty.touch()
-    assert count_queens(8, checkpoint=empty) == count_queens(8)
-    assert count_queens(8, checkpoint=empty) == count_queens(8)
+    with pytest.warns(DeprecationWarning, match="give a directory"):
+        assert count_queens(8, checkpoint=empty) == count_queens(8)
+    with pytest.warns(DeprecationWarning, match="give a directory"):
+        assert count_queens(8, checkpoint=empty) == count_queens(8)
 
 
 # ------------------------------------------------ threads at the edge of memory
@@ -1017,10 +1017,9 @@ def _binary_board(tmp_path: Path) -> str:
         (["queens", "8", "--checkpoint", ""], "checkpoint='' keeps nothing"),
         (["queens", "8", "--checkpoint", ":memory:"], "checkpoint=':memory:' keeps nothing"),
         (["tours", "3", "4", "--checkpoint", ""], "keeps nothing"),
-        (["tours", "3", "4", "--method", "frontier", "--checkpoint", ""], "name a directory"),
+        (["tours", "3", "4", "--method", "frontier", "--checkpoint", ""], "keeps nothing"),
         (["peg", "triangle:5", "--start", "0,0", "--checkpoint", ""], "keeps nothing"),
-        (["queens", "8", "--checkpoint", "/nonexistent/dir/q.sqlite"], "does not exist"),
-        (["queens", "8", "--checkpoint", "/"], "is a directory"),
+        (["queens", "8", "--checkpoint", _UNDER_FILE], "cannot be made"),
         (["peg", "triangle:²"], "triangle:N needs a whole number N (digits 0-9), got '²'"),
         (["peg", "diamond:٣"], "diamond:N needs a whole number N"),
         (["peg", "triangle:" + "9" * 5000], "triangle:N needs a whole number N"),

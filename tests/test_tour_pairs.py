@@ -13,6 +13,7 @@ import sqlite3
 import oracle
 import pytest
 from solvers import _core, count_tours, distributed
+from solvers._engine._args import LEDGER_NAME
 from solvers.cli import main
 from test_distributed import RecordingExecutor, dask_client
 
@@ -110,11 +111,11 @@ def test_a_real_dask_cluster_counts_by_pairs():
         )
 
 
-def test_a_checkpoint_file_keeps_finished_pairs_across_budgets(tmp_path):
-    path = tmp_path / "pairs.sqlite"
+def test_a_checkpoint_keeps_finished_pairs_across_budgets(tmp_path):
+    path = tmp_path / "pairs"
     want = count_tours(5, 6, start="all", method="search")
     assert count_tours(5, 6, start="all", method="pairs", checkpoint=path) == want
-    with sqlite3.connect(path) as db:
+    with sqlite3.connect(path / LEDGER_NAME) as db:
         (problem,) = db.execute("SELECT value FROM meta WHERE key = 'problem'").fetchone()
     assert json.loads(problem)["family"] == "tour-pairs"
     # a rerun with another budget is the same problem: nothing is counted again

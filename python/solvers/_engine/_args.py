@@ -1,7 +1,7 @@
 """The arguments every long call shares beyond the plain checks of
 :mod:`solvers._engine._validate`: ``executor=`` (what it is, how many workers it has,
-how many threads each of its tasks gets), ``checkpoint=`` (a file path;
-for the frontier count a directory) and ``spill=`` (a directory).
+how many threads each of its tasks gets), ``checkpoint=`` (a directory,
+for every count) and ``spill=`` (a directory).
 
 Used by the subtree counts (:mod:`solvers._engine._plan`) and the peg DP
 (:mod:`solvers.peg.dist`) alike, so both read an executor the same way.
@@ -10,25 +10,31 @@ Used by the subtree counts (:mod:`solvers._engine._plan`) and the peg DP
 >>> with ThreadPoolExecutor(2) as pool:
 ...     workers_of(pool), task_threads(pool, 3)
 (2, 3)
->>> checkpoint_path(42)
+>>> checkpoint_directory(42)
 Traceback (most recent call last):
 ...
-TypeError: checkpoint must be a file path, got int
+TypeError: checkpoint must be a directory path, got int
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import warnings
 from concurrent.futures import Executor
 from typing import Any
 
 from . import _validate
 
+#: The file name of the SQLite ledger of finished subproblems (or peg layers)
+#: inside a checkpoint directory.
+LEDGER_NAME = "ledger.sqlite"
+
 __all__ = [
+    "LEDGER_NAME",
     "check_executor",
     "checkpoint_directory",
-    "checkpoint_path",
+    "checkpoint_ledger",
     "dask_client",
     "task_threads",
     "worker_threads",
@@ -44,39 +50,6 @@ def check_executor(executor: Any) -> Executor:
             f"dask.distributed.Client(...).get_executor()), got {type(executor).__name__}"
         )
     return executor
-
-
-def checkpoint_path(path: Any) -> str:
-    """``path`` (``str`` or path-like) as a string if it can be a checkpoint
-    file: a file, or nothing yet in a folder that exists (``TypeError``
-    for another type; ``ValueError`` for a path that keeps nothing, such as
-    ``""`` or SQLite's ``":memory:"``, for a directory and for a missing folder).
-
-    >>> checkpoint_path(":memory:")
-    Traceback (most recent call last):
-    ...
-    ValueError: checkpoint=':memory:' keeps nothing to resume from: give a file path
-    """
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"checkpoint must be a file path, got {type(path).__name__}")
-    text = os.fspath(path)
-    if not isinstance(text, str):
-        raise TypeError(f"checkpoint must be a str file path, got {type(text).__name__}")
-    if "\0" in text:
-        raise ValueError(f"checkpoint {text!r} is not a file name (it holds a NUL)")
-    if not text.strip() or text == ":memory:":
-        raise ValueError(f"checkpoint={text!r} keeps nothing to resume from: give a file path")
-    if os.path.isdir(text):
-        raise ValueError(
-            f"checkpoint={text!r} is a directory: give the path of a checkpoint file "
-            "(made if missing) inside it"
-        )
-    folder = os.path.dirname(os.path.abspath(text))
-    if not os.path.isdir(folder):
-        raise ValueError(
-            f"checkpoint={text!r} cannot be made: its folder {folder!r} does not exist"
-        )
-    return text
 
 
 def _directory_text(path: Any, name: str) -> str:
@@ -104,9 +77,10 @@ def spill_directory(path: Any) -> str | None:
 
 
 def checkpoint_directory(path: Any) -> str:
-    """``path`` as a string if it can be the frontier's checkpoint directory
-    (an existing directory, or nothing yet: it is made), else
-    ``TypeError``/``ValueError``.
+    """``path`` as a string if it can be a checkpoint directory (an existing
+    directory, or nothing yet: the count makes it, parents too), else
+    ``TypeError``/``ValueError`` (for a path that keeps nothing, such as
+    ``""`` or SQLite's ``":memory:"``, and for a file).
 
     >>> checkpoint_directory(__file__)
     Traceback (most recent call last):
@@ -114,14 +88,36 @@ def checkpoint_directory(path: Any) -> str:
     ValueError: checkpoint=... is a file, not a directory: ...
     """
     text = _directory_text(path, "checkpoint")
-    if not text:
-        raise ValueError("checkpoint must name a directory, got ''")
+    if not text.strip() or text == ":memory:":
+        raise ValueError(f"checkpoint={text!r} keeps nothing to resume from: give a directory")
     if os.path.exists(text) and not os.path.isdir(text):
         raise ValueError(
-            f"checkpoint={text!r} is a file, not a directory: the frontier count keeps "
-            "its checkpoint in a directory (made if missing)"
+            f"checkpoint={text!r} is a file, not a directory: a count keeps its "
+            "checkpoint in a directory (made if missing)"
         )
     return text
+
+
+def checkpoint_ledger(path: Any) -> str:
+    """The SQLite ledger of ``checkpoint=path``: :data:`LEDGER_NAME` inside
+    the directory ``path`` (made if missing).  An existing regular file, the
+    checkpoint's old form, is still the ledger itself, with a
+    :class:`DeprecationWarning` (for one release)."""
+    text = _directory_text(path, "checkpoint")
+    if text.strip() and text != ":memory:" and os.path.isfile(text):
+        warnings.warn(
+            f"checkpoint={text!r} is a file: a checkpoint file is deprecated (it still "
+            "resumes, for one release); give a directory (made if missing)",
+            DeprecationWarning,
+            stacklevel=4,
+        )
+        return text
+    text = checkpoint_directory(text)
+    try:
+        os.makedirs(text, exist_ok=True)
+    except OSError as error:  # a parent is a file, no permission, ...
+        raise ValueError(f"checkpoint={text!r} cannot be made ({error.strerror})") from None
+    return os.path.join(text, LEDGER_NAME)
 
 
 def dask_client(executor: Executor | None) -> Any:

@@ -188,7 +188,7 @@ class Plan:
         timeout: float | None = None,
     ) -> int:
         """The sum of every subproblem's count, on ``executor`` (default: in
-        this process), recorded in ``checkpoint`` (a file) if given."""
+        this process), recorded in ``checkpoint`` (a directory) if given."""
         return run(
             self,
             executor=executor,
@@ -231,11 +231,10 @@ def run(
     """Count every subproblem of ``work`` not yet in ``checkpoint``."""
     if executor is not None:
         _args.check_executor(executor)
-    if checkpoint is not None:
-        _args.checkpoint_path(checkpoint)
     _validate.threads(threads)
+    path = None if checkpoint is None else _args.checkpoint_ledger(checkpoint)
     deadline = Deadline(timeout)
-    ledger = None if checkpoint is None else Checkpoint(checkpoint, work.key(), work.size)
+    ledger = None if path is None else Checkpoint(path, work.key(), work.size)
     done: dict[int, int] = {} if ledger is None else dict(ledger.done)
     bar = _progress.make(progress, work.description)
     try:

@@ -103,16 +103,18 @@ def count(
     timeout: Any,
     spill: str | None,
     what: str,
+    parts: int | None = None,
 ) -> int:
     """The directed tours of the frontier count of ``spec``, round by round on
-    ``executor`` (``threads`` per task; ``0``: the worker's), its partition
-    files in a new directory inside ``spill``."""
+    ``executor`` (``threads`` per task; ``0``: the worker's), each layer cut
+    into ``parts`` partitions (``None``: :func:`parts_for` the executor), its
+    partition files in a new directory inside ``spill``."""
     rows, cols, mask, start, closed = spec
     deadline = Deadline(timeout)
     steps, high, low = _core.frontier_steps(rows, cols, mask, start, closed)
     if steps == 0:
         return int(high) << 128 | int(low)
-    parts = parts_for(executor)
+    parts = _rounds.parts(parts, executor)
     parent = os.path.abspath(spill if spill is not None else tempfile.gettempdir())
     directory = _rounds.new_directory(parent)
     try:

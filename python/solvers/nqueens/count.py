@@ -9,15 +9,16 @@ from concurrent.futures import Executor
 from typing import Any
 
 from .. import _core
-from .._engine import _plan, _progress, _validate
+from .._engine import _methods, _plan, _progress, _validate
 from .limits import search_n
+from .methods import METHODS
 
 #: The largest board ``method="join"`` counts (its tables grow about 8x per
 #: two sizes: see the README's memory table).
 MAX_JOIN_N: int = _core.MAX_QUEENS_JOIN_N
 
 #: The ways :func:`count_queens` can count.
-COUNT_METHODS: tuple[str, ...] = ("auto", "join", "frames")
+COUNT_METHODS: tuple[str, ...] = _methods.names(METHODS)
 
 
 def _method(value: Any) -> str:
@@ -33,7 +34,10 @@ def count_queens(
     progress: bool = False,
     timeout: float | None = None,
     executor: Executor | None = None,
+    parts: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
+    memory: int | str | None = None,
+    spill: str | os.PathLike[str] | None = None,
 ) -> int:
     """The number of ways to place ``n`` non-attacking queens on an ``n x n`` board
     (OEIS A000170), or with ``unique=True`` the number of those distinct under
@@ -55,9 +59,10 @@ def count_queens(
       symmetry class, most constrained row first (``src/queens/frames.rs``).
 
     ``method="auto"`` picks the join where it applies.  ``executor`` and
-    ``checkpoint`` split the count into subproblems run elsewhere and recorded
-    in a file, as for :func:`solvers.count_tours` (see
-    :mod:`solvers.distributed`).
+    ``checkpoint`` (a directory) split the count into subproblems run
+    elsewhere and recorded there, as for :func:`solvers.count_tours` (see
+    :mod:`solvers.distributed`); no method takes ``parts``, ``memory`` or
+    ``spill`` (nothing is layered or written but the checkpoint).
 
     >>> [count_queens(n) for n in range(1, 11)]
     [1, 0, 0, 2, 10, 4, 40, 92, 352, 724]
@@ -66,7 +71,13 @@ def count_queens(
     """
     n = search_n(n, "count_queens")
     unique = _validate.flag(unique, "unique")
-    method = _core.queens_method(n, _method(method))
+    keywords = _methods.given(
+        executor=executor, parts=parts, checkpoint=checkpoint, memory=memory, spill=spill
+    )
+    faster = _core.queens_method(n, "auto")  # the core knows where the join applies
+    order = (faster, *(m.name for m in METHODS if m.name != faster))
+    method = _methods.pick("count_queens", METHODS, method, keywords, order).name
+    method = _core.queens_method(n, method)
     workers = _validate.threads(threads)
     seconds = _validate.timeout(timeout)
     if executor is not None or checkpoint is not None:

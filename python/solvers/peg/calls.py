@@ -94,25 +94,15 @@ def dp_driver(
 ) -> dp.Driver:
     """The DP's driver for a call: on ``executor`` (cut into ``parts``, the
     pieces in files inside ``spill``), or here (within ``memory`` bytes,
-    spilling into ``spill``, if given)."""
+    spilling into ``spill``, if given).  The caller has already refused the
+    keywords its method does not take (:func:`solvers._engine._methods.refuse`)."""
     budget = _validate.memory(memory)
     spill_dir = _args.spill_directory(spill)
-    if budget is None and spill_dir is not None and executor is None:
-        raise ValueError(
-            "spill= is where layers past the memory budget go (or, with executor=, the "
-            "directory the tasks share): give memory= too"
-        )
+    if executor is not None:
+        return Distributed(board, group, executor, parts, threads, progress, timeout, spill_dir)
     if budget is not None:
-        if executor is not None or parts is not None:
-            raise ValueError(
-                "memory= is the budget of a count in this process: no executor= or parts="
-            )
         return dp.Budgeted(board, group, threads, progress, timeout, budget, spill_dir)
-    if executor is None and parts is None:
-        return dp.Local(board, group, threads, progress, timeout)
-    if executor is None:
-        raise ValueError("parts= cuts the layers for executor=; give an executor too")
-    return Distributed(board, group, executor, parts, threads, progress, timeout, spill_dir)
+    return dp.Local(board, group, threads, progress, timeout)
 
 
 def checked_board(board: Any) -> PegBoard:

@@ -10,13 +10,15 @@ import os
 import shutil
 from concurrent.futures import Executor
 
-from .._engine import _args, _validate
+from .._engine import _args, _methods
 from .._engine._checkpoint import Checkpoint
 from . import dp
 from .board import Hole, PegBoard
 from .calls import Finish, checked_board, dp_driver, finish_hole, overflow, reachable_class
+from .methods import METHODS
 
-_METHODS = ("meet", "forward")
+#: The ways ``count_peg_solutions`` can count; the answer never depends on the choice.
+COUNT_METHODS: tuple[str, ...] = _methods.names(METHODS)
 
 
 def count_peg_solutions(
@@ -27,7 +29,7 @@ def count_peg_solutions(
     threads: int | None = None,
     progress: bool = False,
     timeout: float | None = None,
-    method: str = "meet",
+    method: str = "auto",
     executor: Executor | None = None,
     parts: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
@@ -38,40 +40,22 @@ def count_peg_solutions(
     peg on ``finish``: a hole, ``"start"`` (the default: the classic
     single-vacancy problem) or ``None`` (the last peg anywhere).
 
-    ``method="meet"`` (default) meets a search from the start and one from the
-    finish in the middle; ``"forward"`` goes all the way from the start (the
-    seed's way).  Both give the same number.
+    ``method`` picks how to count (:data:`solvers.peg.methods.METHODS`; the
+    answer never depends on it): ``"meet"`` meets a search from the start
+    and one from the finish in the middle; ``"forward"`` goes all the way
+    from the start (the seed's way).  ``"auto"`` (the default) takes the
+    meet.  A keyword the method does not take raises ``ValueError`` naming
+    the methods that do.
 
-    ``executor=`` (any :class:`concurrent.futures.Executor`: a
-    ``ProcessPoolExecutor``, or ``dask.distributed.Client(...).get_executor()``)
-    spreads the layers over its workers: each layer is cut into ``parts`` parts
-    by a fixed hash of the positions (``None``: one per worker where the
-    executor tells, else 8), one task per part and layer, each running the
-    kernel on ``threads`` threads (``None``: the worker's).  Between layers the
-    pieces pass through files: each task writes its own in a new directory
-    inside ``spill`` (``None``: the system's temporary directory; on a cluster
-    of several machines, a directory on a shared filesystem that every worker
-    sees at the same path), and this process passes on only where they lie.
-    The directory goes, with every file in it, when the count ends, however it
-    ends.  The answer is the same for every ``parts``; see
-    ``solvers.peg.dist`` for the scheme.
-
-    ``checkpoint`` (a file, without an executor) saves the newest layer of
-    each search as it is built, and the total at the end: a count that was
-    killed goes on from its last layers when called again the same way.
-    With ``memory=`` the checkpoint is a directory instead (made if
-    missing), a subdirectory per search holding its newest layer in checked
-    files, written so that a kill at any moment leaves the last layer whole;
-    at the end it keeps only the total.  A directory of another count, or a
-    damaged one, raises ``ValueError``, never a wrong count.
-
-    ``memory`` (bytes, a size such as ``"1GB"``, or ``"auto"``: half of
-    the memory available when the call starts; not with ``executor=``) is
-    a budget for a count in this process: a step whose layers would not fit goes through files in a
-    new directory inside ``spill`` (the system's temporary directory if
-    ``None``), removed when the count ends, and the two searches meet shard
-    by shard.  The answer is the same; peak memory stays near the budget.
-    ``None`` (the default) keeps every layer in memory.
+    ``executor``, ``parts``, ``checkpoint``, ``memory`` and ``spill`` mean
+    what they mean for :func:`solvers.count_tours`.  Here ``executor``
+    spreads the layers over its workers, each layer cut into ``parts`` parts
+    by a fixed hash of the positions (see ``solvers.peg.dist``), the pieces
+    passed on through files inside ``spill``; ``checkpoint`` (a directory,
+    not with an executor) keeps the newest layer of each search, and at the
+    end only the total; ``memory`` (not with an executor) is the budget past
+    which layers go through files inside ``spill`` and the two searches
+    meet shard by shard.
 
     >>> count_peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3))
     432
@@ -82,10 +66,11 @@ def count_peg_solutions(
     """
     board = checked_board(board)
     s = board.normalize_square(start, "start")
-    method = _validate.choice(method, "method", _METHODS)
+    keywords = _methods.given(
+        executor=executor, parts=parts, checkpoint=checkpoint, memory=memory, spill=spill
+    )
+    method = _methods.pick("count_peg_solutions", METHODS, method, keywords).name
     f = finish_hole(board, finish, s)
-    if checkpoint is not None and (executor is not None or parts is not None):
-        raise ValueError("checkpoint= saves the layers of a count in this process: no executor")
     group = board.symmetries_fixing(s) if f is None else board.symmetries_fixing(s, f)
     driver = dp_driver(board, group, executor, parts, threads, progress, timeout, memory, spill)
     ledger = None
@@ -137,9 +122,9 @@ def _problem(board: PegBoard, s: int, f: int | None, method: str) -> str:
 def _ledger(
     path: str | os.PathLike[str], board: PegBoard, s: int, f: int | None, method: str
 ) -> Checkpoint:
-    """A checkpoint file of one peg count: its newest layers, then its total."""
-    _args.checkpoint_path(path)
-    return Checkpoint(path, _problem(board, s, f, method), 1)
+    """The ledger of one peg count in this process, in its checkpoint
+    directory: its newest layers, then its total."""
+    return Checkpoint(_args.checkpoint_ledger(path), _problem(board, s, f, method), 1)
 
 
 def _problem_tag(board: PegBoard, s: int, f: int | None, method: str) -> int:

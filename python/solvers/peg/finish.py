@@ -6,9 +6,11 @@ from __future__ import annotations
 import os
 from concurrent.futures import Executor
 
+from .._engine import _methods
 from . import dp
 from .board import Hole, PegBoard
 from .calls import checked_board, dp_driver, overflow
+from .methods import FINISH_PASS
 
 
 def finish_counts(
@@ -36,6 +38,8 @@ def finish_counts(
     """
     board = checked_board(board)
     s = board.normalize_square(start, "start")
+    keywords = _methods.given(executor=executor, parts=parts, memory=memory, spill=spill)
+    _methods.refuse("finish_counts", FINISH_PASS, (FINISH_PASS,), keywords)
     counts = dict.fromkeys(board.holes, 0)
     group = board.symmetries_fixing(s)
     driver = dp_driver(board, group, executor, parts, threads, progress, timeout, memory, spill)
