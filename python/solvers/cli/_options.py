@@ -201,15 +201,14 @@ def print_list(
 # ---------------------------------------------------------------- distribution
 
 
-def add_distribution(parser: argparse.ArgumentParser, layers_when: str = "") -> None:
-    """--checkpoint, --workers, --executor; ``layers_when`` says when the
-    checkpoint is a directory of layers instead of an SQLite file."""
-    kind = f"SQLite; {layers_when}, a directory of layers" if layers_when else "SQLite"
+def add_distribution(parser: argparse.ArgumentParser) -> None:
+    """--checkpoint, --workers, --executor (``checkpoint=`` is a directory for
+    every count)."""
     parser.add_argument(
         "--checkpoint",
-        metavar="FILE",
-        help=f"record each finished part of the count in FILE ({kind}); run the same "
-        "command again to resume after a crash",
+        metavar="DIR",
+        help="keep each finished part of the count in the directory DIR (made if missing); "
+        "run the same command again to resume after a crash",
     )
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, metavar="N", help="count in N local worker processes")

@@ -52,11 +52,11 @@ def add_options(tours: argparse.ArgumentParser) -> None:
     tours.add_argument("--closed", action="store_true", help="only closed (re-entrant) tours")
     tours.add_argument(
         "--method",
-        choices=("auto", "search", "frontier", "pairs"),
+        choices=knights.COUNT_METHODS,
         default=None,
         help="counting: backtracking search, the frontier DP (long boards, 7x7, 8x8 closed), "
         "the frontier once per pair of ends up to symmetry (open tours; splits for --executor "
-        "and --checkpoint FILE), or the faster for the board (auto, the default); the count "
+        "and --checkpoint), or the faster for the board (auto, the default); the count "
         "is the same",
     )
     opt.add_threads(tours)
@@ -65,7 +65,7 @@ def add_options(tours: argparse.ArgumentParser) -> None:
     mode.add_argument("--list", type=int, metavar="N", help="print the first N tours")
     tours.add_argument("--svg", metavar="FILE", help="with --find: save the tour as SVG")
     opt.add_output(tours)
-    opt.add_distribution(tours, "with --method frontier")
+    opt.add_distribution(tours)
     opt.add_budget(tours)
     opt.add_animate(
         tours,

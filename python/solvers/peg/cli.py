@@ -16,6 +16,7 @@ from .._engine._validate import shown
 from ..cli import _options as opt
 from . import animation
 from .board import PegBoard
+from .count import COUNT_METHODS
 from .games import count_peg_games
 
 #: Board names ``solvers peg`` knows, with how to build each.
@@ -86,14 +87,14 @@ def add_options(game: argparse.ArgumentParser) -> None:
     )
     game.add_argument(
         "--method",
-        choices=("meet", "forward"),
+        choices=COUNT_METHODS,
         default=None,
-        help="counting: meet in the middle (default) or go forward to the end",
+        help="counting: meet in the middle, or go forward to the end; auto (the default) meets",
     )
     opt.add_threads(game)
     opt.add_output(game)
     opt.add_animate(game, "find a game (as --find does), then replay it jump by jump")
-    opt.add_distribution(game, "with --memory")
+    opt.add_distribution(game)
     opt.add_budget(game)
 
 
@@ -145,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     with opt.distributed(args) as where:
         count = solitaire.count_peg_solutions(
-            board, start=start, finish=finish, method=args.method or "meet", **options, **where
+            board, start=start, finish=finish, method=args.method or "auto", **options, **where
         )
     last = None if args.any else here if args.finish is None else list(args.finish)
     opt.answer(args.json, {"start": here, "finish": last, "count": count}, count)
