@@ -1,6 +1,6 @@
 """Counts that outgrow one call: split them into subproblems, run those on any
 :class:`concurrent.futures.Executor` (a process pool, a Dask cluster), and
-record each finished one in a checkpoint file so a crash loses nothing.
+record each finished one in a checkpoint directory so a crash loses nothing.
 
 A count's subproblems come from the same deterministic plan that the local
 count uses (the search tree expanded breadth-first, in search order), so a
@@ -21,14 +21,14 @@ default)::
 
     from concurrent.futures import ProcessPoolExecutor
     with ProcessPoolExecutor(4) as pool:
-        count_queens(18, executor=pool, checkpoint="q18.sqlite")
+        count_queens(18, executor=pool, checkpoint="q18")
 
 or on a Dask cluster (``pip install solvers[dist]``; for SLURM, make the
 cluster with ``dask_jobqueue.SLURMCluster(...)`` and ``cluster.scale(jobs=N)``)::
 
     from dask.distributed import Client
     with Client("tcp://scheduler:8786") as client:
-        count_queens(20, executor=client.get_executor(), checkpoint="q20.sqlite")
+        count_queens(20, executor=client.get_executor(), checkpoint="q20")
 
 Rerunning the same call with the same ``checkpoint`` skips what the file
 records and returns the same total.
