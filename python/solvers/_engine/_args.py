@@ -109,7 +109,7 @@ def checkpoint_ledger(path: Any) -> str:
             f"checkpoint={text!r} is a file: a checkpoint file is deprecated (it still "
             "resumes, for one release); give a directory (made if missing)",
             DeprecationWarning,
-            stacklevel=4,
+            stacklevel=_outside_the_package(),
         )
         return text
     text = checkpoint_directory(text)
@@ -118,6 +118,18 @@ def checkpoint_ledger(path: Any) -> str:
     except OSError as error:  # a parent is a file, no permission, ...
         raise ValueError(f"checkpoint={text!r} cannot be made ({error.strerror})") from None
     return os.path.join(text, LEDGER_NAME)
+
+
+def _outside_the_package() -> int:
+    """The ``stacklevel`` of the first caller outside the package, seen from
+    the function that calls this one: a warning then names the user's line
+    (and Python shows a DeprecationWarning raised from ``__main__``)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    frame = sys._getframe(1)
+    level = 1
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def dask_client(executor: Executor | None) -> Any:

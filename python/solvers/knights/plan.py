@@ -8,8 +8,9 @@ import os
 from typing import Any
 
 from .. import _core
-from .._engine import _args, _plan, _validate
+from .._engine import _args, _methods, _plan, _validate
 from .board import LOWER_LEFT, KnightBoard, Square, Start, frontier_limit, search_limit
+from .methods import PAIRS, SEARCH
 
 
 def search_plan(
@@ -38,16 +39,17 @@ def plan_tours(
     kb = KnightBoard.from_args(rows, cols, board)
     first = kb.start_square(start, allow_all=True)
     closed = _validate.flag(closed, "closed")
-    method = _validate.choice(method, "method", ("search", "pairs"))
+    keywords = _methods.given(memory=memory, spill=spill)
+    # The plans of the search and of the pairs; the frontier makes none.
+    method = _methods.pick("plan(count_tours)", (SEARCH, PAIRS), method, keywords).name
     what = f"knight's tours {kb.rows}x{kb.cols}"
     if method == "pairs":
         if closed:
             raise ValueError(
-                "method='pairs' sums open tours over their pairs of ends: not with closed=True"
+                "plan(count_tours, method='pairs') sums open tours over their pairs of ends: "
+                "not with closed=True"
             )
         return pair_plan(kb, first, _validate.memory(memory), _args.spill_directory(spill), what)
-    if memory is not None or spill is not None:
-        raise ValueError("memory= and spill= are the frontier's budget: use method='pairs'")
     search_limit(kb, "count_tours")
     return search_plan(kb, first, closed, subproblems, what)
 
