@@ -4,6 +4,7 @@ in ``peg_oracle.py`` and Durango Bill's published English figures."""
 from __future__ import annotations
 
 import json
+import os
 
 import peg_oracle as oracle
 import pytest
@@ -120,9 +121,9 @@ def test_the_summary_reads_well() -> None:
             "memory",
         ),
         (
-            lambda: count_peg_games(PegBoard.english(), start=(3, 3), spill="/tmp"),
+            lambda: count_peg_games(PegBoard.english(), start=(3, 3), spill="/nonexistent/spill"),
             ValueError,
-            "memory=",
+            "existing directory",
         ),
         (
             lambda: count_peg_games(PegBoard.english(), start=(3, 3), executor=None),
@@ -134,6 +135,12 @@ def test_the_summary_reads_well() -> None:
 def test_bad_arguments_say_what_is_wrong(call, error, words) -> None:
     with pytest.raises(error, match=words):
         call()
+
+
+def test_spill_alone_is_taken(tmp_path) -> None:
+    # spill= means the same in every count: where files would go (none here)
+    games = count_peg_games(PegBoard.triangle(5), start=(0, 0), spill=tmp_path)
+    assert games.total == 568630 and os.listdir(tmp_path) == []
 
 
 def test_a_timeout_stops_the_count() -> None:
