@@ -178,3 +178,10 @@ def test_an_old_checkpoint_file_still_resumes_with_a_warning(family, tmp_path):
     for _ in range(2):  # made, then resumed
         with pytest.warns(DeprecationWarning, match="give a directory"):
             assert function(**problem, checkpoint=old) == answer
+
+
+def test_a_directory_of_layers_is_no_ledger(tmp_path):
+    # the frontier's layers and the search's ledger never share a directory
+    assert count_tours(5, 5, start=(0, 0), method="frontier", checkpoint=tmp_path) == 304
+    with pytest.raises(ValueError, match="holds the layers of another count"):
+        count_tours(5, 5, start=(0, 0), method="search", checkpoint=tmp_path)

@@ -30,6 +30,10 @@ from . import _validate
 #: inside a checkpoint directory.
 LEDGER_NAME = "ledger.sqlite"
 
+#: The file a layered count (the frontier, a budgeted peg count) keeps at the
+#: top of its checkpoint directory.
+LAYERS_MANIFEST = "manifest"
+
 __all__ = [
     "LEDGER_NAME",
     "check_executor",
@@ -113,6 +117,13 @@ def checkpoint_ledger(path: Any) -> str:
         )
         return text
     text = checkpoint_directory(text)
+    if os.path.exists(os.path.join(text, LAYERS_MANIFEST)):
+        # A layered count's directory (the frontier's, a budgeted peg count's):
+        # a ledger beside it would mix two counts in one checkpoint.
+        raise ValueError(
+            f"checkpoint={text!r} holds the layers of another count (a layered DP's "
+            "checkpoint): give another directory"
+        )
     try:
         os.makedirs(text, exist_ok=True)
     except OSError as error:  # a parent is a file, no permission, ...
