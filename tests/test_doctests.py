@@ -26,6 +26,7 @@ def test_docstring_examples(name):
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"
 
 
+@pytest.mark.slow
 def test_the_examples_exist():
     # the knights module documents its API with runnable examples
     knights = importlib.import_module("solvers.knights")
@@ -33,6 +34,7 @@ def test_the_examples_exist():
     assert doctest.testmod(importlib.import_module("solvers")).attempted >= 2
 
 
+@pytest.mark.slow
 def test_the_readme_examples():
     # The README's Python session is run as written.
     readme = Path(__file__).resolve().parents[1] / "README.md"
