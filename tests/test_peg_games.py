@@ -60,6 +60,7 @@ def test_every_start_agrees_with_brute_force(board: PegBoard, plain: tuple) -> N
     assert stuck_seen > 0
 
 
+@pytest.mark.slow
 def test_published_english_games_from_the_centre() -> None:
     # Durango Bill, "Peg solitaire - the English board": every game from the
     # centre vacancy, and those ending with one peg in the centre; the
@@ -82,6 +83,7 @@ def test_threads_do_not_change_the_answer(threads: int) -> None:
     assert want.wins == finish_counts(board, start=(2, 1))
 
 
+@pytest.mark.slow
 def test_a_spilling_count_is_the_published_one(tmp_path) -> None:
     # 8 MB is far below the English board's widest layers: they go through files.
     games = count_peg_games(PegBoard.english(), start=(3, 3), memory="8MB", spill=tmp_path)
