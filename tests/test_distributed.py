@@ -109,7 +109,7 @@ def test_interleaved_batches_of_different_plans_keep_their_counts():
         "b": count_tours(6, 5, start="all"),
         "c": count_tours(5, 6, start=(0, 0)),
     }
-    assert totals["a"] == 4542  # the 5x6 corner count in the README table
+    assert totals["a"] == 4542  # the 5x6 corner count in docs/performance.md
 
 
 def test_plan_takes_partials_of_the_counts():

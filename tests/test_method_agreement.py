@@ -4,7 +4,7 @@ at most 20 cells and on shaped boards up to 4x5 (degenerate ones included:
 1xN, one square, a square with no neighbour), from every start and from all
 of them, open and closed, against the brute-force oracle (``oracle.py``).
 
-The README promises that the answer never depends on ``method``; a one-square
+docs/knights.md promises that the answer never depends on ``method``; a one-square
 board once counted 0 tours by its pairs of ends.
 """
 

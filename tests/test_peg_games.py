@@ -160,7 +160,7 @@ def test_cli_every_game(capsys) -> None:
 def test_a_win_played_backwards_is_a_win(board: PegBoard) -> None:
     # Reversed on the complemented board, a game from vacancy s to last peg f
     # is one from vacancy f to last peg s: two passes from different starts
-    # must agree (the check the README's French table uses across starts).
+    # must agree (the check docs/performance.md's French table uses across starts).
     wins = {s: count_peg_games(board, start=s).wins for s in board.holes}
     solvable = 0
     for s in board.holes:
