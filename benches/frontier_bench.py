@@ -13,7 +13,7 @@ A case is ``RxC`` (all starts, open tours), optionally ``RxC@r,c`` (from one
 square) and a trailing ``c`` for closed tours (``6x6@0,0c``).  A count past
 256 bits is reported as an overflow (3x146 and longer).
 
-Measured on the 2-core development machine (see the README's table): 3x16
+Measured on the 2-core development machine (see the table in docs/performance.md): 3x16
 0.004 s (search 1.66 s), 3x100 0.03 s and 4x60 0.20 s (counts past 128 bits),
 5x8 0.28 s (search 1.22 s), 6x6 1.32 s / 4.0 M states / 253 MB (search
 0.11 s), 6x7 6.6 s / 11.7 M states / 649 MB, and 7x7 all starts

@@ -12,7 +12,7 @@ saves its layers in a directory of its own there, and a rerun goes on
 from them (an 8x8 pair takes hours).  The projection multiplies the mean time of the pairs run by
 the plan's length: pair costs differ (a pair near the corners pins the
 sweep's first squares, one in the middle does not), so spread the sample
-over the plan.  Measured figures are in the README ("8x8").
+over the plan.  Measured figures are in docs/performance.md ("8x8").
 """
 
 from __future__ import annotations

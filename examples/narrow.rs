@@ -1,6 +1,7 @@
 //! Where `find_tour` gives up on narrow boards: tries ROWS x n for n in LO..=HI
 //! (CLOSED = 1 for closed tours) and prints the widths where the heuristic
-//! failed and the slow ones.  The README's limits for 3 x n come from here.
+//! failed and the slow ones.  What `find_tour` does on 3 x n and 4 x n now
+//! is in `docs/memory.md` ("Limits"); this checks it on any range.
 //!
 //! ```text
 //! cargo run --release --example narrow -- 3 100 200 1

@@ -14,3 +14,19 @@ def processes():
     as on another machine."""
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
         yield pool
+
+
+#: The limit for a test not marked ``slow``, in seconds: such a test takes
+#: under about 2 s on a quiet 2-core machine, so this leaves room for a loaded
+#: one while catching a hang long before the 600 s of pyproject.toml.
+QUICK_TIMEOUT = 120
+
+
+def pytest_collection_modifyitems(config, items):
+    # Only with pytest-timeout installed (the test extra has it): without it
+    # the marker would be an unknown one.
+    if not config.pluginmanager.hasplugin("timeout"):
+        return
+    for item in items:
+        if item.get_closest_marker("slow") is None and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(QUICK_TIMEOUT))

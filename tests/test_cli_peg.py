@@ -13,9 +13,10 @@ import peg_oracle as oracle
 import pytest
 from test_cli import interrupt, run, usage_error
 
-ENGLISH_CENTRE = 40_861_647_040_079_968  # DESIGN.md section 8
+ENGLISH_CENTRE = 40_861_647_040_079_968  # durangobill.com/Peg33.html
 
 
+@pytest.mark.slow
 def test_the_english_board_from_the_centre_by_default(capsys):
     code, out, err = run(capsys, "peg", "english")
     assert (code, out, err) == (0, f"{ENGLISH_CENTRE}\n", "")
@@ -90,6 +91,7 @@ def test_finish_table_json(capsys):
     assert doc["total"] == sum(want.values())
 
 
+@pytest.mark.slow
 def test_count_json(capsys):
     code, out, _ = run(capsys, "peg", "english", "--json")
     assert code == 0
@@ -272,6 +274,7 @@ def test_distribution_usage_errors(capsys, argv, phrase):
     assert phrase in usage_error(capsys, "peg", *argv)
 
 
+@pytest.mark.slow
 def test_a_memory_budget_and_its_spill_directory(capsys, tmp_path):
     code, out, err = run(capsys, "peg", "english", "--memory", "8MB", "--spill", str(tmp_path))
     assert (code, out, err) == (0, f"{ENGLISH_CENTRE}\n", "")

@@ -31,7 +31,7 @@ from test_queens import A000170, A002562
 SOLUTIONS = dict(enumerate(A000170, start=1)) | {17: 95_815_104}
 CLASSES = dict(enumerate(A002562, start=1))
 
-#: Directed open tours from every square of 6x6 (DESIGN.md; A165134).
+#: Directed open tours from every square of 6x6 (OEIS A165134).
 ALL_6X6 = 6_637_920
 
 
@@ -111,7 +111,7 @@ def test_interleaved_batches_of_different_plans_keep_their_counts():
         "b": count_tours(6, 5, start="all"),
         "c": count_tours(5, 6, start=(0, 0)),
     }
-    assert totals["a"] == 4542  # the 5x6 corner count in the README table
+    assert totals["a"] == 4542  # the 5x6 corner count in docs/performance.md
 
 
 def test_plan_takes_partials_of_the_counts():
@@ -202,6 +202,7 @@ def dask_client():
         yield client
 
 
+@pytest.mark.slow
 def test_a_real_dask_cluster_counts_every_family():
     with dask_client() as client:
         executor = client.get_executor()
@@ -434,6 +435,7 @@ def _layer_log(path):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.slow
 def test_a_killed_peg_count_goes_on_from_its_saved_layers(tmp_path):
     path = str(tmp_path / "english")
     program = (
@@ -446,7 +448,7 @@ def test_a_killed_peg_count_goes_on_from_its_saved_layers(tmp_path):
     assert first and {run for run, _, _ in first} == {1}
     board = solvers.PegBoard.english()
     total = solvers.count_peg_solutions(board, start=(2, 4), checkpoint=path)
-    assert total == 138_409_681_956_904_365_268  # DESIGN.md section 8
+    assert total == 138_409_681_956_904_365_268  # as test_peg's (2, 4) figure
     # the second run went on below the layers the first had saved, side by side
     log = _layer_log(path)
     for side in {side for _, side, _ in first}:

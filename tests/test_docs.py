@@ -110,7 +110,9 @@ def test_the_examples_ask_for_few_threads(source):
 
 def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    command = ci.split("# The README's second command, verbatim:\n", 1)[1].splitlines()[0]
+    # the first line of code after the comment (CI's timing stamp aside)
+    after = ci.split("# The README's second command, verbatim", 1)[1].splitlines()[1:]
+    command = next(line for line in after if line and not line.startswith(("#", "stamp ")))
     assert f"```bash\n{command}\n```" in README.read_text(encoding="utf-8")
 
 
@@ -126,3 +128,36 @@ def test_every_page_is_in_the_table_of_contents():
     pages = {p.relative_to(DOCS).with_suffix("").as_posix() for p in DOCS.glob("*.md")}
     pages |= {p.relative_to(DOCS).with_suffix("").as_posix() for p in DOCS.glob("examples/*.ipynb")}
     assert pages - {"index"} == listed
+
+
+# ---------------------------------------------------------------- the layout page
+
+LAYOUT = DOCS / "layout.md"
+
+
+def layout_paths(text: str) -> list[str]:
+    """The paths of the layout page's tables: the first cell of each row, in
+    backticks (``| `src/lib.rs` | the crate root |``)."""
+    return re.findall(r"^\| `([^`]+)` \|", text, flags=re.M)
+
+
+def test_the_layout_reader():
+    text = "| Path | Its job |\n| --- | --- |\n| `src/a.rs` | a |\n| `b/` | `c.rs` |\nnot `d.rs`\n"
+    assert layout_paths(text) == ["src/a.rs", "b/"]
+
+
+def test_every_path_of_the_layout_exists():
+    named = layout_paths(LAYOUT.read_text(encoding="utf-8"))
+    assert len(named) > 100, "the layout page's tables were not read"
+    missing = [p for p in named if not (ROOT / p).exists()]
+    assert missing == [], f"docs/layout.md names paths that do not exist: {missing}"
+    assert len(named) == len(set(named)), "docs/layout.md lists a path twice"
+
+
+def test_every_source_file_is_in_the_layout():
+    named = set(layout_paths(LAYOUT.read_text(encoding="utf-8")))
+    sources = [*(ROOT / "src").rglob("*.rs"), *(ROOT / "python" / "solvers").rglob("*.py")]
+    sources += (ROOT / "python" / "solvers").rglob("*.pyi")
+    on_disk = {p.relative_to(ROOT).as_posix() for p in sources if "__pycache__" not in p.parts}
+    unlisted = sorted(on_disk - named)
+    assert unlisted == [], f"source files docs/layout.md does not list: {unlisted}"

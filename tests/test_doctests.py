@@ -28,6 +28,7 @@ def test_docstring_examples(name):
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"
 
 
+@pytest.mark.slow
 def test_the_examples_exist():
     # the knights subpackage documents its API with runnable examples
     knights = [name for name in MODULES if name.startswith("solvers.knights")]
@@ -45,7 +46,13 @@ WRITTEN = [ROOT / "README.md"] + sorted(
 )
 
 
-@pytest.mark.parametrize("path", WRITTEN, ids=lambda p: p.relative_to(ROOT).as_posix())
+@pytest.mark.parametrize(
+    "path",
+    # The README's taste is quick; the pages' sessions (a few seconds each)
+    # also run in the docs' doctest build.
+    [p if p.name == "README.md" else pytest.param(p, marks=pytest.mark.slow) for p in WRITTEN],
+    ids=lambda p: p.relative_to(ROOT).as_posix(),
+)
 def test_the_written_examples(path):
     result = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 1

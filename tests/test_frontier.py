@@ -50,6 +50,7 @@ def test_a_sample_of_starts_on_6x6_agrees_with_the_search(start):
         assert frontier == search
 
 
+@pytest.mark.slow
 def test_published_values():
     # A118067: directed open tours of a 3xn board, over all starts; so
     # count_tours(3, n, start="all") itself (3x4: 8 undirected paths, 16 tours).
@@ -86,6 +87,7 @@ def test_every_published_3xn_value():
     assert [count_tours(3, n, start="all") for n in range(1, 29)] == a118067
 
 
+@pytest.mark.slow
 def test_counts_past_128_bits():
     # 3x73 is the longest 3xn board whose count fits 128 bits; past it the
     # DP carries 256-bit counts.  The sum over the start squares (each its own
@@ -206,6 +208,7 @@ def test_timeout_and_progress():
         count_tours(6, 7, start="all", method="frontier", timeout=0.2)
 
 
+@pytest.mark.slow
 def test_a_board_spanning_8x8_agrees_with_the_search():
     # Columns of 8: a working frontier past 64 bits, keys packed densely.
     text = "\n".join(["........"] * 3 + ["....####"] * 5)

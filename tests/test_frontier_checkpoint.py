@@ -18,7 +18,7 @@ from solvers import _core
 from solvers._engine._args import LEDGER_NAME
 from test_distributed import kill_once
 
-# OEIS A165134 (and ../shared/DESIGN.md): 5x5 1728, 6x6 6,637,920, 6x7 779,938,932.
+# Published: 5x5 1728 and 6x6 6,637,920 (OEIS A165134, n x n), 6x7 779,938,932.
 PUBLISHED = {(5, 5): 1728, (6, 6): 6_637_920, (6, 7): 779_938_932}
 
 
@@ -52,7 +52,10 @@ def layer_file(directory) -> str:
     return os.path.join(directory, name)
 
 
-@pytest.mark.parametrize(("size", "start"), [((5, 5), "all"), ((6, 6), "all"), ((5, 6), (0, 0))])
+@pytest.mark.parametrize(
+    ("size", "start"),
+    [((5, 5), "all"), pytest.param((6, 6), "all", marks=pytest.mark.slow), ((5, 6), (0, 0))],
+)
 def test_a_checkpointed_count_is_the_count_and_a_rerun_returns_at_once(size, start, tmp_path):
     rows, cols = size
     directory = tmp_path / "new" / "ckpt"  # made, parents too
@@ -80,6 +83,7 @@ def test_a_checkpointed_count_is_the_count_and_a_rerun_returns_at_once(size, sta
     assert (directory / "manifest").read_bytes() == before
 
 
+@pytest.mark.slow
 def test_a_count_killed_mid_layer_resumes_from_its_last_layer(tmp_path):
     directory = tmp_path / "ckpt"
     program = (

@@ -1,7 +1,7 @@
 """The frontier count on executors (``method="frontier", executor=...``): every
 sweep step a round of tasks that pass the layer on through partition files
 in a directory of their own inside ``spill=``.  Totals are checked against
-published values (OEIS A165134, DESIGN.md) and the search, and against the
+published values (OEIS A165134) and the search, and against the
 count in one process where no value is published; damaged partition files
 are refused, and the directory goes with the count."""
 
@@ -17,7 +17,7 @@ from solvers._engine import _rounds
 from solvers.knights import frontier_dist as _frontier_dist
 from test_distributed import ALL_6X6, dask_client
 
-#: Directed open tours from every square, OEIS A165134 (5x5: DESIGN.md).
+#: Directed open tours from every square of 5x5, OEIS A165134.
 ALL_5X5 = 1728
 
 
@@ -25,7 +25,7 @@ ALL_5X5 = 1728
     ("size", "kwargs", "published"),
     [
         ((5, 5), {"start": "all"}, ALL_5X5),
-        ((6, 6), {"start": "all"}, ALL_6X6),
+        pytest.param((6, 6), {"start": "all"}, ALL_6X6, marks=pytest.mark.slow),
         ((5, 6), {"start": (0, 0)}, None),
         ((6, 6), {"start": (0, 0), "closed": True}, None),
         ((4, 30), {"start": "all"}, None),  # counts past 64 bits
@@ -111,6 +111,7 @@ def test_what_does_not_go_with_an_executor_is_refused(processes, tmp_path):
         count_tours(5, 5, method="frontier", executor=object())
 
 
+@pytest.mark.slow
 def test_a_real_dask_cluster_counts_through_partition_files(tmp_path):
     with dask_client() as client:
         executor = client.get_executor()
@@ -124,6 +125,7 @@ def test_a_real_dask_cluster_counts_through_partition_files(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_the_command_line_counts_on_workers_and_within_a_budget(capsys, tmp_path):
     from solvers import cli
 

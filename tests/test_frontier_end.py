@@ -18,7 +18,7 @@ from solvers import count_tours
     [
         (3, 4, None),
         (4, 5, None),
-        (5, 5, None),
+        pytest.param(5, 5, None, marks=pytest.mark.slow),
         (None, None, "....\n.#..\n....\n...."),  # a shaped board (a missing square)
     ],
 )
@@ -39,6 +39,7 @@ def test_every_end_agrees_with_the_oracle(rows, cols, text):
     assert found > 0 or text is not None, "no pair with a tour: a weak test"
 
 
+@pytest.mark.slow
 def test_the_ends_add_up_to_the_search_from_a_square():
     for start in [(0, 0), (2, 3)]:
         by_end = [count_tours(6, 6, start=start, end=(r, c)) for r in range(6) for c in range(6)]

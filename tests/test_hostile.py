@@ -705,6 +705,7 @@ GARBAGE = st.one_of(
     name=st.sampled_from(["start", "threads", "timeout", "closed", "method"]),
     value=GARBAGE,
 )
+@pytest.mark.slow
 def test_any_value_for_a_count_argument(name, value):
     if name == "threads" and isinstance(value, int) and not isinstance(value, bool):
         value = value if value < 1 or value > 8 else 2  # no pool of a thousand threads
@@ -729,6 +730,7 @@ TOURS_3X4_COUNTS = {
 
 @settings(max_examples=300, deadline=None)
 @given(name=st.sampled_from(["start", "finish", "threads", "timeout", "method"]), value=GARBAGE)
+@pytest.mark.slow
 def test_any_value_for_a_peg_argument(name, value):
     if name == "threads" and isinstance(value, int) and not isinstance(value, bool):
         value = value if value < 1 or value > 8 else 2

@@ -143,7 +143,8 @@ def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
 
 def test_the_graph_sees_the_package():
     assert EXTENSIONS == {"solvers._core"}
-    assert FAMILIES == {"knights", "nqueens", "peg"}
+    # at least these: a new family is found on disk, with no line to edit here
+    assert {"knights", "nqueens", "peg"} <= FAMILIES
     assert {"_engine", "_engine._plan", "_engine._validate", "_version"} <= SHARED
     edges = graph()
     assert "solvers.knights" in edges and "solvers._engine._plan" in edges

@@ -7,6 +7,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import oracle
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from solvers import count_tours, is_tour, tours
@@ -129,6 +130,7 @@ def test_tours_map_onto_the_tours_of_the_transformed_board(board, name, closed):
     assert {tuple(tour) for tour in found} == mapped
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.integers(1, 8), st.integers(1, 8), st.booleans())
 def test_rectangle_counts_equal_their_transpose(rows, cols, closed):
@@ -198,6 +200,7 @@ def test_closed_counts_are_the_same_from_every_square(board):
 # ---------------------------------------------------------------- threads and starts
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(boards_with_start(max_cells=35), st.booleans())
 def test_counts_do_not_depend_on_threads(board, closed):

@@ -61,6 +61,7 @@ def limited(call: str, limit: int, timeout: float = 120) -> str:
 
 
 @needs_prlimit
+@pytest.mark.slow
 def test_a_frontier_count_past_the_limit_is_a_memory_error():
     # 7x9 from every square needs tens of GB at its widest step; under
     # 800 MB the tables of step 27 or so of 63 no longer fit (seconds in).
@@ -97,6 +98,7 @@ def test_even_the_largest_board_past_the_limit_is_a_memory_error():
 
 
 @needs_prlimit
+@pytest.mark.slow
 def test_a_plan_past_the_limit_is_a_memory_error_and_past_the_cap_a_value_error():
     plan = "solvers.distributed.plan(solvers.count_tours, 8, 8, subproblems={})"
     report = limited(plan.format(2**24), 3 * GB // 2)

@@ -43,6 +43,7 @@ CHILD = textwrap.dedent(
 
 
 @pytest.mark.parametrize("limit", [1_500_000_000, 2_000_000_000], ids=["1.5GB", "2GB"])
+@pytest.mark.slow
 def test_a_count_too_big_for_its_memory_is_a_memory_error(limit):
     child = subprocess.run(
         ["prlimit", f"--as={limit}", sys.executable, "-c", CHILD],

@@ -4,7 +4,7 @@ at most 20 cells and on shaped boards up to 4x5 (degenerate ones included:
 1xN, one square, a square with no neighbour), from every start and from all
 of them, open and closed, against the brute-force oracle (``oracle.py``).
 
-The README promises that the answer never depends on ``method``; a one-square
+docs/knights.md promises that the answer never depends on ``method``; a one-square
 board once counted 0 tours by its pairs of ends.
 """
 
@@ -110,6 +110,7 @@ def shaped_boards(draw):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shaped_boards())
+@pytest.mark.slow
 def test_every_method_agrees_on_random_shapes_up_to_4x5(board) -> None:
     check_board(*board)
 

@@ -24,8 +24,9 @@ SMALL = [
 IDS = [repr(board) for board, _ in SMALL]
 
 
+@pytest.mark.slow
 def test_published_english_centre_to_centre():
-    # DESIGN.md section 8
+    # published: Durango Bill, durangobill.com/Peg33.html
     assert count_peg_solutions(PegBoard.english(), start=(3, 3)) == 40_861_647_040_079_968
 
 
@@ -63,8 +64,10 @@ def test_some_small_problems_are_solvable():
     assert count_peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3)) > 0
 
 
+@pytest.mark.slow
 def test_the_seeds_start_on_the_english_board():
-    # more than 64 bits: the u128 path (DESIGN.md section 8)
+    # more than 64 bits: the u128 path; (2, 4) to (2, 4) is the seed project's
+    # figure (not on Bill's page), which the meet and the layer DP agree on
     board = PegBoard.english()
     assert count_peg_solutions(board, start=(2, 4), method="meet") == (138_409_681_956_904_365_268)
 

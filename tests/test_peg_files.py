@@ -63,6 +63,7 @@ def _check_small_cases(executor, spill):
     assert os.listdir(spill) == []
 
 
+@pytest.mark.slow
 def test_a_process_pool_counts_through_files(processes, tmp_path):
     _check_small_cases(processes, tmp_path)
     board = PegBoard.english()
@@ -79,6 +80,7 @@ def test_a_process_pool_counts_through_files(processes, tmp_path):
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_a_real_dask_cluster_counts_through_files(tmp_path):
     with dask_client() as client:
         executor = client.get_executor()

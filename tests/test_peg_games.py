@@ -61,6 +61,7 @@ def test_every_start_agrees_with_brute_force(board: PegBoard, plain: tuple) -> N
     assert stuck_seen > 0
 
 
+@pytest.mark.slow
 def test_published_english_games_from_the_centre() -> None:
     # Durango Bill, "Peg solitaire - the English board": every game from the
     # centre vacancy, and those ending with one peg in the centre; the
@@ -83,6 +84,7 @@ def test_threads_do_not_change_the_answer(threads: int) -> None:
     assert want.wins == finish_counts(board, start=(2, 1))
 
 
+@pytest.mark.slow
 def test_a_spilling_count_is_the_published_one(tmp_path) -> None:
     # 8 MB is far below the English board's widest layers: they go through files.
     games = count_peg_games(PegBoard.english(), start=(3, 3), memory="8MB", spill=tmp_path)
@@ -165,7 +167,7 @@ def test_cli_every_game(capsys) -> None:
 def test_a_win_played_backwards_is_a_win(board: PegBoard) -> None:
     # Reversed on the complemented board, a game from vacancy s to last peg f
     # is one from vacancy f to last peg s: two passes from different starts
-    # must agree (the check the README's French table uses across starts).
+    # must agree (the check docs/performance.md's French table uses across starts).
     wins = {s: count_peg_games(board, start=s).wins for s in board.holes}
     solvable = 0
     for s in board.holes:

@@ -72,7 +72,7 @@ def _wait_for_no_stream_thread(seconds: float = 5.0) -> int:
 
 
 def test_the_published_triangle_count():
-    # DESIGN.md section 8: the 15-hole triangle from the corner, last peg anywhere.
+    # The 15-hole triangle from the corner, last peg anywhere: durangobill.com/PegSolitaire.html
     games = peg_solutions(PegBoard.triangle(5), start=(0, 0), finish=None)
     assert sum(1 for _ in games) == 29_760
 

@@ -285,7 +285,7 @@ def browser(tmp_path_factory):
 
 GALLERY = {
     "tour-5x6": lambda: solvers.find_tour(5, 6).to_svg(numbers=False),
-    # the README's pictures, as committed (numbers drawn in the squares)
+    # the pictures of the README and docs/, as committed (numbers drawn in the squares)
     "tour-8x8": lambda: (PICTURES / "tour-8x8.svg").read_text(encoding="utf-8"),
     "tour-6x6-closed": lambda: (PICTURES / "tour-6x6-closed.svg").read_text(encoding="utf-8"),
     "queens-8": lambda: (PICTURES / "queens-8.svg").read_text(encoding="utf-8"),

@@ -17,8 +17,8 @@ from test_memory import MB, limited, needs_prlimit
 # 64 bits, so the wide counts spill too.
 CASES = [
     ((5, 5), "all", 1728),
-    ((6, 6), "all", 6_637_920),
-    ((6, 6), (0, 0), None),
+    pytest.param((6, 6), "all", 6_637_920, marks=pytest.mark.slow),
+    pytest.param((6, 6), (0, 0), None, marks=pytest.mark.slow),
     ((4, 30), "all", None),
 ]
 
@@ -89,6 +89,7 @@ def test_bad_spill_directories_are_refused(tmp_path):
 
 
 @needs_prlimit
+@pytest.mark.slow
 def test_what_does_not_fit_in_memory_fits_within_a_budget():
     # 6x7 from every square peaks near 650 MB in memory: under a 450 MB
     # address-space limit it is a MemoryError, within a 60 MB budget it
@@ -101,6 +102,7 @@ def test_what_does_not_fit_in_memory_fits_within_a_budget():
 
 
 @needs_prlimit
+@pytest.mark.slow
 def test_an_automatic_budget_fits_what_the_machine_has():
     # The same count under the same limit: memory="auto" budgets from what
     # the address-space limit leaves, so it spills instead of failing.

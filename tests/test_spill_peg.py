@@ -1,7 +1,7 @@
 """The peg-solitaire count within a memory budget: ``memory=`` keeps each
 search's newest layer in the layer engine's shards, spilling to files in a
 directory of their own inside ``spill=``, and the answer is the separate
-oracle's (``peg_oracle.py``), the published one (DESIGN.md section 8) and the
+oracle's (``peg_oracle.py``), the published one (Durango Bill's pages) and the
 in-memory count's; bad arguments are refused with a clear error."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from solvers import PegBoard, count_peg_solutions, finish_counts
 from test_distributed import kill_once
 from test_memory import MB, limited, needs_prlimit
 
-ENGLISH_CENTRE = 40_861_647_040_079_968  # DESIGN.md section 8
-ENGLISH_2_4 = 138_409_681_956_904_365_268  # DESIGN.md section 8: (2, 4) to (2, 4)
+ENGLISH_CENTRE = 40_861_647_040_079_968  # durangobill.com/Peg33.html
+ENGLISH_2_4 = 138_409_681_956_904_365_268  # (2, 4) to (2, 4): see test_peg.py
 
 SMALL = [
     (PegBoard.rectangle(3, 4), oracle.rectangle(3, 4)),
@@ -49,6 +49,7 @@ def test_a_budget_gives_the_oracle_counts(board, oracle_board, tmp_path):
 
 
 @pytest.mark.parametrize("threads", [1, 3, 8])
+@pytest.mark.slow
 def test_a_spilling_count_is_the_published_one_for_every_thread_count(threads, tmp_path):
     got = count_peg_solutions(
         PegBoard.english(), start=(3, 3), memory="8MB", spill=tmp_path, threads=threads
@@ -57,6 +58,7 @@ def test_a_spilling_count_is_the_published_one_for_every_thread_count(threads, t
     assert os.listdir(tmp_path) == []  # the spill directory went with the count
 
 
+@pytest.mark.slow
 def test_a_small_budget_really_spills(tmp_path):
     # The bytes written, through the private driver (the public call only
     # shows them on its progress bar).
@@ -74,11 +76,12 @@ def test_a_small_budget_really_spills(tmp_path):
 
 
 def test_an_automatic_budget():
-    # DESIGN.md section 8: the 15-hole triangle from the corner, last peg anywhere.
+    # The 15-hole triangle from the corner, last peg anywhere: durangobill.com/PegSolitaire.html
     got = count_peg_solutions(PegBoard.triangle(5), start=(0, 0), finish=None, memory="auto")
     assert got == 29_760
 
 
+@pytest.mark.slow
 def test_finish_counts_within_a_budget(tmp_path):
     board = PegBoard.english()
     want = finish_counts(board, start=(3, 3))
@@ -112,6 +115,7 @@ def test_bad_arguments_are_refused(tmp_path):
 
 
 @needs_prlimit
+@pytest.mark.slow
 def test_what_does_not_fit_in_memory_fits_within_a_budget():
     # English (2, 4) to (2, 4) peaks near 1.9 GB in memory: under a 1.2 GB
     # address-space limit it is a MemoryError, within a 400 MB budget it
@@ -137,6 +141,7 @@ def _saved_pegs(directory) -> int | None:
     return None if found is None else 64 - int(found.group(1))
 
 
+@pytest.mark.slow
 def test_a_checkpoint_directory_records_the_answer(tmp_path):
     directory = tmp_path / "ckpt"
     kwargs = {"start": (3, 3), "memory": "64MB", "checkpoint": directory}
@@ -150,6 +155,7 @@ def test_a_checkpoint_directory_records_the_answer(tmp_path):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.slow
 def test_sigkill_mid_count_then_resume(tmp_path, monkeypatch):
     from solvers.peg import dp as _peg_dp
 

@@ -23,7 +23,7 @@ from test_distributed import RecordingExecutor, dask_client
     [
         (3, 4, None),
         (4, 5, None),
-        (5, 5, None),
+        pytest.param(5, 5, None, marks=pytest.mark.slow),
         (None, None, "....\n.#..\n....\n...."),  # a shaped board: no symmetry left
         (None, None, ".....\n.....\n..#..\n.....\n....."),  # a holed square: 8 symmetries
     ],
@@ -101,6 +101,7 @@ def test_subproblems_anywhere_add_up(processes):
     assert count_tours(5, 6, start="all", method="pairs", executor=processes) == want
 
 
+@pytest.mark.slow
 def test_a_real_dask_cluster_counts_by_pairs():
     want = count_tours(6, 6, start="all", method="search")
     with dask_client() as client:
@@ -130,6 +131,7 @@ def test_a_checkpoint_keeps_finished_pairs_across_budgets(tmp_path):
         count_tours(5, 6, start=(0, 0), method="pairs", checkpoint=path)
 
 
+@pytest.mark.slow
 def test_pairs_within_a_small_budget_spill_and_agree(tmp_path):
     want = count_tours(6, 6, start=(0, 0), method="search")
     got = count_tours(6, 6, start=(0, 0), method="pairs", memory="1MiB", spill=tmp_path)

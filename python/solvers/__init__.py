@@ -10,7 +10,7 @@ re-exports (``solve_peg``, the old name of :func:`find_peg_solution`, still
 works for one release, with a :class:`DeprecationWarning`).
 
 >>> import solvers
->>> solvers.count_tours(4, 7, threads=8)
+>>> solvers.count_tours(4, 7, threads=2)
 1682
 """
 

@@ -12,6 +12,8 @@
 //! * `construct.rs`: the block construction that finds a tour on every full
 //!   rectangle that has one, in linear time (what `find_tour` uses first on
 //!   rectangles of more than 64 cells);
+//! * `lanes.rs`: its tours of strips 3 and 4 squares wide, which blocks
+//!   joined by exchanges cannot build;
 //! * `error.rs`: [`FindError`], a find's failures (it may end undecided);
 //! * `frontier/`: the frontier (transfer-matrix) count, which counts tours
 //!   without visiting them, on boards far past the search's 64 cells.

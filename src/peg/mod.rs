@@ -5,11 +5,12 @@
 //! and flips all three bits.  Every jump removes one peg, so the positions
 //! after `k` jumps form a layer, and the number of jump sequences reaching a
 //! position is the sum over its parents in the previous layer.  The Python
-//! layer (`python/solvers/peg.py`) drives the layers; [`expand()`] computes one
-//! layer from the previous with rayon, [`meet()`] joins two searches.
+//! driver (`python/solvers/peg/dp.py`) runs the layers; [`expand()`]
+//! computes one layer from the previous with rayon, [`meet()`] joins two
+//! searches.
 //!
 //! **Splitting across tasks.**  For a run spread over processes or machines
-//! (`python/solvers/_peg_dist.py`) a layer is split into parts by a fixed
+//! (`python/solvers/peg/dist.py`) a layer is split into parts by a fixed
 //! hash of each key ([`owner_of`]): [`expand_split`] expands one part and
 //! splits its children by owner, [`merge`] sums the pieces that several
 //! tasks sent to one owner, and [`Layer::to_bytes`] / [`Layer::from_bytes`]

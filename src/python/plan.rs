@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 /// A pair of end squares, `(start, end)`, as `(row, col)`.
 type EndSquares = ((usize, usize), (usize, usize));
 
-/// The subproblems of a tours or queens count (see `solvers.dist`).
+/// The subproblems of a tours or queens count (see `solvers.distributed`).
 #[pyclass(frozen, module = "solvers._core")]
 pub(super) struct CountPlan {
     plan: Arc<dyn Splittable>,

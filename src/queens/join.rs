@@ -591,7 +591,7 @@ pub fn check_memory(n: usize, threads: usize) -> Result<(), SearchError> {
 /// (exact) and, per worker, the half lists of one row split with their
 /// sieve copies, estimated at a quarter of the table's placements' bytes
 /// (measured: n = 20 peaks at 87 MB on 2 threads with a 64 MB table, n = 21
-/// at the figure in the README).
+/// at the figure in `docs/memory.md`).
 pub fn memory_estimate(n: usize, workers: usize) -> u64 {
     let h = n / 2;
     let placements = PLACEMENTS[h.min(12)] * 8;

@@ -4,7 +4,7 @@ through partition files in a directory every worker can reach.
 :func:`solvers.count_tours` comes here for ``method="frontier"`` with
 ``executor=``.
 
-How the work is split (``src/frontier/round.rs`` does a task's work).  Every
+How the work is split (``src/knights/frontier/round.rs`` does a task's work).  Every
 layer of the DP (the states after a sweep step, with their counts) is cut
 into ``parts`` partitions by a fixed hash of the states, and every step is one
 *round* of at most ``parts`` tasks, task ``o`` owning the states that hash to

@@ -657,7 +657,7 @@ class PegBoard:
         """An SVG picture of the board with a peg (a filled disc) in every hole
         but those in ``empty`` (hollow circles); ``cell`` is the distance between
         neighbouring holes in pixels (automatic by default).  See
-        :func:`solvers.pictures.peg_position_svg`.
+        :func:`solvers.peg.pictures.peg_position_svg`.
 
         >>> PegBoard.triangle(3).to_svg(empty=[(0, 0)]).count("<circle")
         6

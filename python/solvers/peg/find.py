@@ -17,7 +17,8 @@ def find_peg_solution(
     timeout: float | None = None,
 ) -> PegSolution | None:
     """One solution, as a :class:`PegSolution` (a sequence of jumps), or
-    ``None`` when there is none.  ``solve_peg`` is another name for it.
+    ``None`` when there is none.  ``solve_peg``, its old name, still works
+    for one release, with a :class:`DeprecationWarning`.
 
     ``finish`` is a hole, ``"start"`` (default) or ``None`` (any single peg).
     A depth-first search in Rust that remembers the positions it has proved

@@ -21,9 +21,9 @@
 //! The records are the spill files' ([`crate::layers::Writer`]): each
 //! carries a checksum, the step's tag and its owner, so a piece that is
 //! truncated, altered or from another count or step is refused, never
-//! counted.  The caller (`python/solvers/_frontier_dist.py`) only passes
-//! the pieces' places from one round to the next and removes the files a
-//! round has read.
+//! counted.  The caller (`python/solvers/knights/frontier_dist.py`) only
+//! passes the pieces' places from one round to the next and removes the
+//! files a round has read.
 
 use super::layer::{add_finished, Width};
 use super::sweep::Sweep;
