@@ -820,14 +820,24 @@ def test_checkpoint_files_that_are_not_checkpoints(tmp_path):
     still_works()
 
 
-def test_a_checkpoint_is_a_directory_made_with_its_parents(tmp_path):
+def test_a_checkpoint_is_a_directory_made_in_an_existing_folder(tmp_path):
     _, count = _peg_checkpoint(tmp_path)
-    assert count(tmp_path / "no" / "such") == count(tmp_path / "peg")
-    assert (tmp_path / "no" / "such" / LEDGER_NAME).is_file()
-    assert count_queens(8, checkpoint=tmp_path / "q" / "8") == 92
-    made = tmp_path / "made" / "here"
+    assert count(tmp_path / "such") == count(tmp_path / "peg")
+    assert (tmp_path / "such" / LEDGER_NAME).is_file()
+    assert count_queens(8, checkpoint=tmp_path / "q8") == 92
+    made = tmp_path / "here"
     assert count_tours(3, 4, method="frontier", checkpoint=made) == TOURS_3X4
     assert made.is_dir()
+    # Only the directory itself is made: a missing folder is a mistyped path.
+    far = tmp_path / "no" / "such"
+    for call in (
+        lambda: count_queens(8, checkpoint=far),
+        lambda: count_tours(3, 4, checkpoint=far),
+        lambda: count_tours(3, 4, method="frontier", checkpoint=far),
+        lambda: count(far),
+    ):
+        refused(call, ValueError, f"its folder {str(tmp_path / 'no')!r} does not exist")
+    assert not (tmp_path / "no").exists()
     refused(lambda: count_queens(8, checkpoint=_UNDER_FILE), ValueError, "cannot be made")
     still_works()
 

@@ -82,7 +82,7 @@ def spill_directory(path: Any) -> str | None:
 
 def checkpoint_directory(path: Any) -> str:
     """``path`` as a string if it can be a checkpoint directory (an existing
-    directory, or nothing yet: the count makes it, parents too), else
+    directory, or nothing yet in an existing folder: the count makes it), else
     ``TypeError``/``ValueError`` (for a path that keeps nothing, such as
     ``""`` or SQLite's ``":memory:"``, and for a file).
 
@@ -99,6 +99,12 @@ def checkpoint_directory(path: Any) -> str:
             f"checkpoint={text!r} is a file, not a directory: a count keeps its "
             "checkpoint in a directory (made if missing)"
         )
+    folder = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(text) and not os.path.isdir(folder):
+        # Only the directory itself is made: a folder that is missing is more
+        # often a mistyped path than a wish for a new tree.
+        why = "is a file" if os.path.exists(folder) else "does not exist"
+        raise ValueError(f"checkpoint={text!r} cannot be made: its folder {folder!r} {why}")
     return text
 
 
