@@ -832,12 +832,7 @@ mod tests {
     /// lanes of `lanes.rs`, or for 4-wide starts deep inside the blocks here.
     #[test]
     fn narrow_strips_from_every_start() {
-        // The debug profile (CI's overflow-checked run) takes a sample: the
-        // release run (`cargo test --release`) takes every length.
-        let (four, three) = match cfg!(debug_assertions) {
-            true => (17..=22, (23..=27).step_by(2)),
-            false => (17..=64, (23..=61).step_by(2)),
-        };
+        let (four, three) = (17..=64, (23..=61).step_by(2));
         let mut lens: Vec<(usize, usize)> = four.map(|n| (4, n)).collect();
         lens.extend(three.map(|n| (3, n)));
         lens.extend([(4, 201), (3, 201)]);
@@ -867,10 +862,7 @@ mod tests {
                 sizes.push((r, c));
             }
         }
-        if !cfg!(debug_assertions) {
-            // (the debug profile takes the small ones only)
-            sizes.extend([(5, 31), (15, 17), (21, 21)]);
-        }
+        sizes.extend([(5, 31), (15, 17), (21, 21)]);
         for (r, c) in sizes {
             for (rows, cols) in [(r, c), (c, r)] {
                 for s in 0..rows * cols {
