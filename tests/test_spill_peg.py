@@ -17,8 +17,9 @@ from solvers import PegBoard, count_peg_solutions, finish_counts
 from test_distributed import kill_once
 from test_memory import MB, limited, needs_prlimit
 
+MiB = 1 << 20
+
 ENGLISH_CENTRE = 40_861_647_040_079_968  # durangobill.com/Peg33.html
-ENGLISH_2_4 = 138_409_681_956_904_365_268  # (2, 4) to (2, 4): see test_peg.py
 
 SMALL = [
     (PegBoard.rectangle(3, 4), oracle.rectangle(3, 4)),
@@ -81,12 +82,25 @@ def test_an_automatic_budget():
     assert got == 29_760
 
 
-@pytest.mark.slow
 def test_finish_counts_within_a_budget(tmp_path):
-    board = PegBoard.english()
-    want = finish_counts(board, start=(3, 3))
-    assert want[(3, 3)] == ENGLISH_CENTRE
-    assert finish_counts(board, start=(3, 3), memory="16MB", spill=tmp_path) == want
+    # The 5x5 square from a corner: about 10 MB of layers, so a 1 MiB budget
+    # spills most steps (the private driver shows the bytes written).
+    from solvers.peg import dp as _peg_dp
+
+    board = PegBoard.rectangle(5, 5)
+    want = finish_counts(board, start=(0, 0))
+    assert finish_counts(board, start=(0, 0), memory=MiB, spill=tmp_path) == want
+    assert os.listdir(tmp_path) == []
+    s = board.index((0, 0))
+    budgeted = _peg_dp.Budgeted(board, board.symmetries_fixing(s), 2, False, None, MiB, str(tmp_path))
+    try:
+        got = dict(_peg_dp.finish_counts(budgeted, board, s))
+    finally:
+        budgeted.close()
+    assert budgeted.spill.written > 4 * MiB
+    assert {board.holes[hole]: count for hole, count in got.items()} == {
+        hole: count for hole, count in want.items() if count
+    }
 
 
 def test_a_timeout_while_spilling_leaves_no_files(tmp_path):
@@ -117,14 +131,14 @@ def test_bad_arguments_are_refused(tmp_path):
 @needs_prlimit
 @pytest.mark.slow
 def test_what_does_not_fit_in_memory_fits_within_a_budget():
-    # English (2, 4) to (2, 4) peaks near 1.9 GB in memory: under a 1.2 GB
-    # address-space limit it is a MemoryError, within a 400 MB budget it
+    # The English centre peaks near 250 MB resident in memory: under a 350 MB
+    # address-space limit it is a MemoryError, within a 64 MB budget it
     # spills and counts.
-    call = "solvers.count_peg_solutions(solvers.PegBoard.english(), start=(2, 4), threads=2{})"
-    report = limited(call.format(""), 1200 * MB)
+    call = "solvers.count_peg_solutions(solvers.PegBoard.english(), start=(3, 3), threads=2{})"
+    report = limited(call.format(""), 350 * MB)
     assert report.startswith("raised MemoryError"), report
-    report = limited(call.format(', memory="400MB"'), 1200 * MB, timeout=300)
-    assert report == f"returned {ENGLISH_2_4}", report
+    report = limited(call.format(', memory="64MB"'), 350 * MB, timeout=300)
+    assert report == f"returned {ENGLISH_CENTRE}", report
 
 
 # ---------------------------------------------------------------- checkpoints
