@@ -92,7 +92,9 @@ def test_finish_counts_within_a_budget(tmp_path):
     assert finish_counts(board, start=(0, 0), memory=MiB, spill=tmp_path) == want
     assert os.listdir(tmp_path) == []
     s = board.index((0, 0))
-    budgeted = _peg_dp.Budgeted(board, board.symmetries_fixing(s), 2, False, None, MiB, str(tmp_path))
+    budgeted = _peg_dp.Budgeted(
+        board, board.symmetries_fixing(s), 2, False, None, MiB, str(tmp_path)
+    )
     try:
         got = dict(_peg_dp.finish_counts(budgeted, board, s))
     finally:
