@@ -441,14 +441,14 @@ def test_a_killed_peg_count_goes_on_from_its_saved_layers(tmp_path):
     program = (
         "import solvers\n"
         "board = solvers.PegBoard.english()\n"
-        f"solvers.count_peg_solutions(board, start=(2, 4), checkpoint={path!r})\n"
+        f"solvers.count_peg_solutions(board, start=(3, 3), checkpoint={path!r})\n"
     )
     kill_once(program, lambda: len(_layer_log(path)) >= 14)  # into the wide layers
     first = _layer_log(path)
     assert first and {run for run, _, _ in first} == {1}
     board = solvers.PegBoard.english()
-    total = solvers.count_peg_solutions(board, start=(2, 4), checkpoint=path)
-    assert total == 138_409_681_956_904_365_268  # as test_peg's (2, 4) figure
+    total = solvers.count_peg_solutions(board, start=(3, 3), checkpoint=path)
+    assert total == 40_861_647_040_079_968  # durangobill.com/Peg33.html
     # the second run went on below the layers the first had saved, side by side
     log = _layer_log(path)
     for side in {side for _, side, _ in first}:
@@ -456,10 +456,10 @@ def test_a_killed_peg_count_goes_on_from_its_saved_layers(tmp_path):
         assert all(pegs < done for run, s, pegs in log if run == 2 and s == side)
     # and a third call answers from the file at once
     began = time.monotonic()
-    assert solvers.count_peg_solutions(board, start=(2, 4), checkpoint=path) == total
+    assert solvers.count_peg_solutions(board, start=(3, 3), checkpoint=path) == total
     assert time.monotonic() - began < 5
     with pytest.raises(ValueError, match="another problem"):
-        solvers.count_peg_solutions(board, start=(3, 3), checkpoint=path)
+        solvers.count_peg_solutions(board, start=(2, 3), checkpoint=path)
 
 
 def test_a_damaged_peg_layer_is_refused(tmp_path):

@@ -91,10 +91,20 @@ def test_every_published_3xn_value():
 def test_counts_past_128_bits():
     # 3x73 is the longest 3xn board whose count fits 128 bits; past it the
     # DP carries 256-bit counts.  The sum over the start squares (each its own
-    # sweep, with the path end pinned) must give the all-starts count.
-    for n in (73, 74, 80):
+    # sweep, with the path end pinned) must give the all-starts count; the
+    # board's mirrors carry a start's count to its images, so one sweep per
+    # class of starts.
+    for n in (73, 74):
         total = count_tours(3, n, start="all")
-        assert total == sum(count_tours(3, n, start=(r, c)) for r in range(3) for c in range(n))
+        each: dict[tuple[int, int], int] = {}
+        for r in range(3):
+            for c in range(n):
+                first = (min(r, 2 - r), min(c, n - 1 - c))
+                if first not in each:
+                    each[first] = count_tours(3, n, start=first)
+        assert total == sum(
+            each[min(r, 2 - r), min(c, n - 1 - c)] for r in range(3) for c in range(n)
+        )
         assert (total >= 2**128) == (n > 73)
     assert count_tours(3, 100, start="all") > 10**52  # the 3x100, in well under a second
     assert count_tours(4, 60, start="all") > count_tours(4, 59, start="all") > 2**128
