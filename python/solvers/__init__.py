@@ -21,7 +21,20 @@ from . import _families as _families  # registers the families' plans
 from . import distributed as distributed  # `import solvers; solvers.distributed.plan(...)`
 from ._engine._deprecated import moved
 from ._version import __version__
-from .cover import ExactCover, count_covers, covers, find_cover, is_cover
+from .cover import (
+    ExactCover,
+    LangfordPairs,
+    LangfordSequence,
+    Piece,
+    QueensCover,
+    Sudoku,
+    Tiling,
+    TilingPuzzle,
+    count_covers,
+    covers,
+    find_cover,
+    is_cover,
+)
 from .knights import (
     MAX_FIND_CELLS,
     MAX_SEARCH_CELLS,
@@ -58,10 +71,17 @@ __all__ = [
     "ExactCover",
     "Jump",
     "KnightBoard",
+    "LangfordPairs",
+    "LangfordSequence",
     "PegBoard",
     "PegGames",
     "PegSolution",
+    "Piece",
     "Placement",
+    "QueensCover",
+    "Sudoku",
+    "Tiling",
+    "TilingPuzzle",
     "Tour",
     "__version__",
     "count_covers",

@@ -1,5 +1,6 @@
 """The exact-cover family as the package registers it (in
-:mod:`solvers._families`): its CLI command and its count that splits.
+:mod:`solvers._families`): its CLI commands (``cover``, and the
+ready models' ``sudoku`` and ``tiling``) and its count that splits.
 
 >>> FAMILY.command, [split.name for split in FAMILY.splits]
 ('cover', ['cover'])
@@ -19,4 +20,5 @@ FAMILY = Family(
     cli="solvers.cover.cli",
     splits=(Splittable("cover", build_plan, count_covers, plan_covers, plan_key),),
     counts=(count_covers,),
+    more=(("sudoku", "solvers.cover.sudoku_cli"), ("tiling", "solvers.cover.tiling_cli")),
 )

@@ -1,0 +1,125 @@
+"""What every ready model (Sudoku, tilings, Langford pairs, queens) shares:
+:class:`Model`, a puzzle stated as an :class:`~solvers.ExactCover` once,
+then counted, listed and solved through the public functions
+(:func:`~solvers.count_covers`, :func:`~solvers.covers`,
+:func:`~solvers.find_cover`), each cover read back into the model's own
+result (a filled grid, a tiling, a sequence, a placement).
+
+A model gives :meth:`Model._state` (its options with what each one means,
+and its primary and secondary items) and :meth:`Model._result` (a cover,
+as the meanings of its options, turned into a result); the rest is here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Hashable, Sequence
+from itertools import islice
+from typing import Any, Generic, TypeVar
+
+from .count import count_covers
+from .find import find_cover
+from .listing import covers
+from .problem import ExactCover
+
+__all__ = ["Model", "Stated"]
+
+R = TypeVar("R")
+
+#: A model stated as exact cover: the options, what each option means (any
+#: value the model reads back), the primary and the secondary items.
+Stated = tuple[Sequence[Sequence[Hashable]], Sequence[Any], Sequence[Hashable], Sequence[Hashable]]
+
+
+class Model(Generic[R]):
+    """A puzzle stated as exact cover, with its results of type ``R``."""
+
+    __slots__ = ("_meanings", "_problem")
+
+    _problem: ExactCover
+    _meanings: tuple[Any, ...]
+
+    def _state(self) -> Stated:
+        raise NotImplementedError
+
+    def _result(self, meanings: list[Any]) -> R:
+        raise NotImplementedError
+
+    def _stated(self) -> tuple[ExactCover, Sequence[Any]]:
+        # Built on first use and kept: a model is immutable, and stating a
+        # big one (a 25x25 Sudoku, a pentomino box) is worth doing once.
+        try:
+            return self._problem, self._meanings
+        except AttributeError:
+            options, meanings, primary, secondary = self._state()
+            problem = ExactCover(options, primary=primary, secondary=secondary)
+            object.__setattr__(self, "_problem", problem)
+            object.__setattr__(self, "_meanings", tuple(meanings))
+            return self._problem, self._meanings
+
+    def exact_cover(self) -> ExactCover:
+        """The puzzle as an :class:`~solvers.ExactCover` (the same object each
+        time): give it to :func:`~solvers.count_covers` and the others, or
+        write it with :meth:`~solvers.ExactCover.to_dlx` for Knuth's programs."""
+        return self._stated()[0]
+
+    def read(self, cover: Sequence[int]) -> R:
+        """The result a cover of :meth:`exact_cover` stands for (a tuple of
+        option indices, as :func:`~solvers.covers` gives)."""
+        meanings = self._stated()[1]
+        return self._result([meanings[k] for k in cover])
+
+    def count(
+        self,
+        *,
+        method: str = "auto",
+        threads: int | None = None,
+        progress: Any = None,
+        timeout: float | None = None,
+        executor: Any = None,
+        checkpoint: Any = None,
+    ) -> int:
+        """The number of solutions: :func:`~solvers.count_covers` of
+        :meth:`exact_cover`, with the same keywords."""
+        return count_covers(
+            self.exact_cover(),
+            method=method,
+            threads=threads,
+            progress=progress,
+            timeout=timeout,
+            executor=executor,
+            checkpoint=checkpoint,
+        )
+
+    def solutions(
+        self, *, threads: int | None = None, timeout: float | None = None
+    ) -> Generator[R, None, None]:
+        """Every solution, lazily, in the order of :func:`~solvers.covers`."""
+        stream = covers(self.exact_cover(), threads=threads, timeout=timeout)
+        try:
+            for cover in stream:
+                yield self.read(cover)
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()  # stops the search when the caller stops early
+
+    def find(
+        self,
+        *,
+        threads: int | None = None,
+        deterministic: bool = False,
+        timeout: float | None = None,
+    ) -> R | None:
+        """One solution, or ``None`` when there is none
+        (:func:`~solvers.find_cover`; ``deterministic=True`` gives the first
+        of :meth:`solutions`)."""
+        cover = find_cover(
+            self.exact_cover(), threads=threads, deterministic=deterministic, timeout=timeout
+        )
+        return None if cover is None else self.read(cover)
+
+    def is_unique(self, *, timeout: float | None = None) -> bool:
+        """Whether there is exactly one solution (the search stops at the
+        second: a well-made puzzle answers at once, however many solutions
+        a bad one would have)."""
+        return len(list(islice(self.solutions(threads=1, timeout=timeout), 2))) == 1
