@@ -29,6 +29,7 @@ DESCRIPTION = textwrap.fill(
 EXAMPLES = """\
     solvers tiling 3x20               # 8: the pentominoes in a 3 x 20 box (2 up to symmetry)
     solvers tiling 6x10 --find        # one pentomino tiling, drawn in letters
+    solvers tiling 6x10 --find --deterministic --svg box.svg   # the first in --list order
     solvers tiling 8x8 --pieces domino --each any --method memo   # 12988816 domino tilings
     solvers tiling board.txt --pieces tetrominoes --each any --list 5
     solvers tiling 2x3 --piece L=##/#. --each any --find --svg tiling.svg
@@ -69,6 +70,11 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         help="counting: search (backtracking), memo (over the cells left: strips and "
         "rectangles), or auto (default)",
     )
+    parser.add_argument(
+        "--deterministic",
+        action="store_true",
+        help="with --find: the first tiling in --list order (else the first any thread finds)",
+    )
     parser.add_argument("--svg", metavar="FILE", help="with --find: save the tiling as SVG")
     opt.add_threads(parser)
     opt.add_output(parser)
@@ -106,7 +112,9 @@ def run(args: argparse.Namespace) -> int:
     if args.find:
         opt.refuse("--find", opt.given(args, "--method", "--progress"))
         opt.check_writable(args, "--svg")
-        found = puzzle.find(threads=args.threads, timeout=args.timeout)
+        found = puzzle.find(
+            threads=args.threads, deterministic=args.deterministic, timeout=args.timeout
+        )
         opt.save(args, found, "--svg")
         if args.json:
             placed = (
@@ -117,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
             print("no tiling" if found is None else found)
         return 0
     mode = "counting" if args.list is None else "--list"
-    opt.refuse(mode, opt.given(args, "--svg"))
+    opt.refuse(mode, opt.given(args, "--svg", "--deterministic"))
     if args.list is not None:
         opt.refuse(mode, opt.given(args, "--method", "--progress"))
         opt.print_list(
