@@ -387,7 +387,6 @@ def test_pentominoes_in_the_published_boxes(rows, cols, count, classes):
     assert len({canonical(t, rows, cols) for t in puzzle.solutions()}) == classes
 
 
-@pytest.mark.slow
 def test_the_pentominoes_on_the_chessboard_with_a_hole():
     # Dana Scott's 1958 problem: the 8x8 board less its centre 2x2 square,
     # 65 tilings up to the board's 8 symmetries, each seen 8 times
@@ -612,7 +611,6 @@ def test_langford_counts_n11():
     assert LangfordPairs(11, unique=True).count() == A014552[11]
 
 
-@pytest.mark.slow
 def test_langford_counts_n12():
     assert LangfordPairs(12, unique=True).count() == A014552[12]
     assert LangfordPairs(12).count() == 2 * A014552[12]
@@ -864,6 +862,19 @@ def test_the_commands_are_listed(capsys):
     out = capsys.readouterr().out
     assert "sudoku" in out and "tiling" in out
     assert "solvers tiling 3x20" in out and "solvers sudoku 123.........4..1" in out
+
+
+@pytest.mark.parametrize("command", ["sudoku", "tiling"])
+def test_each_command_s_help_fits_a_terminal_and_ends_with_its_examples(
+    capsys, monkeypatch, command
+):
+    monkeypatch.setenv("COLUMNS", "80")  # argparse wraps to the terminal
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    head, examples = capsys.readouterr().out.split("\nexamples:\n")
+    lines = examples.splitlines()
+    assert lines and all(f"solvers {command} " in line and len(line) <= 80 for line in lines)
+    assert max(map(len, head.splitlines())) <= 80
 
 
 def test_islice_of_solutions_stops_the_search():

@@ -8,6 +8,13 @@ result (a filled grid, a tiling, a sequence, a placement).
 A model gives :meth:`Model._state` (its options with what each one means,
 and its primary and secondary items) and :meth:`Model._result` (a cover,
 as the meanings of its options, turned into a result); the rest is here.
+
+>>> from solvers.cover import LangfordPairs, covers
+>>> model = LangfordPairs(3)
+>>> [model.read(cover) for cover in covers(model.exact_cover())]
+[LangfordSequence(3, 1, 2, 1, 3, 2), LangfordSequence(2, 3, 1, 2, 1, 3)]
+>>> model.count(), model.find(deterministic=True) == next(model.solutions())
+(2, True)
 """
 
 from __future__ import annotations

@@ -29,10 +29,10 @@ DESCRIPTION = textwrap.fill(
 
 #: The examples of ``solvers sudoku --help`` (and of ``solvers --help``).
 EXAMPLES = """\
-    solvers sudoku 123.........4..1       # the 4x4 grid, solved
-    solvers sudoku puzzle.txt --unique    # is the solution unique? (stops at the second)
-    solvers sudoku ................ --count         # 288 grids of 4x4
-    solvers sudoku 1...........2... --list 3           # the first 3 of its solutions
+    solvers sudoku 123.........4..1          # the 4x4 grid, solved
+    solvers sudoku puzzle.txt --unique       # is it unique? (stops at the 2nd)
+    solvers sudoku ................ --count  # 288 grids of 4x4
+    solvers sudoku 1...........2... --list 3 # its first 3 solutions
     solvers sudoku puzzle.txt --svg solved.svg
 """
 

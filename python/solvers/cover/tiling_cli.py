@@ -27,10 +27,10 @@ DESCRIPTION = textwrap.fill(
 
 #: The examples of ``solvers tiling --help`` (and of ``solvers --help``).
 EXAMPLES = """\
-    solvers tiling 3x20               # 8: the pentominoes in a 3 x 20 box (2 up to symmetry)
+    solvers tiling 3x20               # 8: the pentominoes in a 3 x 20 box
     solvers tiling 6x10 --find        # one pentomino tiling, drawn in letters
-    solvers tiling 6x10 --find --deterministic --svg box.svg   # the first in --list order
-    solvers tiling 8x8 --pieces domino --each any --method memo   # 12988816 domino tilings
+    solvers tiling 6x10 --find --deterministic --svg box.svg
+    solvers tiling 8x8 --pieces domino --each any --method memo   # 12988816
     solvers tiling board.txt --pieces tetrominoes --each any --list 5
     solvers tiling 2x3 --piece L=##/#. --each any --find --svg tiling.svg
 """
@@ -42,7 +42,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "--pieces",
         choices=PIECE_SETS,
         default=None,
-        help="a set of pieces (default: pentominoes, unless --piece is given)",
+        metavar="SET",
+        help=f"a set of pieces: {', '.join(PIECE_SETS)} (default: pentominoes, "
+        "unless --piece is given)",
     )
     parser.add_argument(
         "--piece",
