@@ -695,6 +695,9 @@ def test_every_model_reads_its_covers_in_the_covers_order(name):
     assert model.find(deterministic=True) == next(model.solutions())
     assert model.count(threads=1) == model.count(threads=2) == solvers.count_covers(problem)
     assert model.is_unique() == (model.count() == 1)
+    assert model.count(method="memo") == model.count(method="search")
+    with pytest.raises(TypeError):
+        model.count(colour="red")  # the keywords are count_covers' own
     assert ExactCover.from_dlx(problem.to_dlx()) == problem
 
 

@@ -75,54 +75,28 @@ class Model(Generic[R]):
         meanings = self._stated()[1]
         return self._result([meanings[k] for k in cover])
 
-    def count(
-        self,
-        *,
-        method: str = "auto",
-        threads: int | None = None,
-        progress: Any = None,
-        timeout: float | None = None,
-        executor: Any = None,
-        checkpoint: Any = None,
-    ) -> int:
+    def count(self, **keywords: Any) -> int:
         """The number of solutions: :func:`~solvers.count_covers` of
-        :meth:`exact_cover`, with the same keywords."""
-        return count_covers(
-            self.exact_cover(),
-            method=method,
-            threads=threads,
-            progress=progress,
-            timeout=timeout,
-            executor=executor,
-            checkpoint=checkpoint,
-        )
+        :meth:`exact_cover`, with its keywords (``method``, ``threads``,
+        ``progress``, ``timeout``, ``executor``, ``checkpoint`` ...) passed on
+        as given."""
+        return count_covers(self.exact_cover(), **keywords)
 
-    def solutions(
-        self, *, threads: int | None = None, timeout: float | None = None
-    ) -> Generator[R, None, None]:
-        """Every solution, lazily, in the order of :func:`~solvers.covers`."""
-        stream = covers(self.exact_cover(), threads=threads, timeout=timeout)
+    def solutions(self, **keywords: Any) -> Generator[R, None, None]:
+        """Every solution, lazily, in the order of :func:`~solvers.covers`
+        (its keywords, ``threads`` and ``timeout``, passed on)."""
+        stream = covers(self.exact_cover(), **keywords)
         try:
             for cover in stream:
                 yield self.read(cover)
         finally:
-            close = getattr(stream, "close", None)
-            if close is not None:
-                close()  # stops the search when the caller stops early
+            stream.close()  # stops the search when the caller stops early
 
-    def find(
-        self,
-        *,
-        threads: int | None = None,
-        deterministic: bool = False,
-        timeout: float | None = None,
-    ) -> R | None:
-        """One solution, or ``None`` when there is none
-        (:func:`~solvers.find_cover`; ``deterministic=True`` gives the first
-        of :meth:`solutions`)."""
-        cover = find_cover(
-            self.exact_cover(), threads=threads, deterministic=deterministic, timeout=timeout
-        )
+    def find(self, **keywords: Any) -> R | None:
+        """One solution, or ``None`` when there is none: :func:`~solvers.find_cover`
+        with its keywords (``deterministic=True`` gives the first of
+        :meth:`solutions`)."""
+        cover = find_cover(self.exact_cover(), **keywords)
         return None if cover is None else self.read(cover)
 
     def is_unique(self, *, timeout: float | None = None) -> bool:

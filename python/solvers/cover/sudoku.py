@@ -53,6 +53,20 @@ DECORATION = "|+-"
 Grid = tuple[tuple[int, ...], ...]
 
 
+def _shape(box: Any) -> tuple[int, int]:
+    """A box shape ``(rows, cols)`` given as a pair or as text ``"RxC"``."""
+    if isinstance(box, str):
+        parts = box.lower().split("x")
+        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+            raise ValueError(f"box must be written RxC (like 2x3), got {box!r}")
+        high, wide = int(parts[0]), int(parts[1])
+        if high < 1 or wide < 1:
+            raise ValueError(f"box {box!r} must be at least 1x1")
+        return high, wide
+    high, wide = _validate.items(box, 2, "box", "a (rows, cols) pair or 'RxC'")
+    return _validate.positive(high, "box rows"), _validate.positive(wide, "box cols")
+
+
 def _box(box: Any, side: int) -> tuple[int, int]:
     """The box shape ``(rows, cols)`` for a grid of ``side``: as given (a
     pair, or text ``"RxC"``), else the most nearly square shape, its rows
@@ -60,15 +74,8 @@ def _box(box: Any, side: int) -> tuple[int, int]:
     if box is None:
         high = max(d for d in range(1, math.isqrt(side) + 1) if side % d == 0)
         return high, side // high
-    if isinstance(box, str):
-        parts = box.lower().split("x")
-        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-            raise ValueError(f"box must be written RxC (like 2x3), got {box!r}")
-        high, wide = int(parts[0]), int(parts[1])
-    else:
-        high, wide = _validate.items(box, 2, "box", "a (rows, cols) pair or 'RxC'")
-        high, wide = _validate.positive(high, "box rows"), _validate.positive(wide, "box cols")
-    if high < 1 or wide < 1 or high * wide != side:
+    high, wide = _shape(box)
+    if high * wide != side:
         raise ValueError(
             f"box {high}x{wide} does not fit a grid of side {side}: its rows times its "
             f"columns must be {side}"
@@ -204,12 +211,7 @@ class Sudoku(Model["Sudoku"]):
         >>> Sudoku.empty("2x3").side
         6
         """
-        if isinstance(box, str):
-            high, wide = _box(box, math.prod(int(p) for p in box.lower().split("x")))
-        else:
-            pair = _validate.items(box, 2, "box", "a (rows, cols) pair or 'RxC'")
-            high = _validate.positive(pair[0], "box rows")
-            wide = _validate.positive(pair[1], "box cols")
+        high, wide = _shape(box)
         side = high * wide
         if side > MAX_SIDE:
             raise ValueError(f"a Sudoku may have a side of at most {MAX_SIDE}, this one has {side}")
@@ -262,9 +264,13 @@ class Sudoku(Model["Sudoku"]):
                     ):
                         options.append((f"p{r}_{c}", f"r{r}_{d}", f"c{c}_{d}", f"b{b}_{d}"))
                         meanings.append((r, c, d))
-        primary = [f"{kind}{i}_{j}" for kind in "p" for i in range(side) for j in range(side)] + [
+        cells = [f"p{r}_{c}" for r in range(side) for c in range(side)]
+        units = [
             f"{kind}{i}_{d}" for kind in "rcb" for i in range(side) for d in range(1, side + 1)
         ]
+        # every item is listed: one that no option reaches (a cell the givens
+        # leave no digit) makes a puzzle without a solution, as it should
+        primary = cells + units
         return options, meanings, primary, ()
 
     def _result(self, meanings: list[Any]) -> Sudoku:
