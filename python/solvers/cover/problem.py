@@ -28,8 +28,8 @@ MAX_ENTRIES = 2**32 - 1
 _REPR_LIMIT = 400
 
 
-def _hashable(value: Any, what: str) -> Hashable:
-    """``value`` if it can be a dictionary key, else ``TypeError`` naming ``what``."""
+def _hashable(value: Any, what: str) -> None:
+    """A ``TypeError`` naming ``what`` unless ``value`` can be a dictionary key."""
     try:
         hash(value)
     except TypeError:
@@ -37,7 +37,6 @@ def _hashable(value: Any, what: str) -> Hashable:
             f"{what} must be hashable (a str, int, tuple, ...), got {type(value).__name__} "
             f"{_validate.shown(value)}"
         ) from None
-    return value
 
 
 def _item_list(value: Any, name: str) -> tuple[Hashable, ...]:
