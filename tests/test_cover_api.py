@@ -132,6 +132,11 @@ def test_the_memo_counts_past_any_enumeration_exactly():
         count_covers(strip(190), method="memo")  # F(191) > 2**128
 
 
+def test_a_count_with_a_progress_bar_counts_the_same(capsys):
+    assert count_covers(strip(24), method="search", progress=True, threads=2) == fibonacci(25)
+    assert "\n" not in capsys.readouterr().out  # the bar, if any, goes to stderr
+
+
 def test_a_long_search_stops_at_its_timeout():
     with pytest.raises(TimeoutError):
         count_covers(strip(90), method="search", timeout=0.05)
@@ -182,3 +187,69 @@ def test_bad_keywords_are_refused():
 def test_the_package_exports_the_four_names_and_the_problem():
     for name in ("ExactCover", "count_covers", "covers", "find_cover", "is_cover"):
         assert name in solvers.__all__ and getattr(solvers, name) is getattr(solvers.cover, name)
+
+
+# ---------------------------------------------------------------- hostile input
+
+GARBAGE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=4),
+    st.binary(max_size=4),
+    st.lists(st.integers(-3, 3), max_size=3),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+)
+
+#: Nested values where options belong: lists of lists (and worse) of anything.
+OPTION_GARBAGE = st.recursive(GARBAGE, lambda inner: st.lists(inner, max_size=3), max_leaves=12)
+
+
+def _one_line_refusal(call):
+    try:
+        return call()
+    except (TypeError, ValueError) as error:
+        assert str(error) and "\n" not in str(error), str(error)
+        return None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    options=OPTION_GARBAGE,
+    primary=st.one_of(st.none(), OPTION_GARBAGE),
+    secondary=st.one_of(st.just(()), OPTION_GARBAGE),
+    colors=st.one_of(st.booleans(), GARBAGE),
+)
+def test_any_problem_is_taken_or_refused_in_one_line(options, primary, secondary, colors):
+    problem = _one_line_refusal(
+        lambda: ExactCover(options, primary=primary, secondary=secondary, colors=colors)
+    )
+    if problem is not None:  # what is taken counts like the oracle
+        raw = [list(problem.option(k)) for k in range(len(problem))]
+        if len(raw) <= 10:
+            expected = len(cover_oracle.all_covers(raw, problem.primary))
+            assert count_covers(problem, threads=1) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=" \t\n|:abxy", max_size=40))
+def test_any_dlx_text_is_read_or_refused_and_what_is_read_round_trips(text):
+    problem = _one_line_refusal(lambda: ExactCover.from_dlx(text))
+    if problem is not None:
+        assert ExactCover.from_dlx(problem.to_dlx()) == problem
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=st.sampled_from(["method", "threads", "progress", "timeout"]), value=GARBAGE)
+def test_any_value_for_a_count_argument(name, value):
+    if name == "threads" and isinstance(value, int) and not isinstance(value, bool):
+        value = value if value < 1 or value > 8 else 2  # no pool of a thousand threads
+    try:
+        result = count_covers(EXAMPLE, **{name: value})
+    except (TypeError, ValueError) as error:
+        assert name in str(error) and "\n" not in str(error), str(error)
+    except TimeoutError:
+        assert name == "timeout"  # a valid, short timeout may run out
+    else:
+        assert result == 3
