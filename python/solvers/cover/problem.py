@@ -21,8 +21,8 @@ from .dlx import parse, write
 __all__ = ["MAX_ENTRIES", "ExactCover", "core_problem"]
 
 #: The most items, options, and entries over all options, a problem may have:
-#: the core numbers them in 32 bits.
-MAX_ENTRIES = 2**32 - 1
+#: the core numbers them in 32 bits (``_core.MAX_COVER_ITEMS``, ``MAX_COVER_OPTIONS``).
+MAX_ENTRIES: int = min(_core.MAX_COVER_ITEMS, _core.MAX_COVER_OPTIONS)
 
 #: A repr longer than this shows a summary instead of the options.
 _REPR_LIMIT = 400
