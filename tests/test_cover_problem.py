@@ -121,6 +121,8 @@ def test_equal_problems_compare_and_hash_equal_and_pickle():
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
         back = pickle.loads(pickle.dumps(one, protocol))
         assert back == one and hash(back) == hash(one) and back.options == one.options
+        assert back.arrays() == one.arrays() and repr(back) == repr(one)
+        assert back.to_dlx() == one.to_dlx()
 
 
 def test_the_repr_rebuilds_a_small_problem_and_sums_up_a_large_one():
