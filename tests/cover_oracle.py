@@ -8,6 +8,7 @@ items any hashable.  Two views, written apart from the package's code:
 * :func:`all_covers`: every subset of the options, tried one by one (so at
   most about 16 options), kept if it is a cover.  The covers come as sorted
   tuples of option indices, in increasing order.
+* :func:`raw_problems`: a hypothesis strategy of random tiny problems.
 * :func:`search_order`: the covers in the order the package documents for
   ``covers``: depth first; at each node the uncovered primary item with the
   fewest options still possible, ties to the item first in ``primary``;
@@ -18,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from itertools import combinations
+
+from hypothesis import strategies as st
 
 Entry = tuple[Hashable, Hashable | None]
 Option = Sequence[Entry]
@@ -88,3 +91,29 @@ def search_order(options: Sequence[Option], primary: Sequence[Hashable]) -> list
 
     visit({}, [])
     return found
+
+
+# ---------------------------------------------------------------- random problems
+
+
+@st.composite
+def raw_problems(draw, *, colours=True, secondary_items=3, max_options=9):
+    """``(options, primary, secondary)`` in the oracle's form: options as
+    lists of ``(item, colour)`` pairs, each with a primary item; up to
+    ``secondary_items`` secondary items, coloured if ``colours``."""
+    n_primary = draw(st.integers(1, 5))
+    n_secondary = draw(st.integers(0, secondary_items))
+    # items of mixed kinds: any hashable will do
+    primary = [f"p{i}" if i % 2 else i for i in range(n_primary)]
+    secondary = [("s", i) for i in range(n_secondary)]
+    palette = [None, "red", "blue"] if colours else [None]
+    options = []
+    for _ in range(draw(st.integers(0, max_options))):
+        chosen = draw(st.sets(st.sampled_from(primary), min_size=1, max_size=n_primary))
+        extra = (
+            draw(st.sets(st.sampled_from(secondary), max_size=n_secondary)) if secondary else set()
+        )
+        entries = [(item, None) for item in primary if item in chosen]
+        entries += [(item, draw(st.sampled_from(palette))) for item in secondary if item in extra]
+        options.append(draw(st.permutations(entries)))
+    return options, primary, secondary

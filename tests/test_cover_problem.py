@@ -8,33 +8,12 @@ import pickle
 
 import cover_oracle
 import pytest
+from cover_oracle import raw_problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from solvers.cover import ExactCover, is_cover
 
 # ---------------------------------------------------------------- random problems
-
-
-@st.composite
-def raw_problems(draw, *, colours=True, max_options=9):
-    """``(options, primary, secondary)`` in the oracle's form: options as
-    lists of ``(item, colour)`` pairs, each with a primary item."""
-    n_primary = draw(st.integers(1, 5))
-    n_secondary = draw(st.integers(0, 3))
-    # items of mixed kinds: any hashable will do
-    primary = [f"p{i}" if i % 2 else i for i in range(n_primary)]
-    secondary = [("s", i) for i in range(n_secondary)]
-    palette = [None, "red", "blue"] if colours else [None]
-    options = []
-    for _ in range(draw(st.integers(0, max_options))):
-        chosen = draw(st.sets(st.sampled_from(primary), min_size=1, max_size=n_primary))
-        extra = (
-            draw(st.sets(st.sampled_from(secondary), max_size=n_secondary)) if secondary else set()
-        )
-        entries = [(item, None) for item in primary if item in chosen]
-        entries += [(item, draw(st.sampled_from(palette))) for item in secondary if item in extra]
-        options.append(draw(st.permutations(entries)))
-    return options, primary, secondary
 
 
 def build(raw):
@@ -142,6 +121,8 @@ def test_equal_problems_compare_and_hash_equal_and_pickle():
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
         back = pickle.loads(pickle.dumps(one, protocol))
         assert back == one and hash(back) == hash(one) and back.options == one.options
+        assert back.arrays() == one.arrays() and repr(back) == repr(one)
+        assert back.to_dlx() == one.to_dlx()
 
 
 def test_the_repr_rebuilds_a_small_problem_and_sums_up_a_large_one():

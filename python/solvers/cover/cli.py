@@ -29,9 +29,9 @@ DESCRIPTION = textwrap.fill(
 #: The examples of ``solvers cover --help`` (and of ``solvers --help``).
 EXAMPLES = """\
     solvers cover pentominoes.dlx             # count the covers
-    solvers cover pentominoes.dlx --list 3    # the first covers, as option numbers
-    solvers cover pentominoes.dlx --find      # one cover, its options as DLX lines
-    solvers cover strip.dlx --method memo     # count by the memo over uncovered items
+    solvers cover pentominoes.dlx --list 3    # the first 3, as option numbers
+    solvers cover pentominoes.dlx --find      # one, as its options' lines
+    solvers cover strip.dlx --method memo     # count by the memo
 """
 
 

@@ -97,7 +97,11 @@ def plan_covers(problem: ExactCover, *, subproblems: int, method: str = "search"
     in :mod:`.family`): the search's subtrees (the memo does not split)."""
     problem = _problem(problem)
     size = _validate.subproblems(subproblems)
-    _methods.pick("plan(count_covers)", METHODS, method, frozenset({"executor"}), [SEARCH.name])
+    if method not in ("auto", SEARCH.name):
+        raise ValueError(
+            "plan(count_covers, ...) splits the search: method must be 'auto' or 'search' "
+            f"(the memo is one table in one process), got {_validate.shown(method)}"
+        )
     return _plan.make_plan("cover", (problem, size), _described(problem))
 
 

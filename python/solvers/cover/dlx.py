@@ -59,7 +59,7 @@ def _name(token: str, line: int, column: int, what: str) -> str:
     """``token`` if it is a valid name, else the error at the bad character."""
     if not token:
         raise _fail(line, column, f"an empty {what} name")
-    bad = _FORBIDDEN.search(token)
+    bad = _FORBIDDEN.search(token) if ":" in token or "|" in token else None
     if bad:
         raise _fail(
             line,
@@ -114,39 +114,57 @@ def parse(text: str) -> tuple[list[tuple[Any, ...]], list[str], list[str], bool]
     options: list[tuple[Any, ...]] = []
     colored = False
     for line, content in lines:
-        entries: list[Any] = []
-        seen: set[str] = set()
-        has_primary = False
-        for column, token in _tokens(content):
-            name, colon, colour = token.partition(":")
-            name = _name(name, line, column, "item")
-            if name not in kinds:
-                raise _fail(line, column, f"unknown item {name!r} (the item line is line {head})")
-            if name in seen:
-                raise _fail(line, column, f"the item {name!r} is twice in this option")
-            seen.add(name)
-            has_primary = has_primary or kinds[name]
-            if not colon:
-                entries.append(name)
+        # The common line, plain items all known and distinct, is read in a
+        # few calls; any other goes through _option, which says what is
+        # wrong and where.
+        if ":" not in content and "|" not in content:
+            words = content.split()
+            if (
+                all(map(kinds.__contains__, words))
+                and len(set(words)) == len(words)
+                and any(map(kinds.__getitem__, words))
+            ):
+                options.append(tuple(words))
                 continue
-            if kinds[name]:
-                raise _fail(
-                    line,
-                    column + len(name),
-                    f"the primary item {name!r} has a colour (only secondary items have colours)",
-                )
-            colour = _name(colour, line, column + len(name) + 1, "colour")
-            entries.append((name, colour))
-            colored = True
-        if not has_primary:
+        options.append(_option(line, content, head, kinds))
+        colored = colored or any(isinstance(entry, tuple) for entry in options[-1])
+    return options, primary, secondary, colored
+
+
+def _option(line: int, content: str, head: int, kinds: dict[str, bool]) -> tuple[Any, ...]:
+    """The entries of the option on line ``line``, checked one by one (``kinds``:
+    whether each item is primary)."""
+    entries: list[Any] = []
+    seen: set[str] = set()
+    has_primary = False
+    for column, token in _tokens(content):
+        name, colon, colour = token.partition(":")
+        name = _name(name, line, column, "item")
+        if name not in kinds:
+            raise _fail(line, column, f"unknown item {name!r} (the item line is line {head})")
+        if name in seen:
+            raise _fail(line, column, f"the item {name!r} is twice in this option")
+        seen.add(name)
+        has_primary = has_primary or kinds[name]
+        if not colon:
+            entries.append(name)
+            continue
+        if kinds[name]:
             raise _fail(
                 line,
-                1,
-                "this option has no primary item (every option must cover one; Knuth's "
-                "programs skip such an option with a warning, this reader refuses it)",
+                column + len(name),
+                f"the primary item {name!r} has a colour (only secondary items have colours)",
             )
-        options.append(tuple(entries))
-    return options, primary, secondary, colored
+        colour = _name(colour, line, column + len(name) + 1, "colour")
+        entries.append((name, colour))
+    if not has_primary:
+        raise _fail(
+            line,
+            1,
+            "this option has no primary item (every option must cover one; Knuth's "
+            "programs skip such an option with a warning, this reader refuses it)",
+        )
+    return tuple(entries)
 
 
 def _written(value: Any, what: str, names: dict[str, Any]) -> str:

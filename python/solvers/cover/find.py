@@ -26,7 +26,7 @@ def find_cover(
     >>> problem = ExactCover([("a", "b"), ("c",), ("a",), ("b", "c"), ("b",)])
     >>> find_cover(problem, deterministic=True)
     (0, 1)
-    >>> find_cover(ExactCover([("a", "b"), ("a",)])) is None
+    >>> find_cover(ExactCover([("a", "b"), ("b", "c")])) is None
     True
     """
     if not isinstance(problem, ExactCover):

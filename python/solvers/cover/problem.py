@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 from array import array
 from collections.abc import Hashable, Iterable
-from typing import Any
+from itertools import chain
+from typing import Any, NoReturn
 
 from .. import _core
 from .._engine import _packing, _validate
@@ -20,15 +21,15 @@ from .dlx import parse, write
 __all__ = ["MAX_ENTRIES", "ExactCover", "core_problem"]
 
 #: The most items, options, and entries over all options, a problem may have:
-#: the core numbers them in 32 bits.
-MAX_ENTRIES = 2**32 - 1
+#: the core numbers them in 32 bits (``_core.MAX_COVER_ITEMS``, ``MAX_COVER_OPTIONS``).
+MAX_ENTRIES: int = min(_core.MAX_COVER_ITEMS, _core.MAX_COVER_OPTIONS)
 
 #: A repr longer than this shows a summary instead of the options.
 _REPR_LIMIT = 400
 
 
-def _hashable(value: Any, what: str) -> Hashable:
-    """``value`` if it can be a dictionary key, else ``TypeError`` naming ``what``."""
+def _hashable(value: Any, what: str) -> None:
+    """A ``TypeError`` naming ``what`` unless ``value`` can be a dictionary key."""
     try:
         hash(value)
     except TypeError:
@@ -36,7 +37,6 @@ def _hashable(value: Any, what: str) -> Hashable:
             f"{what} must be hashable (a str, int, tuple, ...), got {type(value).__name__} "
             f"{_validate.shown(value)}"
         ) from None
-    return value
 
 
 def _item_list(value: Any, name: str) -> tuple[Hashable, ...]:
@@ -134,19 +134,15 @@ class ExactCover:
     # ------------------------------------------------------------ checks
 
     def _option(self, k: int, option: Any) -> tuple[Any, ...]:
+        if type(option) is tuple or type(option) is list:  # the common case, checked fast
+            return tuple(option)
         if isinstance(option, (str, bytes)):
             raise TypeError(
                 f"option {k} must be an iterable of items, got the string "
                 f"{_validate.shown(option)} (write its items out, e.g. "
                 f"tuple({_validate.shown(option)}) for one-letter items)"
             )
-        entries = tuple(_validate.iterable(option, f"option {k}", "an iterable of items"))
-        for entry in entries:
-            item, colour = self._entry(entry)
-            _hashable(item, f"an item of option {k}")
-            if colour is not None:
-                _hashable(colour, f"the colour of {_validate.shown(item)} in option {k}")
-        return entries
+        return tuple(_validate.iterable(option, f"option {k}", "an iterable of items"))
 
     def _entry(self, entry: Any) -> tuple[Any, Any]:
         """``(item, colour)`` of one entry (colour ``None``: none)."""
@@ -154,64 +150,87 @@ class ExactCover:
             return entry[0], entry[1]
         return entry, None
 
+    def _names(self, option: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The items of ``option``, colours left out."""
+        if not self._colored:
+            return option
+        return tuple(e[0] if isinstance(e, tuple) and len(e) == 2 else e for e in option)
+
     def _first_seen(self, secondary: set[Any]) -> tuple[Hashable, ...]:
         """The default primary items: those of the options not in ``secondary``."""
-        seen: dict[Any, None] = {}
-        for option in self._options:
-            for entry in option:
-                item = self._entry(entry)[0]
-                if item not in secondary:
-                    seen.setdefault(item)
-        return tuple(seen)
+        try:
+            seen = dict.fromkeys(chain.from_iterable(map(self._names, self._options)))
+        except TypeError:  # an unhashable item: find it, to say where it is
+            for k, option in enumerate(self._options):
+                for item in self._names(option):
+                    _hashable(item, f"an item of option {k}")
+            raise
+        return tuple(item for item in seen if item not in secondary)
+
+    def _refuse(self, k: int, names: tuple[Any, ...]) -> NoReturn:
+        """The error of option ``k``, whose items ``names`` are not all known and distinct."""
+        seen = set()
+        for item in names:
+            _hashable(item, f"an item of option {k}")
+            if item not in self._index:
+                raise ValueError(
+                    f"option {k} holds the item {_validate.shown(item)}, which is not in "
+                    "primary or secondary"
+                )
+            if item in seen:
+                raise ValueError(
+                    f"option {k} holds the item {_validate.shown(item)} twice (an option "
+                    "covers an item once)"
+                )
+            seen.add(item)
+        raise AssertionError(names)  # pragma: no cover - called only on a bad option
 
     def _encode(self) -> None:
         """Check every option against the items and number it for the core:
         ``_starts``, ``_items``, ``_colors`` (u32 arrays) and ``_palette``
-        (the colours by number, from 1)."""
-        n_primary = len(self._primary)
+        (the colours by number, from 1).  The loop is the cost of a large
+        problem (a million options of five items: a few seconds), so each
+        option is numbered in one comprehension and checked as a whole."""
+        n_primary, index = len(self._primary), self._index
         starts, items, colors = array("I", [0]), array("I"), array("I")
         palette: dict[Any, int] = {}
         for k, option in enumerate(self._options):
-            seen: set[int] = set()
-            has_primary = False
-            for entry in option:
-                item, colour = self._entry(entry)
-                index = self._index.get(item)
-                if index is None:
-                    raise ValueError(
-                        f"option {k} holds the item {_validate.shown(item)}, which is not in "
-                        "primary or secondary"
-                    )
-                if index in seen:
-                    raise ValueError(
-                        f"option {k} holds the item {_validate.shown(item)} twice (an option "
-                        "covers an item once)"
-                    )
-                seen.add(index)
-                if index < n_primary:
-                    has_primary = True
-                    if colour is not None:
-                        raise ValueError(
-                            f"option {k} gives the primary item {_validate.shown(item)} the "
-                            f"colour {_validate.shown(colour)}: only secondary items have colours"
-                        )
-                    code = 0
-                elif colour is None:
-                    code = 0
-                else:
-                    code = palette.setdefault(colour, len(palette) + 1)
-                items.append(index)
-                colors.append(code)
-            if not has_primary:
+            names = self._names(option)
+            try:
+                numbers = [index[item] for item in names]
+            except (KeyError, TypeError):
+                self._refuse(k, names)
+            if len(set(numbers)) != len(numbers):
+                self._refuse(k, names)
+            if not numbers or min(numbers) >= n_primary:
                 raise ValueError(
                     f"option {k} {_validate.shown(option)} has no primary item: every option "
                     "must cover at least one primary item"
                 )
+            items.extend(numbers)
+            if self._colored:
+                for entry, number in zip(option, numbers, strict=True):
+                    colors.append(self._colour(k, entry, number, palette))
             if len(items) > MAX_ENTRIES:
                 raise ValueError(f"a problem may have at most {MAX_ENTRIES} entries in all")
             starts.append(len(items))
+        if not self._colored:
+            colors = array("I", bytes(4 * len(items)))
         self._starts, self._items, self._colors = starts, items, colors
         self._palette = tuple(palette)
+
+    def _colour(self, k: int, entry: Any, number: int, palette: dict[Any, int]) -> int:
+        """The number of the colour of ``entry`` (item ``number`` of option ``k``)."""
+        item, colour = self._entry(entry)
+        if colour is None:
+            return 0
+        if number < len(self._primary):
+            raise ValueError(
+                f"option {k} gives the primary item {_validate.shown(item)} the "
+                f"colour {_validate.shown(colour)}: only secondary items have colours"
+            )
+        _hashable(colour, f"the colour of {_validate.shown(item)} in option {k}")
+        return palette.setdefault(colour, len(palette) + 1)
 
     # ------------------------------------------------------------ attributes
 
@@ -301,7 +320,16 @@ class ExactCover:
         return self._hash
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_restore, (self._options, self._primary, self._secondary, self._colored))
+        numbered = (
+            _packing.pack(self._starts),
+            _packing.pack(self._items),
+            _packing.pack(self._colors),
+            self._palette,
+        )
+        return (
+            _restore,
+            (self._options, self._primary, self._secondary, self._colored, numbered),
+        )
 
     def __repr__(self) -> str:
         extra = ""
@@ -362,9 +390,22 @@ def _restore(
     primary: tuple[Hashable, ...],
     secondary: tuple[Hashable, ...],
     colors: bool,
+    numbered: tuple[bytes, bytes, bytes, tuple[Any, ...]],
 ) -> ExactCover:
-    """An :class:`ExactCover` from its pickle (checked again, as any new one)."""
-    return ExactCover(options, primary=primary, secondary=secondary, colors=colors)
+    """An :class:`ExactCover` from its pickle, with the numbering it had (the
+    core checks that again when it gets it): a worker of an executor
+    unpickles the problem with every batch of subproblems, and checking it
+    all over again cost 7 ms a batch on the 6x10 pentominoes (now 1)."""
+    problem = ExactCover.__new__(ExactCover)
+    problem._options, problem._primary, problem._secondary = options, primary, secondary
+    problem._colored = colors
+    problem._index = {item: i for i, item in enumerate(primary + secondary)}
+    starts, items, colours, palette = numbered
+    problem._starts, problem._items = _packing.unpack(starts), _packing.unpack(items)
+    problem._colors, problem._palette = _packing.unpack(colours), palette
+    problem._hash = None
+    problem._core = None
+    return problem
 
 
 def core_problem(problem: ExactCover) -> Any:
