@@ -322,6 +322,13 @@ def test_domino_tilings_of_the_8x8_square_through_memo():
     assert puzzle.count(method="memo") == 12_988_816  # OEIS A004003
 
 
+@pytest.mark.parametrize(
+    ("side", "count"), [(10, 258_584_046_368), (12, 53_060_477_521_960_000)]
+)  # OEIS A004003, past what a listing could reach
+def test_domino_tilings_of_big_squares_through_memo(side, count):
+    assert TilingPuzzle((side, side), "domino", each="any").count(method="memo") == count
+
+
 @pytest.mark.parametrize(("rows", "cols"), [(2, 7), (3, 6), (4, 5), (5, 6), (3, 10)])
 def test_domino_tilings_of_rectangles_by_both_methods(rows, cols):
     puzzle = TilingPuzzle((rows, cols), "domino", each="any")
