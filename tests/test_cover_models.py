@@ -299,13 +299,14 @@ def test_tiling_statement_items_and_options():
         TilingPuzzle((1, 3), "trominoes")
     puzzle = TilingPuzzle((2, 3), "trominoes")
     problem = puzzle.exact_cover()
-    assert problem.primary == ("I", "L", "r0c0", "r0c1", "r0c2", "r1c0", "r1c1", "r1c2")
+    # the cells swept along the longer side (here column by column), then the pieces
+    assert problem.primary == ("r0c0", "r1c0", "r0c1", "r1c1", "r0c2", "r1c2", "I", "L")
     assert problem.secondary == ()
     # the I in 2 rows, the L in its 4 turns at 2 places each
     assert len(problem) == 2 + 8
     assert ExactCover.from_dlx(problem.to_dlx()) == problem
-    free = TilingPuzzle((2, 3), {"L": "##\n#."}, each="any").exact_cover()
-    assert free.primary == tuple(f"r{r}c{c}" for r in range(2) for c in range(3))
+    free = TilingPuzzle((3, 2), {"L": "##\n#."}, each="any").exact_cover()
+    assert free.primary == tuple(f"r{r}c{c}" for r in range(3) for c in range(2))
 
 
 # ---------------------------------------------------------------- tilings: counts
@@ -383,6 +384,12 @@ def canonical(tiling: Tiling, rows: int, cols: int) -> tuple:
     return min(images)
 
 
+@pytest.mark.parametrize(("rows", "cols", "count"), [(3, 20, 8), (4, 15, 1472), (15, 4, 1472)])
+def test_pentominoes_in_boxes_through_memo(rows, cols, count):
+    # the cells swept along the long side keep the memo's states few
+    assert TilingPuzzle((rows, cols), "pentominoes").count(method="memo") == count
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("rows", "cols", "count", "classes"),
@@ -390,8 +397,10 @@ def canonical(tiling: Tiling, rows: int, cols: int) -> tuple:
 )
 def test_pentominoes_in_the_published_boxes(rows, cols, count, classes):
     puzzle = TilingPuzzle((rows, cols), "pentominoes")
-    assert puzzle.count() == count
-    assert len({canonical(t, rows, cols) for t in puzzle.solutions()}) == classes
+    assert puzzle.count(method="memo") == count
+    tilings = list(puzzle.solutions())  # the search, listing
+    assert len(tilings) == count
+    assert len({canonical(t, rows, cols) for t in tilings}) == classes
 
 
 def test_the_pentominoes_on_the_chessboard_with_a_hole():

@@ -6,8 +6,9 @@ SVG pictures).
 Stated as exact cover: one primary item per cell of the board (named
 ``r{row}c{col}``) and, when each piece is used once, one per piece (its
 name); one option per piece, orientation and place where it fits, listing
-its piece and its cells.  Pieces come first among the items, then the cells
-in reading order.
+its piece and its cells.  The cells come first among the items, column by
+column when the board is wider than tall, else row by row, then the
+pieces: the order that lets ``method="memo"`` count boxes and strips.
 
 >>> puzzle = TilingPuzzle((3, 20), "pentominoes")   # the 3 x 20 box
 >>> puzzle.count()   # 2 tilings, each in its 4 reflections
@@ -183,8 +184,17 @@ class TilingPuzzle(Model["Tiling"]):
                         items = [cell_item(cell) for cell in placed]
                         options.append([piece.name, *items] if self.each == "once" else items)
                         meanings.append((piece.name, placed))
-        primary = [piece.name for piece in self.pieces] if self.each == "once" else []
-        primary += [cell_item(cell) for cell in board]
+        # The order of the items is the order in which the memoised count
+        # (method="memo") covers them: the cells swept along the board's
+        # longer side, so that the cells left form a staircase whose front is
+        # as short as the shorter side (a 5x12 box counts in a second, and
+        # in no time at all row by row), then the pieces.  The search picks
+        # items by their options left and only breaks ties by this order.
+        if self.cols > self.rows:
+            board.sort(key=lambda cell: (cell[1], cell[0]))
+        primary = [cell_item(cell) for cell in board]
+        if self.each == "once":
+            primary += [piece.name for piece in self.pieces]
         return options, meanings, primary, ()
 
     def _result(self, meanings: list[Any]) -> Tiling:
