@@ -330,6 +330,14 @@ def test_domino_tilings_of_big_squares_through_memo(side, count):
     assert TilingPuzzle((side, side), "domino", each="any").count(method="memo") == count
 
 
+@pytest.mark.parametrize("shape", [(2, 100), (100, 2)])
+def test_domino_tilings_of_long_strips_are_fibonacci_numbers(shape):
+    a, b = 1, 1  # tilings of the 2 x 0 and 2 x 1 strips
+    for _ in range(max(shape) - 1):
+        a, b = b, a + b
+    assert TilingPuzzle(shape, "domino", each="any").count(method="memo") == b
+
+
 @pytest.mark.parametrize(("rows", "cols"), [(2, 7), (3, 6), (4, 5), (5, 6), (3, 10)])
 def test_domino_tilings_of_rectangles_by_both_methods(rows, cols):
     puzzle = TilingPuzzle((rows, cols), "domino", each="any")
