@@ -31,6 +31,11 @@ class Command(NamedTuple):
     args: tuple[str, ...]
 
 
+#: The puzzle of Wikipedia's "Sudoku" article.
+WIKIPEDIA_SUDOKU = (
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+)
+
 COMMANDS: tuple[Command, ...] = (
     Command(("tour-8x8.svg",), ("tours", "8", "8", "--find", "--svg", "{0}")),
     Command(("tour-6x6-closed.svg",), ("tours", "6", "6", "--find", "--closed", "--svg", "{0}")),
@@ -42,6 +47,11 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         ("triangle-5.svg",),
         ("peg", "triangle:5", "--start", "0,0", "--any", "--find", "--svg", "{0}"),
+    ),
+    Command(("sudoku.svg",), ("sudoku", WIKIPEDIA_SUDOKU, "--svg", "{0}")),
+    Command(
+        ("pentominoes-6x10.svg",),
+        ("tiling", "6x10", "--find", "--deterministic", "--svg", "{0}"),
     ),
 )
 

@@ -246,10 +246,12 @@ def test_every_family_is_registered_in_one_place():
     from solvers._families import FAMILIES as REGISTERED
 
     assert sorted(f.name for f in REGISTERED) == sorted(FAMILIES)
-    assert len({f.command for f in REGISTERED}) == len(REGISTERED)
+    commands = [command for f in REGISTERED for command, _ in f.commands()]
+    assert len(set(commands)) == len(commands)
     for family in REGISTERED:
         assert type(family).__module__ == "solvers._engine._family"
-        assert family.cli.startswith(f"solvers.{family.name}.")
+        for _, module in family.commands():
+            assert module.startswith(f"solvers.{family.name}.")
         for split in family.splits:
             assert split.count.__module__.startswith(f"solvers.{family.name}.")
         for count in family.counts:

@@ -21,8 +21,10 @@ import chromium
 import pytest
 import solvers
 from chromium import colour_at
-from solvers import PegBoard, PegSolution
+from solvers import LangfordPairs, PegBoard, PegSolution, Sudoku, TilingPuzzle
 from solvers._engine import _draw as render
+from solvers.cover import pictures as cover_pictures
+from solvers.cover import piece_set
 from solvers.peg import pictures as peg_pictures
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -296,7 +298,35 @@ GALLERY = {
     "triangle": lambda: PegBoard.triangle(5).to_svg(empty=[(0, 0), (3, 1)], cell=48),
     "strip": lambda: english_game().to_svg(),
     "tri-strip": lambda: triangle_game().to_svg(columns=5),
+    "sudoku": lambda: wikipedia_sudoku().to_svg(cell=SUDOKU_CELL),
+    "pentominoes": lambda: pentominoes().to_svg(cell=TILING_CELL),
+    "dominoes": lambda: dominoes().to_svg(cell=TILING_CELL),
+    "langford": lambda: langford().to_svg(cell=LANGFORD_CELL),
 }
+
+# ---------------------------------------------------------------- the exact-cover models' pictures
+
+SUDOKU_CELL = TILING_CELL = LANGFORD_CELL = 40
+#: A published puzzle (Wikipedia's "Sudoku" article): 30 digits given.
+WIKIPEDIA = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+#: A board with holes: the 6x6 square less two corners and two cells inside.
+HOLED = "#....#\n......\n..##..\n......\n......\n......"
+
+
+def wikipedia_sudoku():
+    return Sudoku(WIKIPEDIA).solve()
+
+
+def pentominoes():
+    return TilingPuzzle((6, 10), "pentominoes").find(deterministic=True)
+
+
+def dominoes():
+    return TilingPuzzle(HOLED, "domino", each="any").find(deterministic=True)
+
+
+def langford():
+    return LangfordPairs(7).find(deterministic=True)
 
 
 @pytest.fixture(scope="module")
@@ -537,3 +567,100 @@ def test_play_runs_to_the_end_and_stops(browser, tmp_path):
     assert re.search(r'id="label"[^>]*>jump 31 of 31<', dom)
     assert re.search(r'id="play"[^>]*>Play<', dom)
     assert re.findall(r'<figure class="step current" id="step-(\d+)"', dom) == ["31"]
+
+
+COVER_COLOURS = {
+    "blank": render.MISSING,
+    "border": cover_pictures.BORDER,
+    **{f"piece{k}": colour for k, colour in enumerate(cover_pictures.PALETTE)},
+}
+
+
+@pytest.mark.parametrize(("name", "tiling"), [("pentominoes", pentominoes), ("dominoes", dominoes)])
+def test_a_tiling_fills_each_piece_and_draws_the_borders(gallery, name, tiling):
+    image, (x0, y0, width, height), _ = gallery[name]
+    tiling = tiling()
+    cell = TILING_CELL
+    assert (width, height) == (tiling.cols * cell, tiling.rows * cell)
+    owner = {square: k for k, (_, cells) in enumerate(tiling.placements) for square in cells}
+
+    def at(x, y):
+        return colour_at(image, x0 + x, y0 + y, COVER_COLOURS)
+
+    seen: dict[int, set[str]] = {}
+    for r in range(tiling.rows):
+        for c in range(tiling.cols):
+            colour = at((c + 0.5) * cell, (r + 0.5) * cell)
+            if (r, c) in owner:
+                seen.setdefault(owner[(r, c)], set()).add(colour)
+            else:
+                assert colour == "blank", f"the hole {(r, c)} is drawn"
+    # every piece in one colour of the palette
+    assert all(len(colours) == 1 and colours < set(COVER_COLOURS) - {"blank", "border"}
+               for colours in seen.values())  # fmt: skip
+    if name == "pentominoes":  # each piece once: its colour is its place in the set
+        order = [piece.name for piece in piece_set("pentominoes")]
+        for k, (piece, _) in enumerate(tiling.placements):
+            assert seen[k] == {f"piece{order.index(piece)}"}, piece
+    else:  # pieces repeat: neighbours differ
+        for (r, c), k in owner.items():
+            for other in ((r + 1, c), (r, c + 1)):
+                if owner.get(other, k) != k:
+                    assert seen[owner[other]] != seen[k], f"{(r, c)} and {other}"
+    # a line between two pieces, none between two cells of one piece
+    for (r, c), k in owner.items():
+        for dr, dc in ((0, 1), (1, 0)):
+            other = (r + dr, c + dc)
+            if other in owner:
+                x = (c + 1) * cell if dc else (c + 0.5) * cell
+                y = (r + 1) * cell if dr else (r + 0.5) * cell
+                expected = "border" if owner[other] != k else next(iter(seen[k]))
+                assert at(x, y) == expected, f"between {(r, c)} and {other}"
+
+
+def test_a_sudoku_shows_every_digit_given_or_filled_in(gallery):
+    image, (x0, y0, width, height), _ = gallery["sudoku"]
+    solved = wikipedia_sudoku()
+    cell = SUDOKU_CELL
+    assert width == height == 9 * cell
+    given, filled = chromium.rgb(cover_pictures.GIVEN), chromium.rgb(cover_pictures.SOLVED)
+    for r in range(9):
+        for c in range(9):
+            left, top = math.floor(x0 + (c + 0.15) * cell), math.floor(y0 + (r + 0.15) * cell)
+            inside = image.crop((left, top, left + int(0.7 * cell), top + int(0.7 * cell)))
+            pixels = pixels_of(inside)
+            dark = sum(chromium.distance(p, given) <= chromium.TOLERANCE for p in pixels)
+            blue = sum(chromium.distance(p, filled) <= chromium.TOLERANCE for p in pixels)
+            if solved.given[r][c]:
+                assert dark >= 10 and blue == 0, f"given digit at {(r, c)}"
+            else:
+                assert blue >= 10 and dark == 0, f"filled-in digit at {(r, c)}"
+    # thick lines between the boxes, thin ones between the other cells
+    for k in range(1, 9):
+        x, y = k * cell + 2.5, 0.5 * cell + 0.3 * cell
+        expected = "border" if k % 3 == 0 else "blank"
+        assert colour_at(image, x0 + x, y0 + y, COVER_COLOURS) == expected, f"column line {k}"
+        assert colour_at(image, x0 + y, y0 + x, COVER_COLOURS) == expected, f"row line {k}"
+
+
+def test_a_langford_sequence_colours_its_values_and_joins_each_pair(gallery):
+    image, (x0, y0, width, height), _ = gallery["langford"]
+    sequence = langford()
+    cell = LANGFORD_CELL
+    assert width == len(sequence) * cell
+    top = height - cell  # the row of cells sits at the bottom, the arcs above it
+    for k, value in enumerate(sequence):
+        seen = colour_at(image, x0 + (k + 0.15) * cell, y0 + top + 0.85 * cell, COVER_COLOURS)
+        assert seen == f"piece{(value - 1) % len(cover_pictures.PALETTE)}", f"slot {k}"
+    for value in range(1, sequence.n + 1):
+        first = sequence.index(value)
+        middle = math.floor(x0 + (first + (value + 1) / 2 + 0.5) * cell)
+        column = image.crop((middle, math.floor(y0), middle + 1, math.floor(y0 + top) - 2))
+        border = chromium.rgb(cover_pictures.BORDER)
+        assert any(chromium.distance(p, border) <= chromium.TOLERANCE for p in pixels_of(column)), (
+            f"no arc over the two {value}s"
+        )
+
+
+def pixels_of(image):
+    return [image.getpixel((i, j)) for i in range(image.width) for j in range(image.height)]

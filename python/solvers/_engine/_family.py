@@ -7,6 +7,8 @@ commands of the CLI (:mod:`solvers.cli`).  This module names no family.
 
 >>> Family("demo", command="demo", cli="solvers.demo.cli").splits
 ()
+>>> Family("demo", "demo", "solvers.demo.cli", more=(("demo2", "solvers.demo.cli2"),)).commands()
+(('demo', 'solvers.demo.cli'), ('demo2', 'solvers.demo.cli2'))
 """
 
 from __future__ import annotations
@@ -28,10 +30,18 @@ class Family:
     ``HELP``, ``DESCRIPTION``, ``add_options(parser)`` and ``run(args)``),
     its counts that split into subproblems (``splits``, in the order
     :func:`solvers.distributed.plan` tries them) and its public counting
-    functions (``counts``: what they return differs, an int, a table, a summary)."""
+    functions (``counts``: what they return differs, an int, a table, a summary).
+    A family may give more commands than its own (``more``: ``(command,
+    module)`` pairs, each module like ``cli``), such as the ready models
+    built on a general core."""
 
     name: str
     command: str
     cli: str
     splits: tuple[Splittable, ...] = ()
     counts: tuple[Callable[..., Any], ...] = ()
+    more: tuple[tuple[str, str], ...] = ()
+
+    def commands(self) -> tuple[tuple[str, str], ...]:
+        """Every ``(command, module)`` of the family, its own first."""
+        return ((self.command, self.cli), *self.more)

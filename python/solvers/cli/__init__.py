@@ -44,7 +44,9 @@ def _commands() -> dict[str, _Command]:
     """The commands, from the families' one list, in the order ``--help``
     lists them (each family's command module lives in its subpackage)."""
     return {
-        family.command: cast(_Command, importlib.import_module(family.cli)) for family in FAMILIES
+        command: cast(_Command, importlib.import_module(module))
+        for family in FAMILIES
+        for command, module in family.commands()
     }
 
 

@@ -1,0 +1,319 @@
+"""Sudoku of any box shape as exact cover: :class:`Sudoku`, a grid (a puzzle
+with blanks, or a solution) that counts, lists and finds its solutions and
+draws itself.
+
+A grid of side ``n = r * c`` is split into boxes ``r`` rows high and ``c``
+columns wide; each row, column and box holds each digit 1..n once.  Stated
+as exact cover (Knuth, TAOCP 7.2.2.1): the primary items are ``p{r}_{c}``
+(cell (r, c) is filled), ``r{r}_{d}``, ``c{c}_{d}`` and ``b{b}_{d}`` (row,
+column, box holds digit d; boxes numbered in reading order); one option per
+cell and digit the givens allow, a given cell having its digit only.
+
+>>> puzzle = Sudoku('''
+...     1 2 | 3 .
+...     . . | . .
+...     ----+----
+...     . . | . .
+...     4 . | . 1
+... ''')
+>>> puzzle.box, puzzle.blanks, puzzle.is_unique()
+((2, 2), 11, True)
+>>> print(puzzle.solve())
+1 2 | 3 4
+3 4 | 1 2
+----+----
+2 1 | 4 3
+4 3 | 2 1
+>>> Sudoku("12..34..2....3.1").count()
+2
+>>> Sudoku.empty((2, 2)).count()   # every 4 x 4 grid
+288
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .._engine import _validate
+from . import pictures
+from .model import Model, Stated
+
+__all__ = ["MAX_SIDE", "Sudoku"]
+
+#: The largest side of a grid (its options grow as the cube of the side).
+MAX_SIDE = 64
+
+#: The characters of a puzzle's string that stand for a blank cell.
+BLANKS = ".0_"
+#: Drawing characters a puzzle's string may hold between cells (ignored).
+DECORATION = "|+-"
+
+Grid = tuple[tuple[int, ...], ...]
+
+
+def _shape(box: Any) -> tuple[int, int]:
+    """A box shape ``(rows, cols)`` given as a pair or as text ``"RxC"``."""
+    if isinstance(box, str):
+        parts = box.lower().split("x")
+        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+            raise ValueError(f"box must be written RxC (like 2x3), got {box!r}")
+        high, wide = int(parts[0]), int(parts[1])
+        if high < 1 or wide < 1:
+            raise ValueError(f"box {box!r} must be at least 1x1")
+        return high, wide
+    high, wide = _validate.items(box, 2, "box", "a (rows, cols) pair or 'RxC'")
+    return _validate.positive(high, "box rows"), _validate.positive(wide, "box cols")
+
+
+def _box(box: Any, side: int) -> tuple[int, int]:
+    """The box shape ``(rows, cols)`` for a grid of ``side``: as given (a
+    pair, or text ``"RxC"``), else the most nearly square shape, its rows
+    fewer (a 6 x 6 grid has boxes 2 high and 3 wide)."""
+    if box is None:
+        high = max(d for d in range(1, math.isqrt(side) + 1) if side % d == 0)
+        return high, side // high
+    high, wide = _shape(box)
+    if high * wide != side:
+        raise ValueError(
+            f"box {high}x{wide} does not fit a grid of side {side}: its rows times its "
+            f"columns must be {side}"
+        )
+    return high, wide
+
+
+def _digit(char: str, where: str) -> int:
+    if char in BLANKS:
+        return 0
+    if char.isascii() and char.isalnum():
+        return int(char, 36)
+    raise ValueError(
+        f"{where}: unexpected {char!r} (digits 1-9 then letters A-Z, "
+        f"{', '.join(BLANKS)} for a blank; spaces and {DECORATION} are ignored)"
+    )
+
+
+def _from_string(text: str) -> list[list[int]]:
+    cells = []
+    for number, line in enumerate(text.splitlines() or [""], start=1):
+        for column, char in enumerate(line, start=1):
+            if not char.isspace() and char not in DECORATION:
+                cells.append(_digit(char, f"line {number}, column {column}"))
+    side = math.isqrt(len(cells))
+    if not cells or side * side != len(cells):
+        raise ValueError(
+            f"a Sudoku has side x side cells; this one has {len(cells)} (not a square number)"
+        )
+    return [cells[r * side : (r + 1) * side] for r in range(side)]
+
+
+def _from_rows(rows: Any) -> list[list[int]]:
+    given = list(_validate.iterable(rows, "puzzle", "a str or a list of rows"))
+    grid = []
+    for r, row in enumerate(given):
+        if isinstance(row, str):
+            grid.append([_digit(ch, f"row {r}, column {c}") for c, ch in enumerate(row)])
+            continue
+        values = _validate.iterable(row, f"row {r}", "a list of digits (0 or None for a blank)")
+        grid.append(
+            [
+                0 if d is None else _validate.integer(d, f"row {r}, column {c}")
+                for c, d in enumerate(values)
+            ]
+        )
+    side = len(grid)
+    for r, row in enumerate(grid):
+        if len(row) != side:
+            raise ValueError(
+                f"a Sudoku is square: it has {side} rows, row {r} has {len(row)} cells"
+            )
+    return grid
+
+
+def _check(grid: list[list[int]], box: tuple[int, int]) -> None:
+    """Every digit in range, none twice in a row, column or box."""
+    side = len(grid)
+    for r, row in enumerate(grid):
+        for c, d in enumerate(row):
+            if not 0 <= d <= side:
+                raise ValueError(
+                    f"cell ({r}, {c}) holds {d}: the digits of a side-{side} grid are 1 to {side} "
+                    "(0 for a blank)"
+                )
+    high, wide = box
+    units: dict[str, Callable[[int, int], int]] = {
+        "row": lambda r, c: r,
+        "column": lambda r, c: c,
+        "box": lambda r, c: (r // high) * (side // wide) + c // wide,
+    }
+    for unit, which in units.items():
+        seen: dict[tuple[int, int], tuple[int, int]] = {}
+        for r, row in enumerate(grid):
+            for c, d in enumerate(row):
+                if d:
+                    key = (which(r, c), d)
+                    if key in seen:
+                        raise ValueError(
+                            f"{unit} {key[0]} holds {d} twice: in cells {seen[key]} and {(r, c)}"
+                        )
+                    seen[key] = (r, c)
+
+
+class Sudoku(Model["Sudoku"]):
+    """A Sudoku grid of side ``n``, boxes ``r x c`` with ``r * c = n``: a
+    puzzle (0 for a blank) or a solution.
+
+    ``puzzle``: a string of the cells in reading order (digits 1-9 then
+    letters A-Z, ``.``, ``0`` or ``_`` a blank; spaces, line breaks and
+    ``| + -`` ignored, so the grid may be drawn), or a list of rows (each a
+    list of ints, 0 or None a blank, or a string).  ``box``: ``(r, c)`` or
+    ``"RxC"``; by default the most nearly square shape, fewer rows than
+    columns (2x3 for side 6), 1 x n for a prime side (a Latin square).
+
+    :meth:`count`, :meth:`solutions`, :meth:`find`, :meth:`is_unique` and
+    :meth:`exact_cover` come from the exact-cover functions; :meth:`solve`
+    is the first solution.  Solutions are grids too, remembering which
+    digits were given (drawn darker in :meth:`to_svg`).
+    """
+
+    __slots__ = ("box", "given", "grid")
+
+    grid: Grid
+    given: tuple[tuple[bool, ...], ...]
+    box: tuple[int, int]
+
+    def __init__(self, puzzle: Any, *, box: Any = None) -> None:
+        grid = _from_string(puzzle) if isinstance(puzzle, str) else _from_rows(puzzle)
+        side = len(grid)
+        if side == 0:
+            raise ValueError("a Sudoku needs at least one cell")
+        if side > MAX_SIDE:
+            raise ValueError(f"a Sudoku may have a side of at most {MAX_SIDE}, this one has {side}")
+        shape = _box(box, side)
+        _check(grid, shape)
+        given = tuple(tuple(d != 0 for d in row) for row in grid)
+        self._set(tuple(map(tuple, grid)), given, shape)
+
+    def _set(self, grid: Grid, given: tuple[tuple[bool, ...], ...], box: tuple[int, int]) -> None:
+        object.__setattr__(self, "grid", grid)
+        object.__setattr__(self, "given", given)
+        object.__setattr__(self, "box", box)
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError("a Sudoku is immutable")
+
+    @classmethod
+    def empty(cls, box: Any = (3, 3)) -> Sudoku:
+        """The grid with no digit given, of boxes ``box`` (its solutions
+        are every Sudoku grid of that shape).
+
+        >>> Sudoku.empty("2x3").side
+        6
+        """
+        high, wide = _shape(box)
+        side = high * wide
+        if side > MAX_SIDE:
+            raise ValueError(f"a Sudoku may have a side of at most {MAX_SIDE}, this one has {side}")
+        return cls([[0] * side for _ in range(side)], box=(high, wide))
+
+    @property
+    def side(self) -> int:
+        return len(self.grid)
+
+    @property
+    def blanks(self) -> int:
+        """The number of blank cells."""
+        return sum(d == 0 for row in self.grid for d in row)
+
+    def verify(self) -> bool:
+        """Whether the grid is a solved Sudoku: every cell filled, each digit
+        once in every row, column and box."""
+        if self.blanks:
+            return False
+        try:
+            _check([list(row) for row in self.grid], self.box)
+        except ValueError:
+            return False
+        return True
+
+    def solve(self, *, timeout: float | None = None) -> Sudoku | None:
+        """The first solution (in the order of :meth:`solutions`), or ``None``."""
+        return self.find(deterministic=True, threads=1, timeout=timeout)
+
+    def _state(self) -> Stated:
+        side = self.side
+        high, wide = self.box
+        grid = self.grid
+
+        def box_of(r: int, c: int) -> int:
+            return (r // high) * (side // wide) + c // wide
+
+        used: set[tuple[str, int, int]] = set()
+        for r, row in enumerate(grid):
+            for c, d in enumerate(row):
+                if d:
+                    used.update((("r", r, d), ("c", c, d), ("b", box_of(r, c), d)))
+        options, meanings = [], []
+        for r, row in enumerate(grid):
+            for c, given in enumerate(row):
+                b = box_of(r, c)
+                for d in (given,) if given else range(1, side + 1):
+                    if given or not (
+                        ("r", r, d) in used or ("c", c, d) in used or ("b", b, d) in used
+                    ):
+                        options.append((f"p{r}_{c}", f"r{r}_{d}", f"c{c}_{d}", f"b{b}_{d}"))
+                        meanings.append((r, c, d))
+        cells = [f"p{r}_{c}" for r in range(side) for c in range(side)]
+        units = [
+            f"{kind}{i}_{d}" for kind in "rcb" for i in range(side) for d in range(1, side + 1)
+        ]
+        # every item is listed: one that no option reaches (a cell the givens
+        # leave no digit) makes a puzzle without a solution, as it should
+        primary = cells + units
+        return options, meanings, primary, ()
+
+    def _result(self, meanings: list[Any]) -> Sudoku:
+        grid = [list(row) for row in self.grid]
+        for r, c, d in meanings:
+            grid[r][c] = d
+        solved = object.__new__(Sudoku)
+        solved._set(tuple(map(tuple, grid)), self.given, self.box)
+        return solved
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sudoku):
+            return (self.grid, self.box, self.given) == (other.grid, other.box, other.given)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.grid, self.box, self.given))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_sudoku, (self.grid, self.given, self.box))
+
+    def __repr__(self) -> str:
+        side = self.side
+        if side > 9:
+            return (
+                f"<Sudoku {side}x{side}, boxes {self.box[0]}x{self.box[1]}, {self.blanks} blanks>"
+            )
+        cells = "".join(pictures.symbol(d, side) for row in self.grid for d in row)
+        return f"Sudoku({cells!r}, box={self.box})"
+
+    def __str__(self) -> str:
+        return pictures.sudoku_text(self.grid, self.box)
+
+    def to_svg(self, *, cell: float | None = None) -> str:
+        """The grid as an SVG picture: given digits dark, filled-in ones blue."""
+        return pictures.sudoku_svg(self.grid, self.given, self.box, repr(self), cell=cell)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+
+def _sudoku(grid: Grid, given: Sequence[Sequence[bool]], box: tuple[int, int]) -> Sudoku:
+    """A pickled :class:`Sudoku` back (checked again)."""
+    sudoku = Sudoku([list(row) for row in grid], box=box)
+    sudoku._set(sudoku.grid, tuple(map(tuple, given)), sudoku.box)
+    return sudoku

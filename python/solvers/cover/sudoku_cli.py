@@ -1,0 +1,110 @@
+"""``solvers sudoku``: a Sudoku of any box shape, solved through exact cover.
+Owns the command's options and its run: solve (the default, the first
+solution drawn), --count the solutions, --unique (is there exactly one?),
+or --list the first K."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import textwrap
+from itertools import islice
+
+from ..cli import _options as opt
+from .pictures import SYMBOLS, symbol
+from .sudoku import Sudoku
+
+HELP = "Sudoku of any box shape: solve (default), --count, --unique, or --list them"
+
+DESCRIPTION = textwrap.fill(
+    "A Sudoku, solved as exact cover. PUZZLE is the grid in reading order, as an argument "
+    "or a file (- reads stdin): digits 1-9 then letters A-Z, . or 0 for a blank; spaces, "
+    "line breaks and | + - are ignored, so the grid may be drawn. The side is the square "
+    "root of the number of cells; --box RxC gives the boxes' shape (default: the most "
+    "nearly square, 2x3 for a 6x6 grid).",
+    78,
+)
+
+#: The examples of ``solvers sudoku --help`` (and of ``solvers --help``).
+EXAMPLES = """\
+    solvers sudoku 123.........4..1          # the 4x4 grid, solved
+    solvers sudoku puzzle.txt --unique       # is it unique? (stops at the 2nd)
+    solvers sudoku ................ --count  # 288 grids of 4x4
+    solvers sudoku 1...........2... --list 3 # its first 3 solutions
+    solvers sudoku puzzle.txt --svg solved.svg
+"""
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "puzzle", metavar="PUZZLE", help="the grid, or a file holding it (see above)"
+    )
+    parser.add_argument("--box", metavar="RxC", help="the boxes: R rows high, C columns wide")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--count", action="store_true", help="count the solutions")
+    mode.add_argument(
+        "--unique", action="store_true", help="whether the solution is unique (stops at the second)"
+    )
+    mode.add_argument(
+        "--list", type=int, metavar="K", help="print the first K solutions, one a line"
+    )
+    parser.add_argument("--svg", metavar="FILE", help="save the solution as SVG")
+    opt.add_threads(parser)
+    opt.add_output(parser)
+
+
+def _puzzle(args: argparse.Namespace) -> Sudoku:
+    given = args.puzzle
+    if given == "-":
+        text = sys.stdin.read()
+    elif os.path.isfile(given):
+        text = opt.read_text(given, f"PUZZLE {given}")
+    else:
+        text = given
+    return Sudoku(text, box=args.box)
+
+
+def run(args: argparse.Namespace) -> int:
+    puzzle = _puzzle(args)
+    if args.count:
+        opt.refuse("--count", opt.given(args, "--svg"))
+        count = puzzle.count(threads=args.threads, progress=args.progress, timeout=args.timeout)
+        opt.answer(args.json, {"count": count}, count)
+        return 0
+    opt.refuse("solving", opt.given(args, "--progress"))
+    if args.unique:
+        opt.refuse("--unique", opt.given(args, "--svg", "--threads"))
+        found = len(list(islice(puzzle.solutions(threads=1, timeout=args.timeout), 2)))
+        text = ("no solution", "unique", "not unique (2 solutions or more)")[found]
+        opt.answer(args.json, {"unique": found == 1, "solutions_seen": found}, text)
+        return 0
+    if args.list is not None:
+        opt.refuse("--list", opt.given(args, "--svg"))
+        opt.print_list(
+            args,
+            "solutions",
+            lambda: puzzle.solutions(threads=args.threads, timeout=args.timeout),
+            "solutions",
+            line=_line,
+            value=lambda s: [list(row) for row in s.grid],
+        )
+        return 0
+    opt.check_writable(args, "--svg")
+    solved = puzzle.solve(timeout=args.timeout)
+    opt.save(args, solved, "--svg")
+    if args.json:
+        grid = None if solved is None else [list(row) for row in solved.grid]
+        print(json.dumps({"solution": grid}))
+    else:
+        print("no solution" if solved is None else solved)
+    return 0
+
+
+def _line(solved: Sudoku) -> str:
+    """A solution on one line: its cells in reading order (with spaces
+    between them past a side of 35, where digits are numbers)."""
+    side = solved.side
+    sep = "" if side <= len(SYMBOLS) else " "
+    return sep.join(symbol(d, side) for row in solved.grid for d in row)

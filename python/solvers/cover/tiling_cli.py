@@ -1,0 +1,149 @@
+"""``solvers tiling``: tilings of a board by polyominoes, through exact cover.
+Owns the command's options and its run: count (the default), --find one
+(drawn as letters, or saved as SVG), or --list the first K."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import textwrap
+
+from ..cli import _options as opt
+from .pieces import PIECE_SETS, TURNS, Piece, piece_set
+from .tiling import EACH, Tiling, TilingPuzzle
+
+HELP = "polyomino tilings of a board: count (default), --find one, or --list them"
+
+DESCRIPTION = textwrap.fill(
+    "Tilings of a board by polyominoes, counted as exact covers. BOARD is RxC for a "
+    "rectangle, or a file drawing the board (- reads stdin): . a cell to cover, # or a "
+    "space none. The pieces are a set (--pieces, default pentominoes) and/or pieces of "
+    "your own (--piece NAME=DRAWING, rows separated by /, # a cell: --piece L=##/#.). "
+    "--each once uses every piece exactly once, --each any any number of times.",
+    78,
+)
+
+#: The examples of ``solvers tiling --help`` (and of ``solvers --help``).
+EXAMPLES = """\
+    solvers tiling 3x20               # 8: the pentominoes in a 3 x 20 box
+    solvers tiling 6x10 --find        # one pentomino tiling, drawn in letters
+    solvers tiling 6x10 --find --deterministic --svg box.svg
+    solvers tiling 8x8 --pieces domino --each any --method memo   # 12988816
+    solvers tiling board.txt --pieces tetrominoes --each any --list 5
+    solvers tiling 2x3 --piece L=##/#. --each any --find --svg tiling.svg
+"""
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("board", metavar="BOARD", help="RxC, or a file drawing the board")
+    parser.add_argument(
+        "--pieces",
+        choices=PIECE_SETS,
+        default=None,
+        metavar="SET",
+        help=f"a set of pieces: {', '.join(PIECE_SETS)} (default: pentominoes, "
+        "unless --piece is given)",
+    )
+    parser.add_argument(
+        "--piece",
+        action="append",
+        default=[],
+        metavar="NAME=DRAWING",
+        help="a piece of your own (rows separated by /, # a cell, . none); may repeat",
+    )
+    parser.add_argument(
+        "--each", choices=EACH, default="once", help="use each piece once (default) or any number"
+    )
+    parser.add_argument(
+        "--turns",
+        choices=TURNS,
+        default="free",
+        help="free: rotate and flip pieces (default); rotate: no flips; fixed: as drawn",
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--find", action="store_true", help="find one tiling and draw it")
+    mode.add_argument("--list", type=int, metavar="K", help="print the first K tilings, one a line")
+    parser.add_argument(
+        "--method",
+        choices=("auto", "search", "memo"),
+        default=None,
+        help="counting: search (backtracking), memo (over the cells left: strips and "
+        "rectangles), or auto (default)",
+    )
+    parser.add_argument(
+        "--deterministic",
+        action="store_true",
+        help="with --find: the first tiling in --list order (else the first any thread finds)",
+    )
+    parser.add_argument("--svg", metavar="FILE", help="with --find: save the tiling as SVG")
+    opt.add_threads(parser)
+    opt.add_output(parser)
+
+
+_SIZE = re.compile(r"(\d{1,6})[xX](\d{1,6})")
+
+
+def _puzzle(args: argparse.Namespace) -> TilingPuzzle:
+    size = _SIZE.fullmatch(args.board)
+    if size:
+        board: object = (int(size.group(1)), int(size.group(2)))
+    elif args.board == "-":
+        board = sys.stdin.read()
+    else:
+        board = opt.read_text(args.board, f"BOARD {args.board}")
+    pieces: list[Piece] = []
+    if args.pieces is not None or not args.piece:
+        pieces.extend(piece_set(args.pieces or "pentominoes"))
+    for given in args.piece:
+        name, sign, drawing = given.partition("=")
+        if not sign or not name:
+            raise opt.UsageError(f"--piece takes NAME=DRAWING (like L=##/#.), got {given!r}")
+        pieces.append(Piece.parse(drawing.replace("/", "\n"), name=name))
+    return TilingPuzzle(board, pieces, each=args.each, turns=args.turns)
+
+
+def _line(tiling: Tiling) -> str:
+    """A tiling on one line: its rows of letters, separated by /."""
+    return "/".join(str(tiling).split("\n"))
+
+
+def run(args: argparse.Namespace) -> int:
+    puzzle = _puzzle(args)
+    if args.find:
+        opt.refuse("--find", opt.given(args, "--method", "--progress"))
+        opt.check_writable(args, "--svg")
+        found = puzzle.find(
+            threads=args.threads, deterministic=args.deterministic, timeout=args.timeout
+        )
+        opt.save(args, found, "--svg")
+        if args.json:
+            placed = (
+                None if found is None else [[n, list(map(list, c))] for n, c in found.placements]
+            )
+            print(json.dumps({"tiling": placed}))
+        else:
+            print("no tiling" if found is None else found)
+        return 0
+    mode = "counting" if args.list is None else "--list"
+    opt.refuse(mode, opt.given(args, "--svg", "--deterministic"))
+    if args.list is not None:
+        opt.refuse(mode, opt.given(args, "--method", "--progress"))
+        opt.print_list(
+            args,
+            "tilings",
+            lambda: puzzle.solutions(threads=args.threads, timeout=args.timeout),
+            "tilings",
+            line=_line,
+            value=lambda t: [[n, list(map(list, c))] for n, c in t.placements],
+        )
+        return 0
+    count = puzzle.count(
+        method=args.method or "auto",
+        threads=args.threads,
+        progress=args.progress,
+        timeout=args.timeout,
+    )
+    opt.answer(args.json, {"count": count}, count)
+    return 0

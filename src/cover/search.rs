@@ -1,0 +1,305 @@
+//! [`CoverSearch`]: Algorithm C on [`Cells`], as a [`SubtreeSearch`] of
+//! the engine (so counting, finding, streaming and plans come from it).
+//!
+//! A task is the list of options chosen from the root, in the order they
+//! were chosen; a worker replays it on its own cells, searches below, and
+//! undoes everything, so its cells are back at the root for the next task.
+//!
+//! The search order (what listing and the deterministic find promise): at
+//! each node the primary item with the fewest active options, ties to the
+//! first in item order; its options in the order given.  It depends only on
+//! the node, never on the threads or on how the tree was split.  A cover is
+//! reported as its option indices in ascending order.
+//!
+//! The loop is iterative (an explicit stack of [`Level`]s: problems can
+//! have millions of items, deeper than any thread's stack) and allocates
+//! nothing: the stacks are sized in [`Walk::new`] from the problem's bounds.
+
+use super::cells::{Cells, Mark};
+use super::problem::Problem;
+use crate::engine::{SearchError, Stop, SubtreeSearch, Ticker};
+use crate::memory;
+use std::sync::{Arc, Mutex};
+
+/// One branching node on the stack: where to come back to before the
+/// node's item was covered (`node`) and after (`branch`, before each of
+/// its options), and the item's nodes to try (`choices[cur..end]`).
+#[derive(Clone, Copy, Debug)]
+struct Level {
+    node: Mark,
+    branch: Mark,
+    start: u32,
+    cur: u32,
+    end: u32,
+}
+
+/// The trail phase of level `d` covering its item (`0`) or choosing one
+/// of its options (`1`): each phase saves a size at most once.
+#[inline]
+fn phase(d: usize, choosing: u32) -> u32 {
+    2 * d as u32 + choosing
+}
+
+/// A worker's cells with the stacks of a search over them.
+pub struct Walk {
+    cells: Cells,
+    levels: Vec<Level>,
+    /// `path[d]`: the option chosen at level `d`.
+    path: Vec<u32>,
+    /// The nodes of every level's item, in order; bounded by the options
+    /// (an option listed at one level is hidden below it).
+    choices: Vec<u32>,
+}
+
+impl Walk {
+    pub fn new(p: &Problem) -> Result<Walk, SearchError> {
+        let what = "the search's stacks";
+        let depth = p.n_primary() + 1;
+        Ok(Walk {
+            cells: Cells::new(p)?,
+            levels: memory::try_with_capacity(depth, what)?,
+            path: memory::try_with_capacity(depth, what)?,
+            choices: memory::try_zeroed(p.n_options() + 1, what)?,
+        })
+    }
+
+    /// Choose the options of `task` (a valid path from the root).
+    fn replay(&mut self, p: &Problem, task: &[u32]) {
+        for &o in task {
+            let d = self.levels.len();
+            let mark = self.cells.mark();
+            self.levels.push(Level {
+                node: mark,
+                branch: mark,
+                start: 0,
+                cur: 0,
+                end: 0,
+            });
+            self.path.push(o);
+            self.cells.choose_option(p, o, phase(d, 1));
+        }
+    }
+
+    /// Back to the root: nothing chosen.
+    fn reset(&mut self) {
+        self.cells.unforce();
+        if let Some(first) = self.levels.first() {
+            self.cells.restore(first.node);
+        }
+        self.levels.clear();
+        self.path.clear();
+    }
+
+    /// The active nodes of item `m` in option order, written at
+    /// `choices[at..]`; their number.
+    fn list_nodes(&mut self, m: u32, at: usize) -> usize {
+        let active = self.cells.active(m);
+        let out = &mut self.choices[at..at + active.len()];
+        out.copy_from_slice(active);
+        // Usually a handful (the fewest): insertion sort, no allocation.
+        if out.len() <= 16 {
+            for i in 1..out.len() {
+                let v = out[i];
+                let mut j = i;
+                while j > 0 && out[j - 1] > v {
+                    out[j] = out[j - 1];
+                    j -= 1;
+                }
+                out[j] = v;
+            }
+        } else {
+            out.sort_unstable();
+        }
+        active.len()
+    }
+
+    /// Search below the current node (the replayed task), counting
+    /// (`COUNT`) or calling `emit` on each cover's options (in the order
+    /// chosen) until it returns `false`.  Returns `Ok(false)` if `emit`
+    /// stopped it.  The caller resets.
+    fn run<const COUNT: bool>(
+        &mut self,
+        p: &Problem,
+        count: &mut u128,
+        stop: &Stop,
+        emit: &mut dyn FnMut(&[u32]) -> bool,
+    ) -> Result<bool, SearchError> {
+        let base = self.levels.len();
+        let mut ticker = Ticker::new();
+        let mut top = 0usize; // choices in use
+        loop {
+            ticker.tick(stop)?;
+            // The node: a cover, a dead end, or a level to push.
+            if self.cells.np == 0 {
+                if COUNT {
+                    *count = count.checked_add(1).ok_or(SearchError::Overflow)?;
+                } else if !emit(&self.path) {
+                    return Ok(false);
+                }
+            } else {
+                let (m, size) = match self.cells.forced() {
+                    Some(forced) => forced,
+                    None => self.cells.choose(),
+                };
+                if size > 0 {
+                    if COUNT && self.cells.np == 1 {
+                        // The last item: each of its active options covers it.
+                        *count = count
+                            .checked_add(size as u128)
+                            .ok_or(SearchError::Overflow)?;
+                    } else {
+                        let node = self.cells.mark();
+                        let n = self.list_nodes(m, top);
+                        self.cells.branch_on(m, phase(self.levels.len(), 0));
+                        self.levels.push(Level {
+                            node,
+                            branch: self.cells.mark(),
+                            start: top as u32,
+                            cur: top as u32,
+                            end: (top + n) as u32,
+                        });
+                        top += n;
+                    }
+                }
+            }
+            // The next option to try, backtracking past finished levels.
+            loop {
+                let depth = self.levels.len();
+                if depth == base {
+                    return Ok(true);
+                }
+                let level = self.levels[depth - 1];
+                self.cells.unforce();
+                self.cells.restore(level.branch);
+                if level.cur == level.end {
+                    self.cells.restore(level.node);
+                    top = level.start as usize;
+                    self.levels.pop();
+                    self.path.truncate(depth - 1);
+                    continue;
+                }
+                let x = self.choices[level.cur as usize];
+                self.levels[depth - 1].cur += 1;
+                self.path.truncate(depth - 1);
+                self.path.push(self.cells.option_of(p, x));
+                let fits = if p.coloured {
+                    self.cells.choose_rest_coloured(p, x, phase(depth - 1, 1))
+                } else {
+                    self.cells.choose_rest(x, phase(depth - 1, 1))
+                };
+                if fits {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// Algorithm C over a shared problem, for the engine.
+pub struct CoverSearch {
+    problem: Arc<Problem>,
+    /// Spare walks for `split` and `visit`, which get no scratch.
+    spare: Mutex<Vec<Walk>>,
+}
+
+impl CoverSearch {
+    pub fn new(problem: Arc<Problem>) -> CoverSearch {
+        CoverSearch {
+            problem,
+            spare: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    /// The root: nothing chosen.
+    pub fn roots(&self) -> Vec<Vec<u32>> {
+        vec![Vec::new()]
+    }
+
+    /// Run `f` on a spare walk (made if none is spare), returned after.
+    fn with_walk<R>(&self, f: impl FnOnce(&mut Walk) -> R) -> Result<R, SearchError> {
+        let spare = self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let mut walk = match spare {
+            Some(w) => w,
+            None => Walk::new(&self.problem)?,
+        };
+        let r = f(&mut walk);
+        walk.reset();
+        self.spare
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(walk);
+        Ok(r)
+    }
+}
+
+/// `options` in ascending order: how a cover is reported.
+fn sorted(options: &[u32]) -> Vec<u32> {
+    let mut v = options.to_vec();
+    v.sort_unstable();
+    v
+}
+
+impl SubtreeSearch for CoverSearch {
+    type Task = Vec<u32>;
+    type Solution = Vec<u32>;
+    type Scratch = Walk;
+
+    fn scratch(&self) -> Result<Walk, SearchError> {
+        Walk::new(&self.problem)
+    }
+
+    fn split(&self, task: &Vec<u32>, out: &mut Vec<Vec<u32>>) -> bool {
+        let p = &*self.problem;
+        let children = self.with_walk(|w| {
+            w.replay(p, task);
+            if w.cells.np == 0 {
+                return None;
+            }
+            let (m, size) = w.cells.choose();
+            let n = if size == 0 { 0 } else { w.list_nodes(m, 0) };
+            let options = w.choices[..n].iter().map(|&x| w.cells.option_of(p, x));
+            Some(options.collect::<Vec<u32>>())
+        });
+        match children {
+            // No memory for a walk: leave the task whole, it is still valid.
+            Err(_) => false,
+            Ok(None) => false,
+            Ok(Some(options)) => {
+                for o in options {
+                    let mut child = Vec::with_capacity(task.len() + 1);
+                    child.extend_from_slice(task);
+                    child.push(o);
+                    out.push(child);
+                }
+                true
+            }
+        }
+    }
+
+    fn count(&self, task: &Vec<u32>, walk: &mut Walk, stop: &Stop) -> Result<u128, SearchError> {
+        let p = &*self.problem;
+        walk.replay(p, task);
+        let mut n = 0u128;
+        let r = walk.run::<true>(p, &mut n, stop, &mut |_| true);
+        walk.reset();
+        r.map(|_| n)
+    }
+
+    fn visit(
+        &self,
+        task: &Vec<u32>,
+        stop: &Stop,
+        emit: &mut dyn FnMut(Vec<u32>) -> bool,
+    ) -> Result<bool, SearchError> {
+        let p = &*self.problem;
+        self.with_walk(|w| {
+            w.replay(p, task);
+            let mut n = 0u128;
+            w.run::<false>(p, &mut n, stop, &mut |path| emit(sorted(path)))
+        })?
+    }
+}
