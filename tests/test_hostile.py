@@ -620,9 +620,9 @@ MESSAGES = {
         "are not those of a queens plan",
     ),
     "subproblem unknown family": (
-        lambda: count_subproblem(Subproblem("sudoku", (), 0)),
+        lambda: count_subproblem(Subproblem("chess", (), 0)),
         ValueError,
-        "unknown family of subproblems 'sudoku' (known: queens, tour-pairs, tours)",
+        "unknown family of subproblems 'chess' (known: cover, queens, tour-pairs, tours)",
     ),
     "subproblems not a list": (
         lambda: count_subproblems(_QUEENS_8.subproblems[0]),
