@@ -124,17 +124,35 @@ impl Walk {
         stop: &Stop,
         emit: &mut dyn FnMut(&[u32]) -> bool,
     ) -> Result<bool, SearchError> {
+        self.run_within::<COUNT>(p, count, stop, emit, u64::MAX)
+            .map(|done| done == Some(true))
+    }
+
+    /// [`Walk::run`] visiting at most `nodes` nodes: `Some(finished)`, or
+    /// `None` when the budget ran out first.
+    fn run_within<const COUNT: bool>(
+        &mut self,
+        p: &Problem,
+        count: &mut u128,
+        stop: &Stop,
+        emit: &mut dyn FnMut(&[u32]) -> bool,
+        mut nodes: u64,
+    ) -> Result<Option<bool>, SearchError> {
         let base = self.levels.len();
         let mut ticker = Ticker::new();
         let mut top = 0usize; // choices in use
         loop {
             ticker.tick(stop)?;
+            if nodes == 0 {
+                return Ok(None);
+            }
+            nodes -= 1;
             // The node: a cover, a dead end, or a level to push.
             if self.cells.np == 0 {
                 if COUNT {
                     *count = count.checked_add(1).ok_or(SearchError::Overflow)?;
                 } else if !emit(&self.path) {
-                    return Ok(false);
+                    return Ok(Some(false));
                 }
             } else {
                 let (m, size) = match self.cells.forced() {
@@ -166,7 +184,7 @@ impl Walk {
             loop {
                 let depth = self.levels.len();
                 if depth == base {
-                    return Ok(true);
+                    return Ok(Some(true));
                 }
                 let level = self.levels[depth - 1];
                 self.cells.unforce();
@@ -233,6 +251,44 @@ impl CoverSearch {
             .unwrap_or_else(|e| e.into_inner())
             .push(walk);
         Ok(r)
+    }
+}
+
+impl CoverSearch {
+    /// The whole count on this thread if it takes at most `nodes` nodes
+    /// (small problems need no plan and no pool), else `None`.
+    pub fn count_small(&self, nodes: u64, stop: &Stop) -> Result<Option<u128>, SearchError> {
+        let p = &*self.problem;
+        self.with_walk(|w| {
+            let mut n = 0u128;
+            let done = w.run_within::<true>(p, &mut n, stop, &mut |_| true, nodes)?;
+            Ok(done.map(|_| n))
+        })?
+    }
+
+    /// The first cover in search order, or that there is none, if the
+    /// search takes at most `nodes` nodes; else `None`.
+    pub fn find_small(
+        &self,
+        nodes: u64,
+        stop: &Stop,
+    ) -> Result<Option<Option<Vec<u32>>>, SearchError> {
+        let p = &*self.problem;
+        self.with_walk(|w| {
+            let mut first = None;
+            let mut n = 0u128;
+            let done = w.run_within::<false>(
+                p,
+                &mut n,
+                stop,
+                &mut |path| {
+                    first = Some(sorted(path));
+                    false
+                },
+                nodes,
+            )?;
+            Ok(done.map(|_| first))
+        })?
     }
 }
 
