@@ -76,7 +76,7 @@ pub(super) fn count_search(
 /// A search of at most this many nodes runs on the calling thread before
 /// any plan is made (a plan and a pool cost more than it: a Sudoku, most
 /// small puzzles); a bigger one loses at most this much work by trying.
-pub const SMALL_NODES: u64 = 1 << 16;
+pub const SMALL_NODES: u64 = 1 << 13;
 
 /// One cover (option indices ascending) or `None`; with `deterministic`,
 /// the first in search order whatever the thread count.

@@ -40,7 +40,11 @@ fn phase(d: usize, choosing: u32) -> u32 {
     2 * d as u32 + choosing
 }
 
-/// A worker's cells with the stacks of a search over them.
+/// A worker's cells with the stacks of a search over them.  Aligned to
+/// its own cache lines (and boxed as a scratch): the fields written at
+/// every node (stack lengths, the active count) must not share a line
+/// with another worker's, or the two cores would trade it back and forth.
+#[repr(align(128))]
 pub struct Walk {
     cells: Cells,
     levels: Vec<Level>,
@@ -95,7 +99,10 @@ impl Walk {
     fn list_nodes(&mut self, m: u32, at: usize) -> usize {
         let active = self.cells.active(m);
         let out = &mut self.choices[at..at + active.len()];
-        out.copy_from_slice(active);
+        // A handful of values: a plain loop beats a call to memmove.
+        for (slot, &x) in out.iter_mut().zip(active) {
+            *slot = x;
+        }
         // Usually a handful (the fewest): insertion sort, no allocation.
         if out.len() <= 16 {
             for i in 1..out.len() {
@@ -217,7 +224,7 @@ impl Walk {
 pub struct CoverSearch {
     problem: Arc<Problem>,
     /// Spare walks for `split` and `visit`, which get no scratch.
-    spare: Mutex<Vec<Walk>>,
+    spare: Mutex<Vec<Box<Walk>>>,
 }
 
 impl CoverSearch {
@@ -242,7 +249,7 @@ impl CoverSearch {
         let spare = self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let mut walk = match spare {
             Some(w) => w,
-            None => Walk::new(&self.problem)?,
+            None => Box::new(Walk::new(&self.problem)?),
         };
         let r = f(&mut walk);
         walk.reset();
@@ -302,10 +309,10 @@ fn sorted(options: &[u32]) -> Vec<u32> {
 impl SubtreeSearch for CoverSearch {
     type Task = Vec<u32>;
     type Solution = Vec<u32>;
-    type Scratch = Walk;
+    type Scratch = Box<Walk>;
 
-    fn scratch(&self) -> Result<Walk, SearchError> {
-        Walk::new(&self.problem)
+    fn scratch(&self) -> Result<Box<Walk>, SearchError> {
+        Ok(Box::new(Walk::new(&self.problem)?))
     }
 
     fn split(&self, task: &Vec<u32>, out: &mut Vec<Vec<u32>>) -> bool {
@@ -336,7 +343,12 @@ impl SubtreeSearch for CoverSearch {
         }
     }
 
-    fn count(&self, task: &Vec<u32>, walk: &mut Walk, stop: &Stop) -> Result<u128, SearchError> {
+    fn count(
+        &self,
+        task: &Vec<u32>,
+        walk: &mut Box<Walk>,
+        stop: &Stop,
+    ) -> Result<u128, SearchError> {
         let p = &*self.problem;
         walk.replay(p, task);
         let mut n = 0u128;
