@@ -224,7 +224,7 @@ impl Walk {
 pub struct CoverSearch {
     problem: Arc<Problem>,
     /// Spare walks for `split` and `visit`, which get no scratch.
-    spare: Mutex<Vec<Box<Walk>>>,
+    spare: Mutex<Vec<Walk>>,
 }
 
 impl CoverSearch {
@@ -249,7 +249,7 @@ impl CoverSearch {
         let spare = self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let mut walk = match spare {
             Some(w) => w,
-            None => Box::new(Walk::new(&self.problem)?),
+            None => Walk::new(&self.problem)?,
         };
         let r = f(&mut walk);
         walk.reset();
