@@ -13,11 +13,12 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Refuse, with the estimate, a search whose `workers` working copies are
-/// more than the machine has.
+/// Refuse (a `MemoryError` naming the estimate), before anything is
+/// allocated, a search whose `workers` working copies are more than the
+/// machine has.
 fn check_memory(p: &Problem, workers: usize) -> Result<(), CountError> {
     let need = cells_bytes(p).saturating_mul(workers as u64 + 1);
-    crate::memory::refuse_beyond_available(
+    crate::memory::check_available(
         need,
         &format!("searching this exact cover problem on {workers} thread(s)"),
     )?;
