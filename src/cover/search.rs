@@ -20,6 +20,7 @@ use super::problem::Problem;
 use crate::engine::{SearchError, Stop, SubtreeSearch, Ticker};
 use crate::memory;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// One branching node on the stack: where to come back to before the
 /// node's item was covered (`node`) and after (`branch`, before each of
@@ -40,7 +41,11 @@ fn phase(d: usize, choosing: u32) -> u32 {
     2 * d as u32 + choosing
 }
 
-/// A worker's cells with the stacks of a search over them.
+/// A worker's cells with the stacks of a search over them.  Aligned to
+/// its own cache lines (and boxed as a scratch): the fields written at
+/// every node (stack lengths, the active count) must not share a line
+/// with another worker's, or the two cores would trade it back and forth.
+#[repr(align(128))]
 pub struct Walk {
     cells: Cells,
     levels: Vec<Level>,
@@ -95,7 +100,10 @@ impl Walk {
     fn list_nodes(&mut self, m: u32, at: usize) -> usize {
         let active = self.cells.active(m);
         let out = &mut self.choices[at..at + active.len()];
-        out.copy_from_slice(active);
+        // A handful of values: a plain loop beats a call to memmove.
+        for (slot, &x) in out.iter_mut().zip(active) {
+            *slot = x;
+        }
         // Usually a handful (the fewest): insertion sort, no allocation.
         if out.len() <= 16 {
             for i in 1..out.len() {
@@ -124,17 +132,39 @@ impl Walk {
         stop: &Stop,
         emit: &mut dyn FnMut(&[u32]) -> bool,
     ) -> Result<bool, SearchError> {
+        self.run_within::<COUNT>(p, count, stop, emit, Probe::whole())
+            .map(|done| done == Some(true))
+    }
+
+    /// [`Walk::run`] within the `probe`'s budget: `Some(finished)`, or
+    /// `None` when the budget ran out first.
+    fn run_within<const COUNT: bool>(
+        &mut self,
+        p: &Problem,
+        count: &mut u128,
+        stop: &Stop,
+        emit: &mut dyn FnMut(&[u32]) -> bool,
+        probe: Probe,
+    ) -> Result<Option<bool>, SearchError> {
+        let mut nodes = probe.nodes;
         let base = self.levels.len();
         let mut ticker = Ticker::new();
         let mut top = 0usize; // choices in use
         loop {
             ticker.tick(stop)?;
+            if nodes == 0 {
+                return Ok(None);
+            }
+            nodes -= 1;
+            if nodes % PROBE_CLOCK == 0 && probe.until.is_some_and(|t| Instant::now() >= t) {
+                return Ok(None);
+            }
             // The node: a cover, a dead end, or a level to push.
             if self.cells.np == 0 {
                 if COUNT {
                     *count = count.checked_add(1).ok_or(SearchError::Overflow)?;
                 } else if !emit(&self.path) {
-                    return Ok(false);
+                    return Ok(Some(false));
                 }
             } else {
                 let (m, size) = match self.cells.forced() {
@@ -166,7 +196,7 @@ impl Walk {
             loop {
                 let depth = self.levels.len();
                 if depth == base {
-                    return Ok(true);
+                    return Ok(Some(true));
                 }
                 let level = self.levels[depth - 1];
                 self.cells.unforce();
@@ -191,6 +221,27 @@ impl Walk {
                     break;
                 }
             }
+        }
+    }
+}
+
+/// Nodes between two looks at the clock of a [`Probe`].
+const PROBE_CLOCK: u64 = 1024;
+
+/// How much of a search to try before giving up: at most `nodes` nodes,
+/// and (looked at every [`PROBE_CLOCK`] nodes) until `until`.
+#[derive(Clone, Copy, Debug)]
+pub struct Probe {
+    pub nodes: u64,
+    pub until: Option<Instant>,
+}
+
+impl Probe {
+    /// No limit: the whole search.
+    pub fn whole() -> Probe {
+        Probe {
+            nodes: u64::MAX,
+            until: None,
         }
     }
 }
@@ -236,6 +287,44 @@ impl CoverSearch {
     }
 }
 
+impl CoverSearch {
+    /// The whole count on this thread if it fits the `probe` (small
+    /// problems need no plan and no pool), else `None`.
+    pub fn count_small(&self, probe: Probe, stop: &Stop) -> Result<Option<u128>, SearchError> {
+        let p = &*self.problem;
+        self.with_walk(|w| {
+            let mut n = 0u128;
+            let done = w.run_within::<true>(p, &mut n, stop, &mut |_| true, probe)?;
+            Ok(done.map(|_| n))
+        })?
+    }
+
+    /// The first cover in search order, or that there is none, if the
+    /// search fits the `probe`; else `None`.
+    pub fn find_small(
+        &self,
+        probe: Probe,
+        stop: &Stop,
+    ) -> Result<Option<Option<Vec<u32>>>, SearchError> {
+        let p = &*self.problem;
+        self.with_walk(|w| {
+            let mut first = None;
+            let mut n = 0u128;
+            let done = w.run_within::<false>(
+                p,
+                &mut n,
+                stop,
+                &mut |path| {
+                    first = Some(sorted(path));
+                    false
+                },
+                probe,
+            )?;
+            Ok(done.map(|_| first))
+        })?
+    }
+}
+
 /// `options` in ascending order: how a cover is reported.
 fn sorted(options: &[u32]) -> Vec<u32> {
     let mut v = options.to_vec();
@@ -246,10 +335,10 @@ fn sorted(options: &[u32]) -> Vec<u32> {
 impl SubtreeSearch for CoverSearch {
     type Task = Vec<u32>;
     type Solution = Vec<u32>;
-    type Scratch = Walk;
+    type Scratch = Box<Walk>;
 
-    fn scratch(&self) -> Result<Walk, SearchError> {
-        Walk::new(&self.problem)
+    fn scratch(&self) -> Result<Box<Walk>, SearchError> {
+        Ok(Box::new(Walk::new(&self.problem)?))
     }
 
     fn split(&self, task: &Vec<u32>, out: &mut Vec<Vec<u32>>) -> bool {
@@ -280,7 +369,12 @@ impl SubtreeSearch for CoverSearch {
         }
     }
 
-    fn count(&self, task: &Vec<u32>, walk: &mut Walk, stop: &Stop) -> Result<u128, SearchError> {
+    fn count(
+        &self,
+        task: &Vec<u32>,
+        walk: &mut Box<Walk>,
+        stop: &Stop,
+    ) -> Result<u128, SearchError> {
         let p = &*self.problem;
         walk.replay(p, task);
         let mut n = 0u128;
