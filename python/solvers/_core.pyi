@@ -348,6 +348,7 @@ def cover_method(problem: CoverProblem, method: str = "auto") -> str: ...
 def find_cover(
     problem: CoverProblem, threads: int, deterministic: bool, timeout: float | None = None
 ) -> bytes | None: ...
+
 @final
 class CoverStream(Iterator[bytes]):
     """Covers as little-endian u32 option indices, in search order, from a Rust thread."""
