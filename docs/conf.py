@@ -48,7 +48,8 @@ autodoc_preserve_defaults = True
 doctest_global_setup = """
 import solvers
 from solvers import *
-from solvers import distributed, knights, nqueens, peg
+from solvers import cover, distributed, knights, nqueens, peg
+from solvers.cover import piece_set, PIECE_SETS
 from solvers.peg import board as pegboard
 from solvers.distributed import *
 from solvers._engine._plan import splittables
