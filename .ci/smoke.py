@@ -47,6 +47,10 @@ def main() -> None:
     solution = solvers.find_peg_solution(english, start=(3, 3), finish=(3, 3))
     assert solvers.is_peg_solution(english, solution.jumps, start=(3, 3), finish=(3, 3))
     assert len(solution.jumps) == 31
+    # Exact cover: N-Queens through Knuth's DLX text (A000170), Langford pairs (A014552).
+    queens = solvers.ExactCover.from_dlx(solvers.QueensCover(8).exact_cover().to_dlx())
+    assert solvers.count_covers(queens) == 92
+    assert solvers.LangfordPairs(7, unique=True).count() == 26
     print(f"smoke test passed: solvers {solvers.__version__} on Python {sys.version.split()[0]}")
 
 
