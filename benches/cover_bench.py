@@ -18,9 +18,12 @@ processes is measured on a one-option file and the net time is shown in
 brackets and used for the ratios); the PyPI packages, their solve on arrays
 built beforehand, in their own venv (``PEERS/venv``), ``xcover`` after its JIT
 has compiled.  ``exact-cover`` has no secondary items: each secondary item gets
-a slack option of its own, which keeps the count.  Best of ``--runs`` wall
-times; every count is checked against the published value.  A peer that is
-not installed is skipped with a line saying so.  Prints a Markdown table.
+a slack option of its own, which keeps the count.  Every count is checked
+against the published value; a peer that is not installed is skipped with a
+line saying so.  Prints two Markdown tables from the same runs, best of
+``--runs`` each: wall seconds, and CPU seconds (user + system, all threads),
+the steadier figure on a machine with other work running.  Unix only (the
+children's CPU time comes from ``resource``).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import json
 import os
 import platform
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -62,10 +66,21 @@ class Instance:
 
 
 @dataclass
+class Timing:
+    """Best of the runs: wall seconds and CPU seconds (user + system) apart."""
+
+    wall: float
+    cpu: float
+
+    def minus(self, other: Timing) -> Timing:
+        return Timing(self.wall - other.wall, self.cpu - other.cpu)
+
+
+@dataclass
 class Cell:
-    seconds: float | None  # None: not run (skipped) or over the time limit
+    best: Timing | None  # None: not run (skipped) or over the time limit
     note: str = ""  # "> 300 s", "error", ...
-    net: float | None = None  # Knuth's batch: less the process start-ups
+    net: Timing | None = None  # Knuth's batch: less the process start-ups
 
 
 # -- DLX text, read without the package (the Python peers' worker uses it) ------
@@ -150,18 +165,18 @@ def worker(kind: str, files: list[Path], runs: int, budget: float) -> dict:
 
     else:
         return {"error": f"unknown worker {kind}"}
-    best = float("inf")
+    wall = cpu = float("inf")
     counts: list[int] = []
     spent = 0.0
     for _ in range(runs):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         counts = solve_all()
         took = time.perf_counter() - t0
-        best = min(best, took)
+        wall, cpu = min(wall, took), min(cpu, time.process_time() - c0)
         spent += took
         if spent + took > budget:  # another run would pass the budget
             break
-    return {"seconds": best, "counts": counts, "version": version}
+    return {"wall": wall, "cpu": cpu, "counts": counts, "version": version}
 
 
 def _version(dist: str) -> str:
@@ -182,12 +197,18 @@ def check(name: str, program: str, counts: Sequence[int], inst: Instance) -> Non
         raise SystemExit(f"{program} on {name} counted {counts[0]}, expected {inst.expected}")
 
 
-def best_of(runs: int, once: Callable[[], tuple[float, list[int]]]) -> tuple[float, list[int]]:
-    best, counts = float("inf"), []
+def best_of(runs: int, once: Callable[[], tuple[Timing, list[int]]]) -> tuple[Timing, list[int]]:
+    best, counts = Timing(float("inf"), float("inf")), []
     for _ in range(runs):
         took, counts = once()
-        best = min(best, took)
+        best = Timing(min(best.wall, took.wall), min(best.cpu, took.cpu))
     return best, counts
+
+
+def children_cpu() -> float:
+    """CPU seconds of the waited-for child processes so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run_ours(inst: Instance, threads: int, runs: int, timeout: float) -> Cell:
@@ -195,39 +216,41 @@ def run_ours(inst: Instance, threads: int, runs: int, timeout: float) -> Cell:
 
     problems = [solvers.ExactCover.from_dlx(f.read_text()) for f in inst.files]
 
-    def once() -> tuple[float, list[int]]:
-        t0 = time.perf_counter()
+    def once() -> tuple[Timing, list[int]]:
+        # process_time: the CPU time of every thread of this process.
+        t0, c0 = time.perf_counter(), time.process_time()
         counts = [solvers.count_covers(p, threads=threads, timeout=timeout) for p in problems]
-        return time.perf_counter() - t0, counts
+        return Timing(time.perf_counter() - t0, time.process_time() - c0), counts
 
     try:
-        seconds, counts = best_of(runs, once)
+        best, counts = best_of(runs, once)
     except TimeoutError:
         return Cell(None, f"> {timeout:g} s")
     check(inst.name, f"ours ({threads} threads)", counts, inst)
-    return Cell(seconds)
+    return Cell(best)
 
 
 SOLUTIONS = re.compile(r"Altogether (\d+) solutions?")
 
 
-def knuth_once(binary: Path, files: list[Path], timeout: float) -> tuple[float, list[int]]:
-    counts, total = [], 0.0
+def knuth_once(binary: Path, files: list[Path], timeout: float) -> tuple[Timing, list[int]]:
+    counts, wall, cpu = [], 0.0, 0.0
     for f in files:
         with f.open("rb") as stdin:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), children_cpu()
             done = subprocess.run(
                 [str(binary)], stdin=stdin, capture_output=True, timeout=timeout, check=True
             )
-            total += time.perf_counter() - t0
+            wall += time.perf_counter() - t0
+            cpu += children_cpu() - c0
         found = SOLUTIONS.search(done.stderr.decode())
         if not found:
             raise SystemExit(f"{binary} printed no count: {done.stderr.decode()[-300:]}")
         counts.append(int(found.group(1)))
-    return total, counts
+    return Timing(wall, cpu), counts
 
 
-def startup(binary: Path, n: int, runs: int) -> float:
+def startup(binary: Path, n: int, runs: int) -> Timing:
     """What ``n`` processes of ``binary`` cost on a one-option problem."""
     with tempfile.TemporaryDirectory() as tmp:
         trivial = Path(tmp) / "one.dlx"
@@ -237,13 +260,13 @@ def startup(binary: Path, n: int, runs: int) -> float:
 
 def run_knuth(binary: Path, inst: Instance, runs: int, timeout: float) -> Cell:
     try:
-        seconds, counts = best_of(runs, lambda: knuth_once(binary, inst.files, timeout))
+        best, counts = best_of(runs, lambda: knuth_once(binary, inst.files, timeout))
     except subprocess.TimeoutExpired:
         return Cell(None, f"> {timeout:g} s")
     check(inst.name, binary.name, counts, inst)
     if inst.batch:
-        return Cell(seconds, net=seconds - startup(binary, len(inst.files), runs))
-    return Cell(seconds)
+        return Cell(best, net=best.minus(startup(binary, len(inst.files), runs)))
+    return Cell(best)
 
 
 def run_pypi(kind: str, python: Path, inst: Instance, runs: int, timeout: float) -> Cell:
@@ -259,7 +282,7 @@ def run_pypi(kind: str, python: Path, inst: Instance, runs: int, timeout: float)
     if "error" in answer:
         return Cell(None, answer["error"])
     check(inst.name, kind, answer["counts"], inst)
-    return Cell(answer["seconds"])
+    return Cell(Timing(answer["wall"], answer["cpu"]))
 
 
 # -- the table ------------------------------------------------------------------
@@ -324,22 +347,22 @@ def available(peers: Path, wanted: Sequence[str]) -> dict[str, Callable[..., Cel
     return runners
 
 
-def fmt(cell: Cell | None) -> str:
+def fmt(cell: Cell | None, what: str) -> str:
     if cell is None:
         return "-"
-    if cell.seconds is None:
+    if cell.best is None:
         return cell.note
-    text = f"{cell.seconds:.2f}"
+    text = f"{getattr(cell.best, what):.2f}"
     if cell.net is not None:
-        text += f" ({cell.net:.2f})"
+        text += f" ({getattr(cell.net, what):.2f})"
     return text
 
 
-def ratio(ours: Cell | None, peer: Cell | None) -> str:
-    if ours is None or peer is None or ours.seconds is None or peer.seconds is None:
+def ratio(ours: Cell | None, peer: Cell | None, what: str) -> str:
+    if ours is None or peer is None or ours.best is None or peer.best is None:
         return "-"
-    base = peer.net if peer.net is not None else peer.seconds
-    return f"{ours.seconds / base:.2f}x" if base > 0 else "-"
+    base = getattr(peer.net if peer.net is not None else peer.best, what)
+    return f"{getattr(ours.best, what) / base:.2f}x" if base > 0 else "-"
 
 
 def machine() -> str:
@@ -380,17 +403,23 @@ def main() -> None:
     load0 = os.getloadavg()
     print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}")
     print(f"load average before: {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f}; best of {args.runs}")
-    print()
     head = ["instance", "count", *(names[p] for p in shown)]
     head += [f"{names[p]} / SSXCC" for p in ratios]
-    print("| " + " | ".join(head) + " |")
-    print("|---|" + "---:|" * (len(head) - 1))
-    for inst in todo:
-        cells = {p: runners[p](inst, args.runs, args.timeout) for p in shown}
-        row = [inst.name, f"{inst.expected:,}" if not inst.batch else "1 each"]
-        row += [fmt(cells[p]) for p in shown]
-        row += [ratio(cells[p], cells["ssxcc"]) for p in ratios]
-        print("| " + " | ".join(row) + " |", flush=True)
+    results = []
+    for what, title in (("wall", "wall seconds"), ("cpu", "CPU seconds (user + system)")):
+        print()
+        print(f"{title}:")
+        print()
+        print("| " + " | ".join(head) + " |")
+        print("|---|" + "---:|" * (len(head) - 1))
+        for k, inst in enumerate(todo):
+            if what == "wall":  # run once, print both tables from the same runs
+                results.append({p: runners[p](inst, args.runs, args.timeout) for p in shown})
+            cells = results[k]
+            row = [inst.name, f"{inst.expected:,}" if not inst.batch else "1 each"]
+            row += [fmt(cells[p], what) for p in shown]
+            row += [ratio(cells[p], cells["ssxcc"], what) for p in ratios]
+            print("| " + " | ".join(row) + " |", flush=True)
     load1 = os.getloadavg()
     print()
     print(f"load average after: {load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f}")

@@ -58,7 +58,7 @@ for p in dlx1 dlx2 ssxcc; do
   # -w: Knuth's C is K&R-era (implicit int main); the warnings say nothing new.
   gcc -O3 -march=native -w -o "$PEERS/bin/$p" "$p.c" gb_flip.c
 done
-gcc --version | head -1 > "$PEERS/bin/COMPILER"
+{ echo "knuth-literate-programs $KNUTH_COMMIT"; ctangle --version | head -1; gcc --version | head -1; } > "$PEERS/BUILD_INFO"
 
 # The Python peers, in their own venv so their numpy/numba never meet ours.
 if [ ! -x "$PEERS/venv/bin/python" ]; then
