@@ -12,7 +12,8 @@ as exact cover, and a batch of 1,000 hard Sudokus (top1465) solved one by one,
 each counted to the end (so its one solution is proved unique).
 
 What is timed: ours, the count on a problem already read by
-``ExactCover.from_dlx``; Knuth's programs, the whole process (reading the file
+``ExactCover.from_dlx`` (``--method``, default ``"search"``: the enumeration,
+the same work as the peers'); Knuth's programs, the whole process (reading the file
 included: negligible except on the Sudoku batch, where the start-up of 1,000
 processes is measured on a one-option file and the net time is shown in
 brackets and used for the ratios); the PyPI packages, their solve on arrays
@@ -211,7 +212,7 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_ours(inst: Instance, threads: int, runs: int, timeout: float) -> Cell:
+def run_ours(inst: Instance, threads: int, method: str, runs: int, timeout: float) -> Cell:
     import solvers
 
     problems = [solvers.ExactCover.from_dlx(f.read_text()) for f in inst.files]
@@ -219,7 +220,10 @@ def run_ours(inst: Instance, threads: int, runs: int, timeout: float) -> Cell:
     def once() -> tuple[Timing, list[int]]:
         # process_time: the CPU time of every thread of this process.
         t0, c0 = time.perf_counter(), time.process_time()
-        counts = [solvers.count_covers(p, threads=threads, timeout=timeout) for p in problems]
+        counts = [
+            solvers.count_covers(p, method=method, threads=threads, timeout=timeout)
+            for p in problems
+        ]
         return Timing(time.perf_counter() - t0, time.process_time() - c0), counts
 
     try:
@@ -306,7 +310,7 @@ def instances(folder: Path, names: Sequence[str], n_sudokus: int) -> list[Instan
     return out
 
 
-def available(peers: Path, wanted: Sequence[str]) -> dict[str, Callable[..., Cell]]:
+def available(peers: Path, wanted: Sequence[str], method: str) -> dict[str, Callable[..., Cell]]:
     """The programs that can run here; a line for each that cannot."""
     runners: dict[str, Callable[..., Cell]] = {}
     for program in wanted:
@@ -319,7 +323,7 @@ def available(peers: Path, wanted: Sequence[str]) -> dict[str, Callable[..., Cel
                 print(f"skipped {program}: solvers has no exact cover here ({err})")
                 continue
             threads = int(program[-1])
-            runners[program] = lambda inst, runs, t, n=threads: run_ours(inst, n, runs, t)
+            runners[program] = lambda inst, runs, t, n=threads: run_ours(inst, n, method, runs, t)
         elif program in KNUTH:
             binary = peers / "bin" / program
             if not os.access(binary, os.X_OK):
@@ -385,6 +389,9 @@ def main() -> None:
     parser.add_argument("--programs", nargs="+", default=PROGRAMS, choices=PROGRAMS)
     parser.add_argument("--sudokus", type=int, default=SUDOKU_COUNT)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--method", default="search", help="count_covers' method for ours (search, memo, auto)"
+    )
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per run")
     parser.add_argument("--worker", choices=list(PYPI), help=argparse.SUPPRESS)
     parser.add_argument("--budget", type=float, default=300.0, help=argparse.SUPPRESS)
@@ -396,13 +403,15 @@ def main() -> None:
 
     folder = args.instances or args.peers / "instances"
     todo = instances(folder, args.only, args.sudokus)
-    runners = available(args.peers, args.programs)
+    runners = available(args.peers, args.programs, args.method)
     names = {"ours1": "ours 1 thr", "ours2": "ours 2 thr", **KNUTH, **PYPI}
     shown = [p for p in PROGRAMS if p in runners]
     ratios = [p for p in ("ours1", "ours2") if p in runners and "ssxcc" in runners]
     load0 = os.getloadavg()
     print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}")
     print(f"load average before: {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f}; best of {args.runs}")
+    if any(p.startswith("ours") for p in runners):
+        print(f"ours: solvers.count_covers(problem, method={args.method!r}, threads=...)")
     head = ["instance", "count", *(names[p] for p in shown)]
     head += [f"{names[p]} / SSXCC" for p in ratios]
     results = []
