@@ -5,6 +5,7 @@
 //! `python` (one file per family, see `src/python/mod.rs`), built by
 //! maturin as the extension module `solvers._core`.
 
+pub mod cover;
 pub mod cpu;
 pub mod engine;
 pub mod error;

@@ -16,9 +16,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import cover_oracle
 import pytest
 from solvers import (
+    ExactCover,
     PegBoard,
+    count_covers,
     count_peg_games,
     count_peg_solutions,
     count_queens,
@@ -26,17 +29,31 @@ from solvers import (
     finish_counts,
 )
 from solvers._engine._methods import OPTIONS, Method
+from solvers.cover.methods import METHODS as COVER_METHODS
 from solvers.knights.methods import METHODS as TOUR_METHODS
 from solvers.nqueens.methods import METHODS as QUEEN_METHODS
 from solvers.peg.methods import METHODS as PEG_METHODS
 
 #: Every public function that takes the counts' keywords.
-FUNCTIONS = [count_tours, count_queens, count_peg_solutions, count_peg_games, finish_counts]
+FUNCTIONS = [
+    count_tours,
+    count_queens,
+    count_peg_solutions,
+    count_peg_games,
+    finish_counts,
+    count_covers,
+]
 
 #: The keywords of how a count runs (not of the problem, such as ``start``).
 RUN_KEYWORDS = ("method", "threads", "progress", "timeout", *OPTIONS)
 
 _RECTANGLE = PegBoard.rectangle(3, 4)
+
+#: The domino tilings of a 2 x 6 strip, column by column, and their count by the oracle.
+_STRIP = [[((c, 0), None), ((c, 1), None)] for c in range(6)] + [
+    [((c, r), None), ((c + 1, r), None)] for c in range(5) for r in range(2)
+]
+_CELLS = [(c, r) for c in range(6) for r in range(2)]
 
 #: Per family: the function, its methods, a tiny problem and its answer.
 FAMILIES: dict[str, tuple[Callable[..., int], tuple[Method, ...], dict[str, Any], int]] = {
@@ -47,6 +64,12 @@ FAMILIES: dict[str, tuple[Callable[..., int], tuple[Method, ...], dict[str, Any]
         PEG_METHODS,
         {"board": _RECTANGLE, "start": (0, 0), "finish": (0, 3)},
         432,
+    ),
+    "cover": (
+        count_covers,
+        COVER_METHODS,
+        {"problem": ExactCover(_STRIP, primary=_CELLS, colors=True)},
+        len(cover_oracle.all_covers(_STRIP, _CELLS)),
     ),
 }
 
@@ -85,7 +108,7 @@ def test_a_shared_keyword_reads_the_same_everywhere():
             shape = (str(parameter.annotation), parameter.default)
             first = seen.setdefault(name, (*shape, function.__name__))
             assert shape == first[:2], f"{function.__name__}({name}=) differs from {first[2]}"
-    # the three counts take every keyword, with "auto" the default method
+    # the families' counts take every keyword, with "auto" the default method
     for function, _, _, _ in FAMILIES.values():
         assert set(RUN_KEYWORDS) <= set(inspect.signature(function).parameters), function
     assert seen["method"][1] == "auto"
@@ -105,6 +128,9 @@ def test_each_keyword_is_counted_or_refused_in_the_common_words(
             assert function(**call) == answer  # the rerun, from the checkpoint
         return
     name = function.__name__
+    # the first keyword given that the method refuses (parts comes with an
+    # executor, which a method may refuse too)
+    keyword = next(k for k in OPTIONS if k in given and k not in chosen.takes)
     takers = [m.name for m in methods if keyword in m.takes]
     where = (
         f"the methods that take {keyword}=: {', '.join(takers)}"

@@ -1,8 +1,9 @@
 """solvers: exact, parallel counting and fast finding of knight's tours,
-N-Queens placements and peg-solitaire solutions, with Rust search cores.
+N-Queens placements, peg-solitaire solutions and the covers of any
+exact-cover problem, with Rust search cores.
 
 The families live in the subpackages :mod:`solvers.knights`,
-:mod:`solvers.nqueens` and :mod:`solvers.peg`, listed once in
+:mod:`solvers.nqueens`, :mod:`solvers.peg` and :mod:`solvers.cover`, listed once in
 :mod:`solvers._families`; what they share is in ``solvers._engine``.  No
 function here shares its name with a module (``solvers.queens`` is the
 listing function, the subpackage is ``solvers.nqueens``).  This module only
@@ -20,6 +21,7 @@ from . import _families as _families  # registers the families' plans
 from . import distributed as distributed  # `import solvers; solvers.distributed.plan(...)`
 from ._engine._deprecated import moved
 from ._version import __version__
+from .cover import ExactCover, count_covers, covers, find_cover, is_cover
 from .knights import (
     MAX_FIND_CELLS,
     MAX_SEARCH_CELLS,
@@ -53,6 +55,7 @@ from .peg import (
 __all__ = [
     "MAX_FIND_CELLS",
     "MAX_SEARCH_CELLS",
+    "ExactCover",
     "Jump",
     "KnightBoard",
     "PegBoard",
@@ -61,14 +64,18 @@ __all__ = [
     "Placement",
     "Tour",
     "__version__",
+    "count_covers",
     "count_peg_games",
     "count_peg_solutions",
     "count_queens",
     "count_tours",
+    "covers",
+    "find_cover",
     "find_peg_solution",
     "find_queens",
     "find_tour",
     "finish_counts",
+    "is_cover",
     "is_peg_solution",
     "is_queens_solution",
     "is_tour",

@@ -10,13 +10,14 @@ that unpickles a subproblem (its import of ``solvers`` comes first) can count
 it.
 
 >>> [family.name for family in FAMILIES]
-['knights', 'nqueens', 'peg']
+['knights', 'nqueens', 'peg', 'cover']
 """
 
 from __future__ import annotations
 
 from ._engine import _plan
 from ._engine._family import Family
+from .cover.family import FAMILY as COVER
 from .knights.family import FAMILY as KNIGHTS
 from .nqueens.family import FAMILY as NQUEENS
 from .peg.family import FAMILY as PEG
@@ -24,7 +25,7 @@ from .peg.family import FAMILY as PEG
 __all__ = ["FAMILIES"]
 
 #: Every family, in the order the CLI lists their commands.
-FAMILIES: tuple[Family, ...] = (KNIGHTS, NQUEENS, PEG)
+FAMILIES: tuple[Family, ...] = (KNIGHTS, NQUEENS, PEG, COVER)
 
 for _family in FAMILIES:
     for _split in _family.splits:

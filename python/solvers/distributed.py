@@ -74,10 +74,11 @@ _SPLITTABLE = tuple(dict.fromkeys(split.count for family in FAMILIES for split i
 def plan(
     count: Callable[..., int], *args: Any, subproblems: int | None = None, **kwargs: Any
 ) -> Plan:
-    """The subproblems of ``count(*args, **kwargs)``, for :func:`count_tours`
-    and :func:`count_queens` (the peg DP splits by layers instead: pass
-    ``executor=`` to :func:`count_peg_solutions`).  ``subproblems`` is the
-    least number wanted (default 4096; fewer when the tree is smaller).
+    """The subproblems of ``count(*args, **kwargs)``, for :func:`count_tours`,
+    :func:`count_queens` and :func:`count_covers` (its search; the peg DP
+    splits by layers instead: pass ``executor=`` to
+    :func:`count_peg_solutions`).  ``subproblems`` is the least number
+    wanted (default 4096; fewer when the tree is smaller).
     ``count`` may be a :func:`functools.partial` of one of them.  Open
     knight's tours also split by their pairs of ends, ``method="pairs"``:
     one frontier count per pair of squares up to symmetry (``subproblems``

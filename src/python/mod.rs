@@ -8,12 +8,13 @@
 //! * [`runtime`]: running Rust work off-thread with the GIL released,
 //!   polling Ctrl-C, timeouts and progress; the shared body of the streams.
 //! * [`packed`]: long number lists as bytes of little-endian `u32`s.
-//! * [`knights`], [`queens`], [`peg`]: one file per family; [`plan`]: the
+//! * [`knights`], [`queens`], [`peg`], [`cover`]: one file per family; [`plan`]: the
 //!   subproblems of a count, for executors.
 //!
 //! This file only registers what the others define; `_core.pyi` in the
 //! Python package is its typed description, checked by stubtest.
 
+mod cover;
 mod errors;
 mod knights;
 mod packed;
@@ -67,5 +68,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<peg::PegSide>()?;
     m.add_class::<peg::LayerSpill>()?;
     m.add_class::<peg::PegStream>()?;
+    m.add_class::<cover::CoverProblem>()?;
+    m.add_function(wrap_pyfunction!(cover::count_covers, m)?)?;
+    m.add_function(wrap_pyfunction!(cover::cover_method, m)?)?;
+    m.add_function(wrap_pyfunction!(cover::find_cover, m)?)?;
+    m.add_class::<cover::CoverStream>()?;
+    m.add("MAX_COVER_ITEMS", crate::cover::MAX_ITEMS)?;
+    m.add("MAX_COVER_OPTIONS", crate::cover::MAX_OPTIONS)?;
     Ok(())
 }

@@ -1,12 +1,14 @@
-//! `CountPlan`: a tours or queens count split into the tasks of a
+//! `CountPlan`: a tours, queens or cover count split into the tasks of a
 //! deterministic plan, addressed by index, so that other processes (an
 //! executor, a checkpointed run) can count any subset of them.  The plan
 //! itself is the family's [`Splittable`] (held as a trait object, so a new
 //! family adds a constructor here and no case anywhere else); this module
 //! only builds it and hands finished counts to Python as they come.
 
+use super::cover::CoverProblem;
 use super::knights::board_and_start;
 use super::runtime::{cancellable, cancellable_polling, report};
+use crate::cover;
 use crate::engine::{Control, Splittable};
 use crate::knights::{self, frontier};
 use crate::queens;
@@ -100,6 +102,18 @@ impl CountPlan {
         let method = queens::Method::parse(method)?;
         let plan = cancellable(py, None, None, move |ctl| {
             queens::plan_queens(n, unique, method, min_tasks, ctl)
+        })?;
+        Ok(CountPlan::of(plan))
+    }
+
+    /// The plan of `count_covers(..., method="search")` with at least
+    /// `min_tasks` subproblems.
+    #[staticmethod]
+    #[pyo3(signature = (problem, min_tasks))]
+    fn cover(py: Python<'_>, problem: &CoverProblem, min_tasks: usize) -> PyResult<CountPlan> {
+        let p = problem.0.clone();
+        let plan = cancellable(py, None, None, move |ctl| {
+            cover::plan_covers(p, min_tasks, ctl)
         })?;
         Ok(CountPlan::of(plan))
     }

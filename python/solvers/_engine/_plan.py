@@ -11,7 +11,7 @@ any process that unpickles a :class:`Subproblem` (its import of ``solvers``
 comes first) can count it.
 
 >>> sorted(splittables())
-['queens', 'tour-pairs', 'tours']
+['cover', 'queens', 'tour-pairs', 'tours']
 >>> work = splittables()["queens"].plan(8, subproblems=16)
 >>> work.description, len(work) >= 16, work.count()
 ('8-queens', True, 92)

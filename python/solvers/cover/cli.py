@@ -1,0 +1,112 @@
+"""``solvers cover``: exact cover read from a file of Knuth's DLX text.  Owns
+the command's options and its run: count the covers (the default, or
+--count), --list the first, or --find one."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+
+from ..cli import _options as opt
+from .count import COUNT_METHODS, count_covers
+from .find import find_cover
+from .listing import covers
+from .problem import ExactCover
+
+HELP = "exact cover from a DLX file: count (default), --list or --find covers"
+
+DESCRIPTION = textwrap.fill(
+    "Exact cover with colours, read from FILE in Knuth's DLX format (the input of "
+    "his DLX1, DLX2 and SSXCC programs; - reads standard input): the first line "
+    "names the primary items, then | and the secondary ones; each later line is "
+    "an option, item:colour for a coloured secondary item; lines starting with | "
+    "are comments. A cover is printed as the numbers of its options (from 0, in "
+    "file order).",
+    78,
+)
+
+#: The examples of ``solvers cover --help`` (and of ``solvers --help``).
+EXAMPLES = """\
+    solvers cover pentominoes.dlx             # count the covers
+    solvers cover pentominoes.dlx --list 3    # the first 3, as option numbers
+    solvers cover pentominoes.dlx --find      # one, as its options' lines
+    solvers cover strip.dlx --method memo     # count by the memo
+"""
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="the problem in DLX text (- for stdin)")
+    opt.add_threads(parser)
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--count", action="store_true", help="count the covers (the default)")
+    mode.add_argument("--list", type=int, metavar="K", help="print the first K covers")
+    mode.add_argument("--find", action="store_true", help="find one cover")
+    parser.add_argument(
+        "--method",
+        choices=COUNT_METHODS,
+        default=None,
+        help="counting: auto (default), search (the parallel backtrack) or memo "
+        "(memoised over the uncovered items)",
+    )
+    parser.add_argument(
+        "--deterministic",
+        action="store_true",
+        help="with --find: the first cover in --list order, whatever --threads",
+    )
+    opt.add_output(parser)
+    opt.add_distribution(parser)
+
+
+def _problem(path: str) -> ExactCover:
+    text = sys.stdin.read() if path == "-" else opt.read_text(path, path)
+    return ExactCover.from_dlx(text)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.find:
+        opt.refuse("--find", opt.given(args, "--method", "--progress"))
+        return _find(args, _problem(args.file))
+    mode = "counting" if args.list is None else "--list"
+    opt.refuse(mode, opt.given(args, "--deterministic"))
+    if args.list is not None:
+        opt.refuse(mode, opt.given(args, "--method", "--progress"))
+        problem = _problem(args.file)
+        opt.print_list(
+            args,
+            "covers",
+            lambda: covers(problem, threads=args.threads, timeout=args.timeout),
+            "covers",
+            line=lambda cover: " ".join(map(str, cover)),
+            value=list,
+        )
+        return 0
+    problem = _problem(args.file)
+    with opt.distributed(args) as where:
+        count = count_covers(
+            problem,
+            method=args.method or "auto",
+            threads=args.threads,
+            progress=args.progress,
+            timeout=args.timeout,
+            **where,
+        )
+    opt.answer(args.json, {"count": count}, count)
+    return 0
+
+
+def _find(args: argparse.Namespace, problem: ExactCover) -> int:
+    cover = find_cover(
+        problem, threads=args.threads, deterministic=args.deterministic, timeout=args.timeout
+    )
+    if args.json:
+        opt.answer(True, {"cover": None if cover is None else list(cover)}, None)
+    elif cover is None:
+        print("no cover")
+    else:
+        for k in cover:
+            entries = (
+                item if colour is None else f"{item}:{colour}" for item, colour in problem.option(k)
+            )
+            print(f"{k}: {' '.join(map(str, entries))}")
+    return 0

@@ -1,0 +1,118 @@
+"""Counting covers: :func:`count_covers`, which checks its arguments and
+picks the method (in this process, on an executor or resumed from a
+checkpoint), and the plan the search splits into."""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import Executor
+from typing import Any
+
+from .. import _core
+from .._engine import _methods, _plan, _progress, _validate
+from .methods import METHODS, SEARCH
+from .problem import ExactCover, core_problem
+
+__all__ = ["COUNT_METHODS", "count_covers", "plan_covers"]
+
+#: The ways :func:`count_covers` can count.
+COUNT_METHODS: tuple[str, ...] = _methods.names(METHODS)
+
+
+def _problem(problem: Any) -> ExactCover:
+    if not isinstance(problem, ExactCover):
+        raise TypeError(
+            f"problem must be an ExactCover (solvers.ExactCover(options) or "
+            f"ExactCover.from_dlx(text)), got {type(problem).__name__}"
+        )
+    return problem
+
+
+def _described(problem: ExactCover) -> str:
+    return f"exact cover ({len(problem)} options)"
+
+
+def count_covers(
+    problem: ExactCover,
+    *,
+    method: str = "auto",
+    threads: int | None = None,
+    progress: bool = False,
+    timeout: float | None = None,
+    executor: Executor | None = None,
+    parts: int | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    memory: int | str | None = None,
+    spill: str | os.PathLike[str] | None = None,
+) -> int:
+    """The number of covers of ``problem``: sets of options covering each
+    primary item exactly once and each secondary item at most once (or
+    several times in one colour).  Exact however large (past 2**128 an
+    ``OverflowError``, never a wrong number), the same for every ``threads``.
+
+    Two methods count, with the same answer:
+
+    * ``"search"``: Knuth's Algorithm C in Rust, the item with the fewest
+      remaining options first, its subtrees shared out among ``threads``
+      by work stealing.  ``executor`` and ``checkpoint`` (a directory) split
+      it into subproblems run elsewhere and recorded there, as for
+      :func:`solvers.count_queens` (see :mod:`solvers.distributed`).
+    * ``"memo"``: the count memoised on the set of items still uncovered
+      (a fixed item order), which counts at once what recurs: the tilings
+      of strips and rectangles, past anything an enumeration reaches.
+
+    ``method="auto"`` asks the core which suits the problem (the search
+    where ``executor`` or ``checkpoint`` is given).  No method takes
+    ``parts``, ``memory`` or ``spill``.
+
+    >>> problem = ExactCover([("a", "b"), ("c",), ("a",), ("b", "c"), ("b",)])
+    >>> count_covers(problem), count_covers(problem, method="memo", threads=1)
+    (3, 3)
+    """
+    problem = _problem(problem)
+    keywords = _methods.given(
+        executor=executor, parts=parts, checkpoint=checkpoint, memory=memory, spill=spill
+    )
+    core = core_problem(problem)
+    faster = _core.cover_method(core, "auto")  # the core knows the problem's shape
+    order = (faster, *(m.name for m in METHODS if m.name != faster))
+    chosen = _methods.pick("count_covers", METHODS, method, keywords, order).name
+    workers = _validate.threads(threads)
+    seconds = _validate.timeout(timeout)
+    if executor is not None or checkpoint is not None:
+        work = plan_covers(problem, subproblems=_plan.DEFAULT_SUBPROBLEMS)
+        return work.count(
+            executor=executor,
+            checkpoint=checkpoint,
+            threads=threads,
+            progress=progress,
+            timeout=timeout,
+        )
+    with _progress.shown(progress, _described(problem)) as bar:
+        return int(_core.count_covers(core, workers, bar, seconds, chosen))
+
+
+def plan_covers(problem: ExactCover, *, subproblems: int, method: str = "search") -> _plan.Plan:
+    """:func:`solvers.distributed.plan` for :func:`count_covers` (registered
+    in :mod:`.family`): the search's subtrees (the memo does not split)."""
+    problem = _problem(problem)
+    size = _validate.subproblems(subproblems)
+    if method not in ("auto", SEARCH.name):
+        raise ValueError(
+            "plan(count_covers, ...) splits the search: method must be 'auto' or 'search' "
+            f"(the memo is one table in one process), got {_validate.shown(method)}"
+        )
+    return _plan.make_plan("cover", (problem, size), _described(problem))
+
+
+def build_plan(problem: ExactCover, subproblems: int) -> Any:
+    """The core's plan of ``plan_covers(problem, subproblems=...)`` (built in
+    each process that counts a subproblem of it)."""
+    return _core.CountPlan.cover(core_problem(problem), subproblems)
+
+
+def plan_key(params: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What a checkpoint records of a plan: the problem's digest (the same in
+    every process) and the number of subproblems asked for."""
+    problem, subproblems = params
+    return (_problem(problem).digest(), subproblems)

@@ -1,0 +1,22 @@
+"""The exact-cover family as the package registers it (in
+:mod:`solvers._families`): its CLI command and its count that splits.
+
+>>> FAMILY.command, [split.name for split in FAMILY.splits]
+('cover', ['cover'])
+"""
+
+from __future__ import annotations
+
+from .._engine._family import Family
+from .._engine._plan import Splittable
+from .count import build_plan, count_covers, plan_covers, plan_key
+
+__all__ = ["FAMILY"]
+
+FAMILY = Family(
+    "cover",
+    command="cover",
+    cli="solvers.cover.cli",
+    splits=(Splittable("cover", build_plan, count_covers, plan_covers, plan_key),),
+    counts=(count_covers,),
+)

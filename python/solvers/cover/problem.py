@@ -1,0 +1,424 @@
+"""The exact-cover problem: :class:`ExactCover`, its checks, and its flat
+encoding for the Rust core (:func:`core_problem`).
+
+Items are numbered in ``problem.items`` order (primary then secondary) and
+colours in order of first appearance in the options (from 1; 0 is no
+colour): the numbering the core and :func:`~solvers.is_cover` work in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from array import array
+from collections.abc import Hashable, Iterable
+from itertools import chain
+from typing import Any, NoReturn
+
+from .. import _core
+from .._engine import _packing, _validate
+from .dlx import parse, write
+
+__all__ = ["MAX_ENTRIES", "ExactCover", "core_problem"]
+
+#: The most items, options, and entries over all options, a problem may have:
+#: the core numbers them in 32 bits (``_core.MAX_COVER_ITEMS``, ``MAX_COVER_OPTIONS``).
+MAX_ENTRIES: int = min(_core.MAX_COVER_ITEMS, _core.MAX_COVER_OPTIONS)
+
+#: A repr longer than this shows a summary instead of the options.
+_REPR_LIMIT = 400
+
+
+def _hashable(value: Any, what: str) -> None:
+    """A ``TypeError`` naming ``what`` unless ``value`` can be a dictionary key."""
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(
+            f"{what} must be hashable (a str, int, tuple, ...), got {type(value).__name__} "
+            f"{_validate.shown(value)}"
+        ) from None
+
+
+def _item_list(value: Any, name: str) -> tuple[Hashable, ...]:
+    """The items of ``primary=`` or ``secondary=``: an iterable (not a string)
+    of distinct hashable items."""
+    items = tuple(_validate.iterable(value, name, "an iterable of items (a list, a tuple, ...)"))
+    seen: set[Any] = set()
+    for item in items:
+        _hashable(item, f"an item of {name}")
+        if item in seen:
+            raise ValueError(f"{name} lists the item {_validate.shown(item)} twice")
+        seen.add(item)
+    return items
+
+
+class ExactCover:
+    """An exact-cover problem with colours (Knuth's Algorithm C): choose
+    options so that every **primary** item is in exactly one chosen option
+    and every **secondary** item in at most one, except that options which
+    give a secondary item the same **colour** may share it.
+
+    ``options`` is an iterable of options, each an iterable of entries; an
+    entry is an item (any hashable: a string, a number, a tuple ...).
+    ``primary`` lists the primary items in order; by default every item of
+    the options not in ``secondary``, in order of first appearance.
+    ``secondary`` lists the secondary items in order (none by default).  With
+    ``colors=True`` an entry that is a 2-tuple ``(item, colour)`` gives the
+    (secondary) item a colour, any hashable; ``None`` is no colour, so an
+    item that is itself a 2-tuple is written ``(item, None)``.
+
+    The order matters only for the order of :func:`~solvers.covers`: items
+    earlier in :attr:`items` win ties of the search's choice of item.
+    Problems compare equal when they state the same problem (the same items
+    in the same order, the same options entry by entry, item and colour);
+    they hash, pickle, and read and write Knuth's DLX text
+    (:meth:`from_dlx`, :meth:`to_dlx`).
+
+    >>> problem = ExactCover([("a", "b"), ("c",), ("a",), ("b", "c")])
+    >>> problem.primary, len(problem)
+    (('a', 'b', 'c'), 4)
+    >>> ExactCover([(1, 2), (2,)], primary=[1])
+    Traceback (most recent call last):
+    ...
+    ValueError: option 0 holds the item 2, which is not in primary or secondary
+    """
+
+    __slots__ = (
+        "_colored",
+        "_colors",
+        "_core",
+        "_hash",
+        "_index",
+        "_items",
+        "_options",
+        "_palette",
+        "_primary",
+        "_secondary",
+        "_starts",
+    )
+
+    def __init__(
+        self,
+        options: Iterable[Iterable[Any]],
+        *,
+        primary: Iterable[Hashable] | None = None,
+        secondary: Iterable[Hashable] = (),
+        colors: bool = False,
+    ) -> None:
+        self._colored = _validate.flag(colors, "colors")
+        self._secondary = _item_list(secondary, "secondary")
+        given = _validate.iterable(options, "options", "an iterable of options")
+        self._options = tuple(self._option(k, option) for k, option in enumerate(given))
+        if primary is None:
+            self._primary = self._first_seen(set(self._secondary))
+        else:
+            self._primary = _item_list(primary, "primary")
+            both = set(self._primary).intersection(self._secondary)
+            if both:
+                raise ValueError(
+                    f"the item {_validate.shown(next(iter(both)))} is both primary and "
+                    "secondary: an item is one or the other"
+                )
+        if not self._primary:
+            raise ValueError(
+                "an exact-cover problem needs at least one primary item (the items every "
+                "cover must cover exactly once); this one has none"
+            )
+        self._index = {item: i for i, item in enumerate(self.items)}
+        if len(self._index) > MAX_ENTRIES:
+            raise ValueError(f"a problem may have at most {MAX_ENTRIES} items")
+        self._encode()
+        self._hash: int | None = None
+        self._core: Any = None
+
+    # ------------------------------------------------------------ checks
+
+    def _option(self, k: int, option: Any) -> tuple[Any, ...]:
+        if type(option) is tuple or type(option) is list:  # the common case, checked fast
+            return tuple(option)
+        if isinstance(option, (str, bytes)):
+            raise TypeError(
+                f"option {k} must be an iterable of items, got the string "
+                f"{_validate.shown(option)} (write its items out, e.g. "
+                f"tuple({_validate.shown(option)}) for one-letter items)"
+            )
+        return tuple(_validate.iterable(option, f"option {k}", "an iterable of items"))
+
+    def _entry(self, entry: Any) -> tuple[Any, Any]:
+        """``(item, colour)`` of one entry (colour ``None``: none)."""
+        if self._colored and isinstance(entry, tuple) and len(entry) == 2:
+            return entry[0], entry[1]
+        return entry, None
+
+    def _names(self, option: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The items of ``option``, colours left out."""
+        if not self._colored:
+            return option
+        return tuple(e[0] if isinstance(e, tuple) and len(e) == 2 else e for e in option)
+
+    def _first_seen(self, secondary: set[Any]) -> tuple[Hashable, ...]:
+        """The default primary items: those of the options not in ``secondary``."""
+        try:
+            seen = dict.fromkeys(chain.from_iterable(map(self._names, self._options)))
+        except TypeError:  # an unhashable item: find it, to say where it is
+            for k, option in enumerate(self._options):
+                for item in self._names(option):
+                    _hashable(item, f"an item of option {k}")
+            raise
+        return tuple(item for item in seen if item not in secondary)
+
+    def _refuse(self, k: int, names: tuple[Any, ...]) -> NoReturn:
+        """The error of option ``k``, whose items ``names`` are not all known and distinct."""
+        seen = set()
+        for item in names:
+            _hashable(item, f"an item of option {k}")
+            if item not in self._index:
+                raise ValueError(
+                    f"option {k} holds the item {_validate.shown(item)}, which is not in "
+                    "primary or secondary"
+                )
+            if item in seen:
+                raise ValueError(
+                    f"option {k} holds the item {_validate.shown(item)} twice (an option "
+                    "covers an item once)"
+                )
+            seen.add(item)
+        raise AssertionError(names)  # pragma: no cover - called only on a bad option
+
+    def _encode(self) -> None:
+        """Check every option against the items and number it for the core:
+        ``_starts``, ``_items``, ``_colors`` (u32 arrays) and ``_palette``
+        (the colours by number, from 1).  The loop is the cost of a large
+        problem (a million options of five items: a few seconds), so each
+        option is numbered in one comprehension and checked as a whole."""
+        n_primary, index = len(self._primary), self._index
+        starts, items, colors = array("I", [0]), array("I"), array("I")
+        palette: dict[Any, int] = {}
+        for k, option in enumerate(self._options):
+            names = self._names(option)
+            try:
+                numbers = [index[item] for item in names]
+            except (KeyError, TypeError):
+                self._refuse(k, names)
+            if len(set(numbers)) != len(numbers):
+                self._refuse(k, names)
+            if not numbers or min(numbers) >= n_primary:
+                raise ValueError(
+                    f"option {k} {_validate.shown(option)} has no primary item: every option "
+                    "must cover at least one primary item"
+                )
+            items.extend(numbers)
+            if self._colored:
+                for entry, number in zip(option, numbers, strict=True):
+                    colors.append(self._colour(k, entry, number, palette))
+            if len(items) > MAX_ENTRIES:
+                raise ValueError(f"a problem may have at most {MAX_ENTRIES} entries in all")
+            starts.append(len(items))
+        if not self._colored:
+            colors = array("I", bytes(4 * len(items)))
+        self._starts, self._items, self._colors = starts, items, colors
+        self._palette = tuple(palette)
+
+    def _colour(self, k: int, entry: Any, number: int, palette: dict[Any, int]) -> int:
+        """The number of the colour of ``entry`` (item ``number`` of option ``k``)."""
+        item, colour = self._entry(entry)
+        if colour is None:
+            return 0
+        if number < len(self._primary):
+            raise ValueError(
+                f"option {k} gives the primary item {_validate.shown(item)} the "
+                f"colour {_validate.shown(colour)}: only secondary items have colours"
+            )
+        _hashable(colour, f"the colour of {_validate.shown(item)} in option {k}")
+        return palette.setdefault(colour, len(palette) + 1)
+
+    # ------------------------------------------------------------ attributes
+
+    @property
+    def items(self) -> tuple[Hashable, ...]:
+        """Every item: the primary ones, then the secondary ones."""
+        return self._primary + self._secondary
+
+    @property
+    def primary(self) -> tuple[Hashable, ...]:
+        """The primary items, in order (each covered exactly once)."""
+        return self._primary
+
+    @property
+    def secondary(self) -> tuple[Hashable, ...]:
+        """The secondary items, in order (each covered at most once, or shared in one colour)."""
+        return self._secondary
+
+    @property
+    def options(self) -> tuple[tuple[Any, ...], ...]:
+        """The options, each a tuple of its entries as given."""
+        return self._options
+
+    @property
+    def colors(self) -> bool:
+        """Whether 2-tuple entries are ``(item, colour)`` (the ``colors=`` given)."""
+        return self._colored
+
+    def __len__(self) -> int:
+        """The number of options."""
+        return len(self._options)
+
+    def option(self, k: int) -> tuple[tuple[Hashable, Any], ...]:
+        """Option ``k`` as ``(item, colour)`` pairs (colour ``None``: none).
+
+        >>> ExactCover([("a", ("x", "red"))], secondary=["x"], colors=True).option(0)
+        (('a', None), ('x', 'red'))
+        """
+        k = _validate.integer(k, "k")
+        if not 0 <= k < len(self._options):
+            raise IndexError(f"option index {k} is out of range for {len(self._options)} options")
+        return tuple(self._entry(entry) for entry in self._options[k])
+
+    def arrays(self) -> tuple[int, int, array[int], array[int], array[int]]:
+        """The numbered problem: ``(n_primary, n_secondary, starts, items,
+        colors)``, three ``array('I')`` copies.  Option ``k`` holds the items
+        ``items[starts[k]:starts[k + 1]]`` (numbers in :attr:`items` order)
+        with the colours ``colors[starts[k]:starts[k + 1]]`` (0: none; colour
+        ``c`` is the ``c``-th distinct colour of the options).
+
+        >>> problem = ExactCover([("a", "b"), ("b",)])
+        >>> n_primary, n_secondary, starts, items, colors = problem.arrays()
+        >>> n_primary, n_secondary, list(starts), list(items), list(colors)
+        (2, 0, [0, 2, 3], [0, 1, 1], [0, 0, 0])
+        """
+        return (
+            len(self._primary),
+            len(self._secondary),
+            array("I", self._starts),
+            array("I", self._items),
+            array("I", self._colors),
+        )
+
+    # ------------------------------------------------------------ value
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self._primary,
+            self._secondary,
+            self._starts,
+            self._items,
+            self._colors,
+            self._palette,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ExactCover):
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            primary, secondary, starts, items, colors, palette = self._key()
+            self._hash = hash(
+                (primary, secondary, starts.tobytes(), items.tobytes(), colors.tobytes(), palette)
+            )
+        return self._hash
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        numbered = (
+            _packing.pack(self._starts),
+            _packing.pack(self._items),
+            _packing.pack(self._colors),
+            self._palette,
+        )
+        return (
+            _restore,
+            (self._options, self._primary, self._secondary, self._colored, numbered),
+        )
+
+    def __repr__(self) -> str:
+        extra = ""
+        if self._primary != self._first_seen(set(self._secondary)):
+            extra += f", primary={list(self._primary)!r}"
+        if self._secondary:
+            extra += f", secondary={list(self._secondary)!r}"
+        if self._colored:
+            extra += ", colors=True"
+        text = f"ExactCover({list(self._options)!r}{extra})"
+        if len(text) <= _REPR_LIMIT:
+            return text
+        colours = f", {len(self._palette)} colours" if self._palette else ""
+        return (
+            f"<ExactCover: {len(self._options)} options, {len(self._primary)} primary and "
+            f"{len(self._secondary)} secondary items{colours}>"
+        )
+
+    def digest(self) -> str:
+        """A SHA-256 of the numbered problem (what a checkpoint records of it):
+        equal problems have equal digests, in every process.
+
+        >>> ExactCover([("a",)]).digest() == ExactCover([["a"]]).digest()
+        True
+        """
+        sha = hashlib.sha256()
+        sha.update(f"{len(self._primary)} {len(self._secondary)} {len(self._palette)};".encode())
+        for part in (self._starts, self._items, self._colors):
+            sha.update(_packing.pack(part))
+        return sha.hexdigest()
+
+    # ------------------------------------------------------------ DLX text
+
+    @classmethod
+    def from_dlx(cls, text: str) -> ExactCover:
+        """The problem of Knuth's DLX text (the input of his DLX1, DLX2 and
+        SSXCC programs): see :mod:`solvers.cover.dlx`.
+
+        >>> ExactCover.from_dlx("a b | x\\na x:red\\nb x:red\\n").option(1)
+        (('b', None), ('x', 'red'))
+        """
+        options, primary, secondary, colored = parse(text)
+        return cls(options, primary=primary, secondary=secondary, colors=colored)
+
+    def to_dlx(self) -> str:
+        """This problem as Knuth's DLX text (see :mod:`solvers.cover.dlx`).
+
+        >>> print(ExactCover([("a", "b"), ("b",)]).to_dlx(), end="")
+        a b
+        a b
+        b
+        """
+        return write(self)
+
+
+def _restore(
+    options: tuple[tuple[Any, ...], ...],
+    primary: tuple[Hashable, ...],
+    secondary: tuple[Hashable, ...],
+    colors: bool,
+    numbered: tuple[bytes, bytes, bytes, tuple[Any, ...]],
+) -> ExactCover:
+    """An :class:`ExactCover` from its pickle, with the numbering it had (the
+    core checks that again when it gets it): a worker of an executor
+    unpickles the problem with every batch of subproblems, and checking it
+    all over again cost 7 ms a batch on the 6x10 pentominoes (now 1)."""
+    problem = ExactCover.__new__(ExactCover)
+    problem._options, problem._primary, problem._secondary = options, primary, secondary
+    problem._colored = colors
+    problem._index = {item: i for i, item in enumerate(primary + secondary)}
+    starts, items, colours, palette = numbered
+    problem._starts, problem._items = _packing.unpack(starts), _packing.unpack(items)
+    problem._colors, problem._palette = _packing.unpack(colours), palette
+    problem._hash = None
+    problem._core = None
+    return problem
+
+
+def core_problem(problem: ExactCover) -> Any:
+    """``problem`` as the core's ``CoverProblem``, built on first use and kept
+    with the problem (every count, listing and find of it shares one)."""
+    if not isinstance(problem, ExactCover):
+        raise TypeError(f"problem must be an ExactCover, got {type(problem).__name__}")
+    if problem._core is None:
+        problem._core = _core.CoverProblem(
+            len(problem._primary),
+            len(problem._secondary),
+            _packing.pack(problem._starts),
+            _packing.pack(problem._items),
+            _packing.pack(problem._colors),
+        )
+    return problem._core

@@ -1,0 +1,40 @@
+//! Exact cover with colours (Knuth's Algorithm C, TAOCP 7.2.2.1): choose
+//! options so that every primary item is covered exactly once and every
+//! secondary item at most once, options that give a secondary item the
+//! same colour being allowed to share it.
+//!
+//! A problem arrives as flat `u32` arrays ([`Problem::new`] checks them);
+//! the search runs Knuth's dancing cells ([`cells`]) under the engine
+//! ([`CoverSearch`]): work stealing, cancel, plans for executors.  The
+//! search order is fixed by the node alone (fewest options first, ties to
+//! the first item; options in the order given), so counts, listings and
+//! the deterministic find never depend on the threads.  Counts that
+//! enumeration cannot reach (tilings of strips) come from the memo
+//! ([`memo`]), which `auto` picks when it provably stays small.
+//!
+//! One file per job:
+//!
+//! * `problem.rs`: [`Problem`], the checked problem and its limits;
+//! * `cells.rs`: [`Cells`], the dancing cells one worker searches;
+//! * `search.rs`: [`CoverSearch`], Algorithm C on the engine;
+//! * `memo.rs`: the memoised count over uncovered items;
+//! * `method.rs`: [`Method`], and which one `auto` picks;
+//! * `instances.rs`: ready-made problems for the tests and benches;
+//! * `count.rs`: [`count_covers`], [`find_cover`], [`stream_covers`],
+//!   [`plan_covers`].
+
+mod cells;
+mod count;
+pub mod instances;
+pub mod memo;
+mod method;
+mod problem;
+mod search;
+#[cfg(test)]
+mod tests;
+
+pub use cells::Cells;
+pub use count::{count_covers, find_cover, plan_covers, stream_covers, CoverReceiver};
+pub use method::Method;
+pub use problem::{Problem, MAX_ITEMS, MAX_NODES, MAX_OPTIONS};
+pub use search::{CoverSearch, Walk};

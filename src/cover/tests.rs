@@ -1,0 +1,298 @@
+//! The cover family against a brute force over option subsets (written
+//! here, independent of the search) on random small problems, and against
+//! published counts.
+
+use super::instances::{dominoes, langford, pentominoes, queens, sudoku, Builder};
+use super::*;
+use crate::engine::{Control, SearchError};
+use crate::error::CountError;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A problem as plain lists: options of `(item, colour)`.
+#[derive(Debug, Clone)]
+struct Small {
+    n_primary: u32,
+    n_secondary: u32,
+    options: Vec<Vec<(u32, u32)>>,
+}
+
+impl Small {
+    fn problem(&self) -> Arc<Problem> {
+        let mut b = Builder::new();
+        for o in &self.options {
+            b.option(o.iter().copied());
+        }
+        Arc::new(
+            b.build(self.n_primary as usize, self.n_secondary as usize)
+                .unwrap(),
+        )
+    }
+
+    /// Every subset of options that is a cover, each as ascending indices.
+    fn brute_force(&self) -> Vec<Vec<u32>> {
+        let n = self.options.len();
+        let mut covers = Vec::new();
+        for mask in 0u32..1 << n {
+            let mut times = vec![0u32; (self.n_primary + self.n_secondary) as usize];
+            let mut colour = vec![None::<u32>; times.len()];
+            let mut ok = true;
+            for k in (0..n).filter(|k| mask >> k & 1 == 1) {
+                for &(i, c) in &self.options[k] {
+                    let i = i as usize;
+                    times[i] += 1;
+                    if i >= self.n_primary as usize {
+                        // A secondary item shared only under one real colour.
+                        match colour[i] {
+                            None => colour[i] = Some(c),
+                            Some(prev) => ok &= prev == c && c != 0,
+                        }
+                    }
+                }
+            }
+            ok &= times[..self.n_primary as usize].iter().all(|&t| t == 1);
+            if ok {
+                covers.push((0..n as u32).filter(|k| mask >> k & 1 == 1).collect());
+            }
+        }
+        covers
+    }
+}
+
+/// A tiny deterministic generator (no dependency needed).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u32) -> u32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as u32
+    }
+}
+
+fn random_small(rng: &mut Lcg) -> Small {
+    let n_primary = 1 + rng.below(6);
+    let n_secondary = rng.below(4);
+    let n_options = 1 + rng.below(13);
+    let colours = rng.below(3);
+    let options = (0..n_options)
+        .map(|_| {
+            let mut o = vec![(rng.below(n_primary), 0)];
+            for i in 0..n_primary + n_secondary {
+                if o[0].0 != i && rng.below(3) == 0 {
+                    let c = if i >= n_primary && colours > 0 {
+                        rng.below(colours + 1)
+                    } else {
+                        0
+                    };
+                    o.push((i, c));
+                }
+            }
+            o
+        })
+        .collect();
+    Small {
+        n_primary,
+        n_secondary,
+        options,
+    }
+}
+
+fn listed(p: Arc<Problem>) -> Vec<Vec<u32>> {
+    let rx = stream_covers(p, Arc::new(Control::new())).unwrap();
+    let mut all = Vec::new();
+    while let Ok(c) = rx.recv_timeout(Duration::from_secs(30)) {
+        all.push(c);
+    }
+    all
+}
+
+fn count(p: &Arc<Problem>, method: Method, threads: usize) -> u128 {
+    count_covers(p.clone(), method, threads, &Control::new()).unwrap()
+}
+
+#[test]
+fn random_problems_agree_with_the_brute_force() {
+    let mut rng = Lcg(29);
+    for _ in 0..400 {
+        let small = random_small(&mut rng);
+        let p = small.problem();
+        let mut want = small.brute_force();
+        let n = want.len() as u128;
+        for threads in [1, 2, 8] {
+            assert_eq!(count(&p, Method::Search, threads), n, "{small:?}");
+        }
+        assert_eq!(count(&p, Method::Memo, 1), n, "{small:?}");
+        assert_eq!(count(&p, Method::Auto, 2), n, "{small:?}");
+        let got = listed(p.clone());
+        let first = find_cover(p.clone(), 2, true, &Control::new()).unwrap();
+        assert_eq!(first.as_ref(), got.first(), "{small:?}");
+        let any = find_cover(p.clone(), 2, false, &Control::new()).unwrap();
+        assert_eq!(any.is_some(), n > 0);
+        if let Some(any) = any {
+            assert!(want.contains(&any));
+        }
+        let mut sorted = got.clone();
+        sorted.sort();
+        want.sort();
+        assert_eq!(sorted, want, "{small:?}");
+    }
+}
+
+/// The covers in the documented order, found by a separate recursive
+/// search: fewest options first, ties to the first item, options in order.
+fn in_documented_order(small: &Small) -> Vec<Vec<u32>> {
+    fn compatible(a: &[(u32, u32)], b: &[(u32, u32)], np: u32) -> bool {
+        a.iter().all(|&(i, c)| {
+            b.iter()
+                .all(|&(j, d)| i != j || (i >= np && c != 0 && c == d))
+        })
+    }
+    fn go(s: &Small, chosen: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+        let ok = |k: usize| {
+            chosen
+                .iter()
+                .all(|&o| compatible(&s.options[k], &s.options[o as usize], s.n_primary))
+        };
+        let covered = |i: u32| {
+            chosen
+                .iter()
+                .any(|&o| s.options[o as usize].iter().any(|e| e.0 == i))
+        };
+        let open: Vec<u32> = (0..s.n_primary).filter(|&i| !covered(i)).collect();
+        if open.is_empty() {
+            let mut c = chosen.clone();
+            c.sort();
+            out.push(c);
+            return;
+        }
+        let options_of = |i: u32| -> Vec<usize> {
+            (0..s.options.len())
+                .filter(|&k| s.options[k].iter().any(|e| e.0 == i) && ok(k))
+                .collect()
+        };
+        let best = open
+            .iter()
+            .copied()
+            .min_by_key(|&i| (options_of(i).len(), i))
+            .unwrap();
+        for k in options_of(best) {
+            chosen.push(k as u32);
+            go(s, chosen, out);
+            chosen.pop();
+        }
+    }
+    let mut out = Vec::new();
+    go(small, &mut Vec::new(), &mut out);
+    out
+}
+
+#[test]
+fn listing_follows_the_documented_order_for_any_split() {
+    let mut rng = Lcg(7);
+    for _ in 0..300 {
+        let small = random_small(&mut rng);
+        let p = small.problem();
+        let want = in_documented_order(&small);
+        assert_eq!(listed(p.clone()), want, "{small:?}");
+        // Every plan visits the same covers in the same order.
+        for min_tasks in [1, 3, 50] {
+            let planned = plan_covers(p.clone(), min_tasks, &Control::new()).unwrap();
+            let mut flat = Vec::new();
+            let ctl = Control::new();
+            for task in &planned.tasks {
+                let stop = crate::engine::Stop::new(&ctl);
+                crate::engine::SubtreeSearch::visit(&planned.search, task, &stop, &mut |c| {
+                    flat.push(c);
+                    true
+                })
+                .unwrap();
+            }
+            assert_eq!(flat, want, "{small:?}");
+        }
+    }
+}
+
+#[test]
+fn published_counts() {
+    // OEIS A004003: domino tilings of 2n x 2n.
+    for (n, want) in [(1, 2u128), (2, 36), (3, 6728), (4, 12988816)] {
+        let p = Arc::new(dominoes(2 * n, 2 * n));
+        assert_eq!(Method::Auto.resolve(&p), Method::Memo);
+        assert_eq!(count(&p, Method::Auto, 2), want);
+    }
+    assert_eq!(count(&Arc::new(dominoes(4, 4)), Method::Search, 2), 36);
+    // A000170: n queens.
+    for (n, want) in [(1, 1u128), (4, 2), (6, 4), (8, 92)] {
+        let p = Arc::new(queens(n));
+        assert_eq!(Method::Auto.resolve(&p), Method::Search);
+        assert_eq!(count(&p, Method::Search, 2), want);
+        assert_eq!(count(&p, Method::Memo, 1), want);
+    }
+    // A014552 (each pairing and its reversal).
+    for (n, want) in [(3, 1u128), (4, 1), (5, 0), (7, 26), (8, 150)] {
+        assert_eq!(count(&Arc::new(langford(n)), Method::Search, 2), 2 * want);
+    }
+    // Pentominoes in a 3x20 box: 2 up to the box's 4 symmetries.
+    assert_eq!(count(&Arc::new(pentominoes(3, 20)), Method::Search, 2), 8);
+}
+
+#[test]
+fn a_sudoku_has_its_one_solution() {
+    let grid = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let p = Arc::new(sudoku(grid));
+    assert_eq!(count(&p, Method::Search, 2), 1);
+    let cover = find_cover(p.clone(), 1, true, &Control::new())
+        .unwrap()
+        .unwrap();
+    assert_eq!(cover.len(), 81);
+}
+
+#[test]
+fn twelve_by_twelve_dominoes_by_the_memo() {
+    // A004003(6).
+    let p = Arc::new(dominoes(12, 12));
+    assert_eq!(count(&p, Method::Auto, 1), 53060477521960000);
+}
+
+#[test]
+fn a_cancelled_count_stops() {
+    let ctl = Control::new();
+    ctl.cancel();
+    for method in [Method::Search, Method::Memo] {
+        let got = count_covers(Arc::new(langford(12)), method, 2, &ctl);
+        assert_eq!(got, Err(CountError::Search(SearchError::Cancelled)));
+    }
+}
+
+#[test]
+fn the_memo_refuses_past_its_budget() {
+    let p = dominoes(10, 10);
+    let e = memo::count_memo(&p, 1 << 12, &Control::new()).unwrap_err();
+    assert!(matches!(e, SearchError::Memory { .. }), "{e:?}");
+    assert!(e.to_string().contains("memo"));
+}
+
+#[test]
+fn colours_let_options_share_a_secondary_item() {
+    // Two options colour item 2 red, one blue, one takes it plainly.
+    let small = Small {
+        n_primary: 2,
+        n_secondary: 1,
+        options: vec![
+            vec![(0, 0), (2, 1)],
+            vec![(1, 0), (2, 1)],
+            vec![(1, 0), (2, 2)],
+            vec![(1, 0), (2, 0)],
+            vec![(0, 0)],
+        ],
+    };
+    let p = small.problem();
+    assert_eq!(count(&p, Method::Search, 1), 4);
+    assert_eq!(
+        listed(p),
+        vec![vec![0, 1], vec![1, 4], vec![2, 4], vec![3, 4]]
+    );
+}

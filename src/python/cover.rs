@@ -1,0 +1,152 @@
+//! Exact cover for Python: the `CoverProblem` class (a checked problem held
+//! in Rust), `count_covers`, `cover_method`, `find_cover` and the
+//! `CoverStream` class, each a call into [`crate::cover`] through the
+//! runtime.  Arrays cross as bytes of little-endian `u32`s (see
+//! [`super::packed`]); a cover comes back the same way, its option indices
+//! ascending.
+
+use super::packed::{packed, unpacked};
+use super::runtime::{cancellable, Source, Stream};
+use crate::cover;
+use crate::engine::Control;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// An exact-cover problem, checked and laid out in Rust memory.
+#[pyclass(frozen, module = "solvers._core")]
+pub(super) struct CoverProblem(pub(super) Arc<cover::Problem>);
+
+#[pymethods]
+impl CoverProblem {
+    /// Items `0..n_primary` are primary, the next `n_secondary` secondary;
+    /// option `k` is `items[starts[k]:starts[k + 1]]` with `colors` parallel
+    /// to `items` (0 = none).  All three are bytes of little-endian `u32`s.
+    #[new]
+    fn new(
+        py: Python<'_>,
+        n_primary: usize,
+        n_secondary: usize,
+        starts: &[u8],
+        items: &[u8],
+        colors: &[u8],
+    ) -> PyResult<Self> {
+        let starts = unpacked(starts, "option starts")?;
+        let items = unpacked(items, "items")?;
+        let colors = unpacked(colors, "colours")?;
+        let problem =
+            py.detach(|| cover::Problem::new(n_primary, n_secondary, &starts, &items, &colors))?;
+        Ok(CoverProblem(Arc::new(problem)))
+    }
+
+    #[getter]
+    fn n_options(&self) -> usize {
+        self.0.n_options()
+    }
+
+    #[getter]
+    fn n_items(&self) -> usize {
+        self.0.n_items()
+    }
+
+    #[getter]
+    fn n_primary(&self) -> usize {
+        self.0.n_primary()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "CoverProblem(options={}, primary={}, secondary={})",
+            self.0.n_options(),
+            self.0.n_primary(),
+            self.0.n_items() - self.0.n_primary()
+        )
+    }
+}
+
+/// The number of covers, by `method` (`"search"`, `"memo"` or `"auto"`).
+#[pyfunction]
+#[pyo3(signature = (problem, threads, progress=None, timeout=None, method="search"))]
+pub(super) fn count_covers(
+    py: Python<'_>,
+    problem: &CoverProblem,
+    threads: usize,
+    progress: Option<Bound<'_, PyAny>>,
+    timeout: Option<f64>,
+    method: &str,
+) -> PyResult<u128> {
+    let method = cover::Method::parse(method)?;
+    let p = problem.0.clone();
+    cancellable(py, timeout, progress, move |ctl| {
+        cover::count_covers(p, method, threads, ctl)
+    })
+}
+
+/// The method `count_covers` uses for `problem`: `"search"` or `"memo"`.
+#[pyfunction]
+#[pyo3(signature = (problem, method="auto"))]
+pub(super) fn cover_method(problem: &CoverProblem, method: &str) -> PyResult<&'static str> {
+    Ok(cover::Method::parse(method)?.resolve(&problem.0).name())
+}
+
+/// One cover as little-endian `u32` option indices (ascending), or `None`.
+#[pyfunction]
+#[pyo3(signature = (problem, threads, deterministic, timeout=None))]
+pub(super) fn find_cover(
+    py: Python<'_>,
+    problem: &CoverProblem,
+    threads: usize,
+    deterministic: bool,
+    timeout: Option<f64>,
+) -> PyResult<Option<Py<PyBytes>>> {
+    let p = problem.0.clone();
+    let found = cancellable(py, timeout, None, move |ctl| {
+        cover::find_cover(p, threads, deterministic, ctl)
+    })?;
+    found.map(|c| packed(py, &c, "cover")).transpose()
+}
+
+impl Source for cover::CoverReceiver {
+    type Item = Vec<u32>;
+
+    fn recv_timeout(&self, timeout: Duration) -> Result<Vec<u32>, RecvTimeoutError> {
+        cover::CoverReceiver::recv_timeout(self, timeout)
+    }
+}
+
+/// A lazy stream of covers in search order, each as little-endian `u32`
+/// option indices (ascending).  The covers come from one producer thread
+/// (their order is the search order), whatever `threads` says.
+#[pyclass(frozen, module = "solvers._core")]
+pub(super) struct CoverStream(Stream<cover::CoverReceiver>);
+
+#[pymethods]
+impl CoverStream {
+    #[new]
+    #[pyo3(signature = (problem, threads=1))]
+    fn new(problem: &CoverProblem, threads: usize) -> PyResult<Self> {
+        let _ = threads;
+        let ctl = Arc::new(Control::new());
+        let rx = cover::stream_covers(problem.0.clone(), ctl.clone())?;
+        Ok(CoverStream(Stream::cancelling(rx, ctl)))
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next cover, or `StopIteration`.
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyBytes>>> {
+        match self.0.next(py)? {
+            Some(c) => Ok(Some(packed(py, &c, "cover")?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Stop the producer thread; the stream then ends.
+    fn close(&self, py: Python<'_>) {
+        self.0.close(py);
+    }
+}
