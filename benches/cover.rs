@@ -78,6 +78,11 @@ fn best_of<R>(runs: usize, mut f: impl FnMut() -> R) -> (f64, R) {
     (best, last.expect("one run"))
 }
 
+/// `COVER_ONE_THREAD=1`: time one thread only (for `perf stat`).
+fn only_one() -> bool {
+    std::env::var_os("COVER_ONE_THREAD").is_some()
+}
+
 /// The table of the `.dlx` files in `dir` (and its `sudoku/` batch).
 fn table(dir: &Path) {
     let runs: usize = std::env::var("COVER_RUNS")
@@ -95,7 +100,11 @@ fn table(dir: &Path) {
     for file in files {
         let p = Arc::new(read_dlx(&std::fs::read_to_string(&file).expect("a file")));
         let (one, n) = best_of(runs, || count(&p, 1));
-        let (two, _) = best_of(runs, || count(&p, 2));
+        let two = if only_one() {
+            f64::NAN
+        } else {
+            best_of(runs, || count(&p, 2)).0
+        };
         let name = file.file_stem().unwrap_or_default().to_string_lossy();
         println!("| {name} | {n} | {one:.3} | {two:.3} |");
     }
@@ -115,7 +124,11 @@ fn table(dir: &Path) {
                 .sum::<u128>()
         };
         let (one, n) = best_of(runs, || batch(1));
-        let (two, _) = best_of(runs, || batch(2));
+        let two = if only_one() {
+            f64::NAN
+        } else {
+            best_of(runs, || batch(2)).0
+        };
         println!(
             "| sudoku x{} | {n} in all | {one:.3} | {two:.3} |",
             texts.len()

@@ -3,32 +3,39 @@
 //!
 //! Each item `i` owns a slice `set[base..base + len]` of the nodes of the
 //! options that contain it; its first `size` entries are the options still
-//! *active* (compatible with the options chosen so far), and `loc[node]` is
-//! a node's position in its item's slice.  Hiding a node swaps it just past
-//! the active prefix and shrinks `size`: the prefix before the swap point is
-//! never touched, so restoring an old `size` restores exactly the nodes
-//! hidden since (in another order).  Undoing a choice is therefore
+//! *active* (compatible with the options chosen so far), and `nd[node].loc`
+//! is a node's position in its item's slice.  Hiding a node swaps it just
+//! past the active prefix and shrinks `size`: the prefix before the swap
+//! point is never touched, so restoring an old `size` restores exactly the
+//! nodes hidden since (in another order).  Undoing a choice is therefore
 //! restoring a few sizes from the trail, not relinking anything.
 //!
 //! Invariants between operations:
-//! * an item is alive (not yet covered or coloured) iff `items[i].alive`;
-//!   the alive primary items are `prim[..np]` (`ppos` is each one's place);
-//! * the active prefix of an alive item holds exactly the options that
+//! * an item is *active* (`alive == ACTIVE`: not covered, not coloured) or
+//!   dead (`DEAD`); the active primary items are `prim[..np]` (`ppos` is
+//!   each one's place), the dead secondary ones are stacked on `dead`.
+//!   While an option is being chosen its items are `COVERING`: out of the
+//!   lists already, their sets still kept up to date;
+//! * the active prefix of an active item holds exactly the options that
 //!   contain it and agree with every choice made (no covered item, no other
-//!   colour on a coloured secondary item), so `size` depends only on the set
-//!   of options chosen, not on the order they were chosen in;
-//! * the trail holds `(item, old size)` once per item and level that
-//!   changed it (`stamp` marks the level), so it never outgrows the nodes,
-//!   and [`Cells::restore`] to a level's [`Mark`] undoes everything since.
+//!   colour on a coloured secondary item);
+//! * the trail holds `(item, old size)` once per item and phase that
+//!   changed it (`stamp` marks the phase), so it never outgrows the nodes,
+//!   and [`Cells::restore`] to a [`Mark`] undoes everything since.
 //!
 //! Nothing here allocates after [`Cells::new`]: every stack has its bound
-//! (trail <= nodes, chosen options <= options, levels <= primary items).
+//! (trail <= nodes, dead <= secondary items).  The hot loops index without
+//! bounds checks; the indices come from the checked [`Problem`] (every
+//! item, node and position in range), which `debug_assert`s restate.
 
 use super::problem::Problem;
 use crate::error::SearchError;
 use crate::memory;
 
 const NONE: u32 = u32::MAX;
+const DEAD: u32 = 0;
+const COVERING: u32 = 1;
+const ACTIVE: u32 = 2;
 
 /// An item's slice of `set`, its active length, and its bookkeeping
 /// (one cache line holds four of them).
@@ -38,11 +45,28 @@ pub(super) struct Item {
     base: u32,
     size: u32,
     alive: u32,
-    /// The level whose first change of `size` is on the trail, or `NONE`.
+    /// The phase whose first change of `size` is on the trail, or `NONE`.
     stamp: u32,
 }
 
-/// What [`Cells::restore`] returns to: the state before a level's choice.
+/// A node: its item and its place in the item's set (read together).
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct Nd {
+    itm: u32,
+    loc: u32,
+}
+
+/// A node's option: its nodes `first..end` (read once per hidden option,
+/// kept apart so the nodes stay small in the cache).
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct Span {
+    first: u32,
+    end: u32,
+}
+
+/// What [`Cells::restore`] returns to.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Mark {
     np: u32,
@@ -52,23 +76,45 @@ pub(super) struct Mark {
 
 /// One worker's dancing cells (see the module docs).
 pub struct Cells {
-    pub(super) items: Vec<Item>,
-    pub(super) set: Vec<u32>,
-    loc: Vec<u32>,
-    pub(super) prim: Vec<u32>,
+    items: Vec<Item>,
+    set: Vec<u32>,
+    nd: Vec<Nd>,
+    span: Vec<Span>,
+    prim: Vec<u32>,
     ppos: Vec<u32>,
     pub(super) np: u32,
     n_primary: u32,
-    /// Secondary items covered or coloured, in order (undone by popping).
     dead: Vec<u32>,
     trail: Vec<(u32, u32)>,
+    /// Active primary items seen dropping to one option while choosing
+    /// (Knuth's forced moves): the next node branches on one of them
+    /// without a scan.  Emptied on every backtrack.
+    force: Vec<u32>,
 }
 
 /// The bytes one worker's [`Cells`] and search stacks take.
 pub(super) fn cells_bytes(p: &Problem) -> u64 {
     let (n, i, o) = (p.n_nodes() as u64, p.n_items() as u64, p.n_options() as u64);
     let pr = p.n_primary() as u64;
-    16 * i + 4 * n + 4 * n + 8 * pr + 4 * i + 8 * (n + 1) + 4 * o + 28 * (pr + 1) + 4 * (pr + 1)
+    16 * i + 4 * n + 16 * n + 8 * pr + 4 * i + 8 * (n + 1) + 4 * o + 40 * (pr + 1)
+}
+
+// Unchecked indexing for the hot loops (see the module docs).
+macro_rules! at {
+    ($v:expr, $i:expr) => {{
+        let i = $i as usize;
+        debug_assert!(i < $v.len());
+        // SAFETY: indices come from the checked problem (module docs).
+        unsafe { *$v.get_unchecked(i) }
+    }};
+}
+macro_rules! at_mut {
+    ($v:expr, $i:expr) => {{
+        let i = $i as usize;
+        debug_assert!(i < $v.len());
+        // SAFETY: as for `at!`.
+        unsafe { $v.get_unchecked_mut(i) }
+    }};
 }
 
 impl Cells {
@@ -78,17 +124,31 @@ impl Cells {
         let (n_items, n_nodes) = (p.n_items(), p.n_nodes());
         let mut items = memory::try_with_capacity(n_items, what)?;
         let mut set = memory::try_with_capacity(n_nodes, what)?;
-        let mut loc: Vec<u32> = memory::try_zeroed(n_nodes, what)?;
+        let mut nd = memory::try_with_capacity(n_nodes, what)?;
+        let mut span = memory::try_with_capacity(n_nodes, what)?;
+        for k in 0..p.n_options() as u32 {
+            let r = p.option_nodes(k);
+            for x in r.clone() {
+                nd.push(Nd {
+                    itm: p.itm[x],
+                    loc: 0,
+                });
+                span.push(Span {
+                    first: r.start as u32,
+                    end: r.end as u32,
+                });
+            }
+        }
         for i in 0..n_items as u32 {
             let nodes = p.nodes_of(i);
             items.push(Item {
                 base: set.len() as u32,
                 size: nodes.len() as u32,
-                alive: 1,
+                alive: ACTIVE,
                 stamp: NONE,
             });
             for (k, &x) in nodes.iter().enumerate() {
-                loc[x as usize] = k as u32;
+                nd[x as usize].loc = k as u32;
                 set.push(x);
             }
         }
@@ -100,13 +160,15 @@ impl Cells {
         Ok(Cells {
             items,
             set,
-            loc,
+            nd,
+            span,
             prim,
             ppos,
             np: n_primary as u32,
             n_primary: n_primary as u32,
             dead: memory::try_with_capacity(n_items - n_primary, what)?,
             trail: memory::try_with_capacity(n_nodes + 1, what)?,
+            force: memory::try_with_capacity(n_primary + 1, what)?,
         })
     }
 
@@ -125,35 +187,54 @@ impl Cells {
     pub(super) fn restore(&mut self, mark: Mark) {
         while self.trail.len() > mark.trail as usize {
             let (m, size) = self.trail.pop().unwrap_or((0, 0));
-            let it = &mut self.items[m as usize];
+            let it = at_mut!(self.items, m);
             it.size = size;
             it.stamp = NONE;
         }
         for k in self.np..mark.np {
-            self.items[self.prim[k as usize] as usize].alive = 1;
+            at_mut!(self.items, at!(self.prim, k)).alive = ACTIVE;
         }
         self.np = mark.np;
         while self.dead.len() > mark.dead as usize {
             let m = self.dead.pop().unwrap_or(0);
-            self.items[m as usize].alive = 1;
+            at_mut!(self.items, m).alive = ACTIVE;
         }
     }
 
+    /// A forced item to branch on (one option left, or none: a dead end),
+    /// if one was seen since the last backtrack.  Forced choices commute
+    /// (each leaves the others forced, or kills the node), so taking one
+    /// before the scan's choice changes neither the covers nor their order.
+    #[inline]
+    pub(super) fn forced(&mut self) -> Option<(u32, u32)> {
+        while let Some(m) = self.force.pop() {
+            let it = at!(self.items, m);
+            if it.alive == ACTIVE && it.size <= 1 {
+                return Some((m, it.size));
+            }
+        }
+        None
+    }
+
+    /// Forget the forced items (their subtree is left).
+    #[inline]
+    pub(super) fn unforce(&mut self) {
+        self.force.clear();
+    }
+
     /// The primary item to branch on: the fewest active options, ties to
-    /// the first in item order; `(item, its active options)`.  A forced
-    /// item (one option or none) is taken as soon as it is seen: forced
-    /// choices commute (each leaves the others forced, or kills the node),
-    /// so which one comes first changes neither the covers nor their order.
+    /// the first in item order; `(item, its active options)`.  One with no
+    /// option ends the scan (the node is dead whichever is chosen).
     #[inline]
     pub(super) fn choose(&self) -> (u32, u32) {
         let mut best = NONE;
         let mut fewest = u32::MAX;
         for &m in &self.prim[..self.np as usize] {
-            let s = self.items[m as usize].size;
+            let s = at!(self.items, m).size;
             if s < fewest || (s == fewest && m < best) {
                 best = m;
                 fewest = s;
-                if s <= 1 {
+                if s == 0 {
                     break;
                 }
             }
@@ -168,69 +249,213 @@ impl Cells {
         &self.set[it.base as usize..(it.base + it.size) as usize]
     }
 
-    /// Choose option `o` at level `level`: cover its uncoloured items
-    /// (hiding every other option that holds them) and colour its coloured
-    /// ones (hiding the options that give them another colour).
+    /// The option of node `x`.
     #[inline]
-    pub(super) fn apply(&mut self, p: &Problem, o: u32, level: u32) {
-        for x in p.option_nodes(o) {
-            let m = p.itm[x];
-            // Dead: a secondary item already given this option's colour.
-            if self.items[m as usize].alive == 0 {
-                continue;
-            }
-            self.kill(m);
-            let c = p.clr[x];
-            let it = self.items[m as usize];
-            // `m` is dead now, so hiding never touches its own slice.
-            for k in it.base..it.base + it.size {
-                let y = self.set[k as usize];
-                if c == 0 || p.clr[y as usize] != c {
-                    self.hide(p, y, level);
-                }
+    pub(super) fn option_of(&self, p: &Problem, x: u32) -> u32 {
+        at!(p.opt, x)
+    }
+
+    /// Branch on item `m`: cover it, hiding all its options (once for the
+    /// whole node; each branch then chooses one with [`Cells::choose_rest`]).
+    pub(super) fn branch_on(&mut self, m: u32, phase: u32) {
+        self.kill(m);
+        let it = at!(self.items, m);
+        for k in it.base..it.base + it.size {
+            self.hide::<false>(at!(self.set, k), phase);
+        }
+    }
+
+    /// Choose option `o` whole (replaying a task): no dead-end check, so
+    /// the state is always complete.
+    pub(super) fn choose_option(&mut self, p: &Problem, o: u32, phase: u32) {
+        let r = p.option_nodes(o);
+        self.choose_nodes::<false>(p, r.start as u32, r.end as u32, phase);
+    }
+
+    /// Choose the option of node `x` after [`Cells::branch_on`] its item:
+    /// cover its other uncoloured items and colour its coloured ones.
+    /// `false` if that leaves an active primary item with no option (the
+    /// state is then partial: the caller restores it).
+    #[inline]
+    pub(super) fn choose_rest(&mut self, x: u32, phase: u32) -> bool {
+        let n = at!(self.span, x);
+        self.choose_nodes_plain(n.first, n.end, phase)
+    }
+
+    /// Mark the still-active items of nodes `first..end` as being covered.
+    #[inline]
+    fn take_items(&mut self, first: u32, end: u32) {
+        for z in first..end {
+            let m = at!(self.nd, z).itm;
+            if at!(self.items, m).alive == ACTIVE {
+                self.kill(m);
+                at_mut!(self.items, m).alive = COVERING;
             }
         }
     }
 
-    /// Item `m` is covered (or coloured): out of the alive lists.
+    /// Choose nodes `first..end` of a problem without colours.
+    #[inline]
+    fn choose_nodes_plain(&mut self, first: u32, end: u32, phase: u32) -> bool {
+        self.take_items(first, end);
+        for z in first..end {
+            let m = at!(self.nd, z).itm;
+            let it = at!(self.items, m);
+            if it.alive != COVERING {
+                continue;
+            }
+            for k in it.base..it.base + it.size {
+                if !self.hide::<true>(at!(self.set, k), phase) {
+                    return false;
+                }
+            }
+            at_mut!(self.items, m).alive = DEAD;
+        }
+        true
+    }
+
+    /// Choose nodes `first..end` with colours: an uncoloured item hides
+    /// all its other options, a coloured one those of another colour.
+    #[inline]
+    pub(super) fn choose_nodes<const CHECK: bool>(
+        &mut self,
+        p: &Problem,
+        first: u32,
+        end: u32,
+        phase: u32,
+    ) -> bool {
+        self.take_items(first, end);
+        for z in first..end {
+            let m = at!(self.nd, z).itm;
+            let it = at!(self.items, m);
+            if it.alive != COVERING {
+                continue;
+            }
+            let c = at!(p.clr, z);
+            for k in it.base..it.base + it.size {
+                let y = at!(self.set, k);
+                if (c == 0 || at!(p.clr, y) != c) && !self.hide::<CHECK>(y, phase) && CHECK {
+                    return false;
+                }
+            }
+            at_mut!(self.items, m).alive = DEAD;
+        }
+        true
+    }
+
+    /// [`Cells::choose_rest`] in a problem with colours.
+    #[inline]
+    pub(super) fn choose_rest_coloured(&mut self, p: &Problem, x: u32, phase: u32) -> bool {
+        let n = at!(self.span, x);
+        self.choose_nodes::<true>(p, n.first, n.end, phase)
+    }
+
+    /// Item `m` leaves the lists of active items.
     #[inline]
     fn kill(&mut self, m: u32) {
-        self.items[m as usize].alive = 0;
+        at_mut!(self.items, m).alive = DEAD;
         if m < self.n_primary {
             let last = self.np - 1;
-            let (at, other) = (self.ppos[m as usize], self.prim[last as usize]);
-            self.prim[at as usize] = other;
-            self.ppos[other as usize] = at;
-            self.prim[last as usize] = m;
-            self.ppos[m as usize] = last;
+            let (pos, other) = (at!(self.ppos, m), at!(self.prim, last));
+            *at_mut!(self.prim, pos) = other;
+            *at_mut!(self.ppos, other) = pos;
+            *at_mut!(self.prim, last) = m;
+            *at_mut!(self.ppos, m) = last;
             self.np = last;
         } else {
             self.dead.push(m);
         }
     }
 
-    /// Take the option of node `y` out of every alive item's active set.
-    #[inline]
-    fn hide(&mut self, p: &Problem, y: u32, level: u32) {
-        for z in p.option_nodes(p.opt[y as usize]) {
-            let m = p.itm[z];
-            let it = &mut self.items[m as usize];
-            if it.alive == 0 {
+    /// Take the option of node `y` out of the sets of its other items that
+    /// are not dead (never out of `y`'s own item's set, which the caller is
+    /// walking).  With `CHECK`, `false` as soon as an active primary item
+    /// is left with no option.
+    #[inline(always)]
+    fn hide<const CHECK: bool>(&mut self, y: u32, phase: u32) -> bool {
+        // Disjoint borrows: the compiler keeps every base pointer in a
+        // register (stores into one array cannot move another).
+        let Cells {
+            items,
+            set,
+            nd,
+            span,
+            trail,
+            force,
+            n_primary,
+            ..
+        } = self;
+        let s = at!(span, y);
+        let mut a = Arrays {
+            items,
+            set,
+            nd,
+            trail,
+            force,
+            n_primary: *n_primary,
+            phase,
+        };
+        // The option's nodes around `y` (its own item's set is not touched).
+        a.hide::<CHECK>(s.first, y) && a.hide::<CHECK>(y + 1, s.end)
+    }
+}
+
+/// The arrays [`Cells::hide`] writes, borrowed apart.
+struct Arrays<'a> {
+    items: &'a mut [Item],
+    set: &'a mut [u32],
+    nd: &'a mut [Nd],
+    trail: &'a mut Vec<(u32, u32)>,
+    force: &'a mut Vec<u32>,
+    n_primary: u32,
+    phase: u32,
+}
+
+/// Append to a stack whose capacity was reserved for every push.
+#[inline(always)]
+fn push_reserved<T>(v: &mut Vec<T>, value: T) {
+    debug_assert!(v.len() < v.capacity());
+    let len = v.len();
+    // SAFETY: in capacity (the callers' bounds: the trail saves each item
+    // once a phase, and each save comes with a hidden node, at most all
+    // nodes on one path; an item is forced at most once between
+    // backtracks, and only primary items are).
+    unsafe {
+        v.as_mut_ptr().add(len).write(value);
+        v.set_len(len + 1);
+    }
+}
+
+impl Arrays<'_> {
+    /// [`Cells::hide`] for nodes `first..end`.
+    #[inline(always)]
+    fn hide<const CHECK: bool>(&mut self, first: u32, end: u32) -> bool {
+        for z in first..end {
+            let m = at!(self.nd, z).itm;
+            let it = at_mut!(self.items, m);
+            if it.alive == DEAD {
                 continue;
             }
-            if it.stamp != level {
-                self.trail.push((m, it.size));
-                it.stamp = level;
+            if it.stamp != self.phase {
+                push_reserved(self.trail, (m, it.size));
+                it.stamp = self.phase;
             }
             let last = it.size - 1;
             it.size = last;
-            let base = it.base;
-            let at = self.loc[z];
-            let other = self.set[(base + last) as usize];
-            self.set[(base + last) as usize] = z as u32;
-            self.set[(base + at) as usize] = other;
-            self.loc[other as usize] = at;
-            self.loc[z] = last;
+            let (base, alive) = (it.base, it.alive);
+            let pos = at!(self.nd, z).loc;
+            let other = at!(self.set, base + last);
+            *at_mut!(self.set, base + last) = z;
+            *at_mut!(self.set, base + pos) = other;
+            at_mut!(self.nd, other).loc = pos;
+            at_mut!(self.nd, z).loc = last;
+            if CHECK && last <= 1 && alive == ACTIVE && m < self.n_primary {
+                if last == 0 {
+                    return false;
+                }
+                push_reserved(self.force, m);
+            }
         }
+        true
     }
 }

@@ -16,8 +16,9 @@ use crate::memory;
 
 /// Nodes (item occurrences) are `u32` indices, with one value kept free.
 pub const MAX_NODES: usize = u32::MAX as usize - 1;
-/// Items are `u32` indices, with one value kept free.
-pub const MAX_ITEMS: usize = u32::MAX as usize - 1;
+/// Items are `u32` indices, and the search stamps two phases per level
+/// (one level per primary item at most) in a `u32`.
+pub const MAX_ITEMS: usize = (1 << 31) - 2;
 /// Options are `u32` indices (a cover is a list of them).
 pub const MAX_OPTIONS: usize = u32::MAX as usize - 1;
 
@@ -37,6 +38,8 @@ pub struct Problem {
     /// The nodes of item `i` are `item_nodes[item_start[i]..item_start[i + 1]]`.
     pub(super) item_start: Vec<u32>,
     pub(super) item_nodes: Vec<u32>,
+    /// Whether any node has a colour (the search then checks them).
+    pub(super) coloured: bool,
 }
 
 /// Bytes a problem of `nodes` nodes, `items` items and `options` options
@@ -167,6 +170,7 @@ impl Problem {
             opt,
             item_start,
             item_nodes,
+            coloured: colors.iter().any(|&c| c != 0),
         })
     }
 

@@ -21,14 +21,23 @@ use crate::engine::{SearchError, Stop, SubtreeSearch, Ticker};
 use crate::memory;
 use std::sync::{Arc, Mutex};
 
-/// One branching node on the stack: where to come back to, and the options
-/// to try (`choices[cur..end]`).
+/// One branching node on the stack: where to come back to before the
+/// node's item was covered (`node`) and after (`branch`, before each of
+/// its options), and the item's nodes to try (`choices[cur..end]`).
 #[derive(Clone, Copy, Debug)]
 struct Level {
-    mark: Mark,
+    node: Mark,
+    branch: Mark,
     start: u32,
     cur: u32,
     end: u32,
+}
+
+/// The trail phase of level `d` covering its item (`0`) or choosing one
+/// of its options (`1`): each phase saves a size at most once.
+#[inline]
+fn phase(d: usize, choosing: u32) -> u32 {
+    2 * d as u32 + choosing
 }
 
 /// A worker's cells with the stacks of a search over them.
@@ -37,7 +46,7 @@ pub struct Walk {
     levels: Vec<Level>,
     /// `path[d]`: the option chosen at level `d`.
     path: Vec<u32>,
-    /// The options of every level's item, in order; bounded by the options
+    /// The nodes of every level's item, in order; bounded by the options
     /// (an option listed at one level is hidden below it).
     choices: Vec<u32>,
 }
@@ -57,38 +66,36 @@ impl Walk {
     /// Choose the options of `task` (a valid path from the root).
     fn replay(&mut self, p: &Problem, task: &[u32]) {
         for &o in task {
-            self.push_choice(p, o);
+            let d = self.levels.len();
+            let mark = self.cells.mark();
+            self.levels.push(Level {
+                node: mark,
+                branch: mark,
+                start: 0,
+                cur: 0,
+                end: 0,
+            });
+            self.path.push(o);
+            self.cells.choose_option(p, o, phase(d, 1));
         }
-    }
-
-    fn push_choice(&mut self, p: &Problem, o: u32) {
-        let level = self.levels.len() as u32;
-        self.levels.push(Level {
-            mark: self.cells.mark(),
-            start: 0,
-            cur: 0,
-            end: 0,
-        });
-        self.path.push(o);
-        self.cells.apply(p, o, level);
     }
 
     /// Back to the root: nothing chosen.
     fn reset(&mut self) {
+        self.cells.unforce();
         if let Some(first) = self.levels.first() {
-            self.cells.restore(first.mark);
+            self.cells.restore(first.node);
         }
         self.levels.clear();
         self.path.clear();
     }
 
-    /// The options of item `m` in option order, written at `choices[at..]`.
-    fn list_options(&mut self, p: &Problem, m: u32, at: usize) -> usize {
+    /// The active nodes of item `m` in option order, written at
+    /// `choices[at..]`; their number.
+    fn list_nodes(&mut self, m: u32, at: usize) -> usize {
         let active = self.cells.active(m);
         let out = &mut self.choices[at..at + active.len()];
-        for (slot, &x) in out.iter_mut().zip(active) {
-            *slot = p.opt[x as usize];
-        }
+        out.copy_from_slice(active);
         // Usually a handful (the fewest): insertion sort, no allocation.
         if out.len() <= 16 {
             for i in 1..out.len() {
@@ -130,7 +137,10 @@ impl Walk {
                     return Ok(false);
                 }
             } else {
-                let (m, size) = self.cells.choose();
+                let (m, size) = match self.cells.forced() {
+                    Some(forced) => forced,
+                    None => self.cells.choose(),
+                };
                 if size > 0 {
                     if COUNT && self.cells.np == 1 {
                         // The last item: each of its active options covers it.
@@ -138,9 +148,12 @@ impl Walk {
                             .checked_add(size as u128)
                             .ok_or(SearchError::Overflow)?;
                     } else {
-                        let n = self.list_options(p, m, top);
+                        let node = self.cells.mark();
+                        let n = self.list_nodes(m, top);
+                        self.cells.branch_on(m, phase(self.levels.len(), 0));
                         self.levels.push(Level {
-                            mark: self.cells.mark(),
+                            node,
+                            branch: self.cells.mark(),
                             start: top as u32,
                             cur: top as u32,
                             end: (top + n) as u32,
@@ -156,19 +169,27 @@ impl Walk {
                     return Ok(true);
                 }
                 let level = self.levels[depth - 1];
-                self.cells.restore(level.mark);
+                self.cells.unforce();
+                self.cells.restore(level.branch);
                 if level.cur == level.end {
+                    self.cells.restore(level.node);
                     top = level.start as usize;
                     self.levels.pop();
                     self.path.truncate(depth - 1);
                     continue;
                 }
-                let o = self.choices[level.cur as usize];
+                let x = self.choices[level.cur as usize];
                 self.levels[depth - 1].cur += 1;
                 self.path.truncate(depth - 1);
-                self.path.push(o);
-                self.cells.apply(p, o, (depth - 1) as u32);
-                break;
+                self.path.push(self.cells.option_of(p, x));
+                let fits = if p.coloured {
+                    self.cells.choose_rest_coloured(p, x, phase(depth - 1, 1))
+                } else {
+                    self.cells.choose_rest(x, phase(depth - 1, 1))
+                };
+                if fits {
+                    break;
+                }
             }
         }
     }
@@ -239,12 +260,9 @@ impl SubtreeSearch for CoverSearch {
                 return None;
             }
             let (m, size) = w.cells.choose();
-            let n = if size == 0 {
-                0
-            } else {
-                w.list_options(p, m, 0)
-            };
-            Some(w.choices[..n].to_vec())
+            let n = if size == 0 { 0 } else { w.list_nodes(m, 0) };
+            let options = w.choices[..n].iter().map(|&x| w.cells.option_of(p, x));
+            Some(options.collect::<Vec<u32>>())
         });
         match children {
             // No memory for a walk: leave the task whole, it is still valid.
