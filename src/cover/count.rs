@@ -7,7 +7,7 @@ use super::memo;
 use super::method::Method;
 use super::problem::Problem;
 use super::search::CoverSearch;
-use crate::engine::{self, Control, Planned};
+use crate::engine::{self, Control, Planned, Stop};
 use crate::error::CountError;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
@@ -41,9 +41,28 @@ pub fn count_covers(
     if method.resolve(&p) == Method::Memo {
         return Ok(memo::count_memo(&p, memo::default_budget(), ctl)?);
     }
-    check_memory(&p, engine::workers(threads))?;
+    count_search(p, threads, ctl, SMALL_NODES)
+}
+
+/// The search count, trying the calling thread alone for `small` nodes
+/// first (unless `threads` is one: then no plan at all).
+pub(super) fn count_search(
+    p: Arc<Problem>,
+    threads: usize,
+    ctl: &Control,
+    small: u64,
+) -> Result<u128, CountError> {
+    let workers = engine::workers(threads);
+    check_memory(&p, workers)?;
     let depth = max_depth(&p);
     let search = CoverSearch::new(p);
+    let stop = Stop::new(ctl);
+    let probe = if workers == 1 { u64::MAX } else { small };
+    if let Some(n) = search.count_small(probe, &stop)? {
+        ctl.start(1);
+        ctl.finish_one();
+        return Ok(n);
+    }
     let tasks = engine::plan(
         &search,
         search.roots(),
@@ -54,6 +73,11 @@ pub fn count_covers(
     Ok(engine::count(&search, &tasks, threads, ctl)?)
 }
 
+/// A search of at most this many nodes runs on the calling thread before
+/// any plan is made (a plan and a pool cost more than it: a Sudoku, most
+/// small puzzles); a bigger one loses at most this much work by trying.
+pub const SMALL_NODES: u64 = 1 << 13;
+
 /// One cover (option indices ascending) or `None`; with `deterministic`,
 /// the first in search order whatever the thread count.
 pub fn find_cover(
@@ -62,9 +86,27 @@ pub fn find_cover(
     deterministic: bool,
     ctl: &Control,
 ) -> Result<Option<Vec<u32>>, CountError> {
-    check_memory(&p, engine::workers(threads))?;
+    find_search(p, threads, deterministic, ctl, SMALL_NODES)
+}
+
+/// [`find_cover`], trying the calling thread alone for `small` nodes first.
+pub(super) fn find_search(
+    p: Arc<Problem>,
+    threads: usize,
+    deterministic: bool,
+    ctl: &Control,
+    small: u64,
+) -> Result<Option<Vec<u32>>, CountError> {
+    let workers = engine::workers(threads);
+    check_memory(&p, workers)?;
     let depth = max_depth(&p);
     let search = CoverSearch::new(p);
+    // Small searches, and any on one thread, need no plan: the first
+    // cover in search order is then the deterministic answer too.
+    let probe = if workers == 1 { u64::MAX } else { small };
+    if let Some(found) = search.find_small(probe, &Stop::new(ctl))? {
+        return Ok(found);
+    }
     let tasks = engine::plan(
         &search,
         search.roots(),

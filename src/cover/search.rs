@@ -40,7 +40,11 @@ fn phase(d: usize, choosing: u32) -> u32 {
     2 * d as u32 + choosing
 }
 
-/// A worker's cells with the stacks of a search over them.
+/// A worker's cells with the stacks of a search over them.  Aligned to
+/// its own cache lines (and boxed as a scratch): the fields written at
+/// every node (stack lengths, the active count) must not share a line
+/// with another worker's, or the two cores would trade it back and forth.
+#[repr(align(128))]
 pub struct Walk {
     cells: Cells,
     levels: Vec<Level>,
@@ -95,7 +99,10 @@ impl Walk {
     fn list_nodes(&mut self, m: u32, at: usize) -> usize {
         let active = self.cells.active(m);
         let out = &mut self.choices[at..at + active.len()];
-        out.copy_from_slice(active);
+        // A handful of values: a plain loop beats a call to memmove.
+        for (slot, &x) in out.iter_mut().zip(active) {
+            *slot = x;
+        }
         // Usually a handful (the fewest): insertion sort, no allocation.
         if out.len() <= 16 {
             for i in 1..out.len() {
@@ -124,17 +131,35 @@ impl Walk {
         stop: &Stop,
         emit: &mut dyn FnMut(&[u32]) -> bool,
     ) -> Result<bool, SearchError> {
+        self.run_within::<COUNT>(p, count, stop, emit, u64::MAX)
+            .map(|done| done == Some(true))
+    }
+
+    /// [`Walk::run`] visiting at most `nodes` nodes: `Some(finished)`, or
+    /// `None` when the budget ran out first.
+    fn run_within<const COUNT: bool>(
+        &mut self,
+        p: &Problem,
+        count: &mut u128,
+        stop: &Stop,
+        emit: &mut dyn FnMut(&[u32]) -> bool,
+        mut nodes: u64,
+    ) -> Result<Option<bool>, SearchError> {
         let base = self.levels.len();
         let mut ticker = Ticker::new();
         let mut top = 0usize; // choices in use
         loop {
             ticker.tick(stop)?;
+            if nodes == 0 {
+                return Ok(None);
+            }
+            nodes -= 1;
             // The node: a cover, a dead end, or a level to push.
             if self.cells.np == 0 {
                 if COUNT {
                     *count = count.checked_add(1).ok_or(SearchError::Overflow)?;
                 } else if !emit(&self.path) {
-                    return Ok(false);
+                    return Ok(Some(false));
                 }
             } else {
                 let (m, size) = match self.cells.forced() {
@@ -166,7 +191,7 @@ impl Walk {
             loop {
                 let depth = self.levels.len();
                 if depth == base {
-                    return Ok(true);
+                    return Ok(Some(true));
                 }
                 let level = self.levels[depth - 1];
                 self.cells.unforce();
@@ -236,6 +261,44 @@ impl CoverSearch {
     }
 }
 
+impl CoverSearch {
+    /// The whole count on this thread if it takes at most `nodes` nodes
+    /// (small problems need no plan and no pool), else `None`.
+    pub fn count_small(&self, nodes: u64, stop: &Stop) -> Result<Option<u128>, SearchError> {
+        let p = &*self.problem;
+        self.with_walk(|w| {
+            let mut n = 0u128;
+            let done = w.run_within::<true>(p, &mut n, stop, &mut |_| true, nodes)?;
+            Ok(done.map(|_| n))
+        })?
+    }
+
+    /// The first cover in search order, or that there is none, if the
+    /// search takes at most `nodes` nodes; else `None`.
+    pub fn find_small(
+        &self,
+        nodes: u64,
+        stop: &Stop,
+    ) -> Result<Option<Option<Vec<u32>>>, SearchError> {
+        let p = &*self.problem;
+        self.with_walk(|w| {
+            let mut first = None;
+            let mut n = 0u128;
+            let done = w.run_within::<false>(
+                p,
+                &mut n,
+                stop,
+                &mut |path| {
+                    first = Some(sorted(path));
+                    false
+                },
+                nodes,
+            )?;
+            Ok(done.map(|_| first))
+        })?
+    }
+}
+
 /// `options` in ascending order: how a cover is reported.
 fn sorted(options: &[u32]) -> Vec<u32> {
     let mut v = options.to_vec();
@@ -246,10 +309,10 @@ fn sorted(options: &[u32]) -> Vec<u32> {
 impl SubtreeSearch for CoverSearch {
     type Task = Vec<u32>;
     type Solution = Vec<u32>;
-    type Scratch = Walk;
+    type Scratch = Box<Walk>;
 
-    fn scratch(&self) -> Result<Walk, SearchError> {
-        Walk::new(&self.problem)
+    fn scratch(&self) -> Result<Box<Walk>, SearchError> {
+        Ok(Box::new(Walk::new(&self.problem)?))
     }
 
     fn split(&self, task: &Vec<u32>, out: &mut Vec<Vec<u32>>) -> bool {
@@ -280,7 +343,12 @@ impl SubtreeSearch for CoverSearch {
         }
     }
 
-    fn count(&self, task: &Vec<u32>, walk: &mut Walk, stop: &Stop) -> Result<u128, SearchError> {
+    fn count(
+        &self,
+        task: &Vec<u32>,
+        walk: &mut Box<Walk>,
+        stop: &Stop,
+    ) -> Result<u128, SearchError> {
         let p = &*self.problem;
         walk.replay(p, task);
         let mut n = 0u128;

@@ -123,12 +123,19 @@ fn random_problems_agree_with_the_brute_force() {
         let n = want.len() as u128;
         for threads in [1, 2, 8] {
             assert_eq!(count(&p, Method::Search, threads), n, "{small:?}");
+            // The plan and the pool, however small the problem.
+            let planned = count::count_search(p.clone(), threads, &Control::new(), 0);
+            assert_eq!(planned.unwrap(), n, "{small:?}");
         }
         assert_eq!(count(&p, Method::Memo, 1), n, "{small:?}");
         assert_eq!(count(&p, Method::Auto, 2), n, "{small:?}");
         let got = listed(p.clone());
         let first = find_cover(p.clone(), 2, true, &Control::new()).unwrap();
         assert_eq!(first.as_ref(), got.first(), "{small:?}");
+        for threads in [2, 8] {
+            let planned = count::find_search(p.clone(), threads, true, &Control::new(), 0);
+            assert_eq!(planned.unwrap().as_ref(), got.first(), "{small:?}");
+        }
         let any = find_cover(p.clone(), 2, false, &Control::new()).unwrap();
         assert_eq!(any.is_some(), n > 0);
         if let Some(any) = any {
@@ -236,7 +243,9 @@ fn published_counts() {
         assert_eq!(count(&Arc::new(langford(n)), Method::Search, 2), 2 * want);
     }
     // Pentominoes in a 3x20 box: 2 up to the box's 4 symmetries.
-    assert_eq!(count(&Arc::new(pentominoes(3, 20)), Method::Search, 2), 8);
+    let p = Arc::new(pentominoes(3, 20));
+    assert_eq!(count(&p, Method::Search, 2), 8);
+    assert_eq!(count::count_search(p, 2, &Control::new(), 0), Ok(8));
 }
 
 #[test]
