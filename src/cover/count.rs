@@ -6,18 +6,19 @@ use super::cells::cells_bytes;
 use super::memo;
 use super::method::Method;
 use super::problem::Problem;
-use super::search::CoverSearch;
+use super::search::{CoverSearch, Probe};
 use crate::engine::{self, Control, Planned, Stop};
 use crate::error::CountError;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-/// Refuse, with the estimate, a search whose `workers` working copies are
-/// more than the machine has.
+/// Refuse (a `MemoryError` naming the estimate), before anything is
+/// allocated, a search whose `workers` working copies are more than the
+/// machine has.
 fn check_memory(p: &Problem, workers: usize) -> Result<(), CountError> {
     let need = cells_bytes(p).saturating_mul(workers as u64 + 1);
-    crate::memory::refuse_beyond_available(
+    crate::memory::check_available(
         need,
         &format!("searching this exact cover problem on {workers} thread(s)"),
     )?;
@@ -41,24 +42,23 @@ pub fn count_covers(
     if method.resolve(&p) == Method::Memo {
         return Ok(memo::count_memo(&p, memo::default_budget(), ctl)?);
     }
-    count_search(p, threads, ctl, SMALL_NODES)
+    count_search(p, threads, ctl, SMALL_TIME)
 }
 
-/// The search count, trying the calling thread alone for `small` nodes
-/// first (unless `threads` is one: then no plan at all).
+/// The search count, trying the calling thread alone for `small` first
+/// (unless `threads` is one: then no plan at all).
 pub(super) fn count_search(
     p: Arc<Problem>,
     threads: usize,
     ctl: &Control,
-    small: u64,
+    small: Duration,
 ) -> Result<u128, CountError> {
     let workers = engine::workers(threads);
     check_memory(&p, workers)?;
     let depth = max_depth(&p);
     let search = CoverSearch::new(p);
     let stop = Stop::new(ctl);
-    let probe = if workers == 1 { u64::MAX } else { small };
-    if let Some(n) = search.count_small(probe, &stop)? {
+    if let Some(n) = search.count_small(probe(workers, small), &stop)? {
         ctl.start(1);
         ctl.finish_one();
         return Ok(n);
@@ -73,10 +73,29 @@ pub(super) fn count_search(
     Ok(engine::count(&search, &tasks, threads, ctl)?)
 }
 
-/// A search of at most this many nodes runs on the calling thread before
-/// any plan is made (a plan and a pool cost more than it: a Sudoku, most
-/// small puzzles); a bigger one loses at most this much work by trying.
-pub const SMALL_NODES: u64 = 1 << 13;
+/// A search that ends within this time runs on the calling thread before
+/// any plan is made (a plan and a pool would cost more than it: a Sudoku,
+/// most small puzzles); a bigger one loses at most this much by trying.
+/// Only the speed depends on it, never an answer or an order.
+pub const SMALL_TIME: Duration = Duration::from_millis(5);
+
+/// The probe of a search on `workers` threads: the whole search on one,
+/// else `small` of it (none at all for a zero `small`).
+fn probe(workers: usize, small: Duration) -> Probe {
+    if workers == 1 {
+        return Probe::whole();
+    }
+    if small.is_zero() {
+        return Probe {
+            nodes: 0,
+            until: None,
+        };
+    }
+    Probe {
+        nodes: u64::MAX,
+        until: Instant::now().checked_add(small),
+    }
+}
 
 /// One cover (option indices ascending) or `None`; with `deterministic`,
 /// the first in search order whatever the thread count.
@@ -86,16 +105,16 @@ pub fn find_cover(
     deterministic: bool,
     ctl: &Control,
 ) -> Result<Option<Vec<u32>>, CountError> {
-    find_search(p, threads, deterministic, ctl, SMALL_NODES)
+    find_search(p, threads, deterministic, ctl, SMALL_TIME)
 }
 
-/// [`find_cover`], trying the calling thread alone for `small` nodes first.
+/// [`find_cover`], trying the calling thread alone for `small` first.
 pub(super) fn find_search(
     p: Arc<Problem>,
     threads: usize,
     deterministic: bool,
     ctl: &Control,
-    small: u64,
+    small: Duration,
 ) -> Result<Option<Vec<u32>>, CountError> {
     let workers = engine::workers(threads);
     check_memory(&p, workers)?;
@@ -103,8 +122,7 @@ pub(super) fn find_search(
     let search = CoverSearch::new(p);
     // Small searches, and any on one thread, need no plan: the first
     // cover in search order is then the deterministic answer too.
-    let probe = if workers == 1 { u64::MAX } else { small };
-    if let Some(found) = search.find_small(probe, &Stop::new(ctl))? {
+    if let Some(found) = search.find_small(probe(workers, small), &Stop::new(ctl))? {
         return Ok(found);
     }
     let tasks = engine::plan(

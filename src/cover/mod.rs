@@ -37,4 +37,4 @@ pub use cells::Cells;
 pub use count::{count_covers, find_cover, plan_covers, stream_covers, CoverReceiver};
 pub use method::Method;
 pub use problem::{Problem, MAX_ITEMS, MAX_NODES, MAX_OPTIONS};
-pub use search::{CoverSearch, Walk};
+pub use search::{CoverSearch, Probe, Walk};

@@ -111,7 +111,7 @@ impl Problem {
             .into());
         }
         let need = problem_bytes(items.len(), n_items, n_options);
-        memory::refuse_beyond_available(
+        memory::check_available(
             need,
             &format!(
                 "an exact cover problem of {n_options} options and {} entries",

@@ -20,6 +20,7 @@ use super::problem::Problem;
 use crate::engine::{SearchError, Stop, SubtreeSearch, Ticker};
 use crate::memory;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// One branching node on the stack: where to come back to before the
 /// node's item was covered (`node`) and after (`branch`, before each of
@@ -131,11 +132,11 @@ impl Walk {
         stop: &Stop,
         emit: &mut dyn FnMut(&[u32]) -> bool,
     ) -> Result<bool, SearchError> {
-        self.run_within::<COUNT>(p, count, stop, emit, u64::MAX)
+        self.run_within::<COUNT>(p, count, stop, emit, Probe::whole())
             .map(|done| done == Some(true))
     }
 
-    /// [`Walk::run`] visiting at most `nodes` nodes: `Some(finished)`, or
+    /// [`Walk::run`] within the `probe`'s budget: `Some(finished)`, or
     /// `None` when the budget ran out first.
     fn run_within<const COUNT: bool>(
         &mut self,
@@ -143,8 +144,9 @@ impl Walk {
         count: &mut u128,
         stop: &Stop,
         emit: &mut dyn FnMut(&[u32]) -> bool,
-        mut nodes: u64,
+        probe: Probe,
     ) -> Result<Option<bool>, SearchError> {
+        let mut nodes = probe.nodes;
         let base = self.levels.len();
         let mut ticker = Ticker::new();
         let mut top = 0usize; // choices in use
@@ -154,6 +156,9 @@ impl Walk {
                 return Ok(None);
             }
             nodes -= 1;
+            if nodes % PROBE_CLOCK == 0 && probe.until.is_some_and(|t| Instant::now() >= t) {
+                return Ok(None);
+            }
             // The node: a cover, a dead end, or a level to push.
             if self.cells.np == 0 {
                 if COUNT {
@@ -220,6 +225,27 @@ impl Walk {
     }
 }
 
+/// Nodes between two looks at the clock of a [`Probe`].
+const PROBE_CLOCK: u64 = 1024;
+
+/// How much of a search to try before giving up: at most `nodes` nodes,
+/// and (looked at every [`PROBE_CLOCK`] nodes) until `until`.
+#[derive(Clone, Copy, Debug)]
+pub struct Probe {
+    pub nodes: u64,
+    pub until: Option<Instant>,
+}
+
+impl Probe {
+    /// No limit: the whole search.
+    pub fn whole() -> Probe {
+        Probe {
+            nodes: u64::MAX,
+            until: None,
+        }
+    }
+}
+
 /// Algorithm C over a shared problem, for the engine.
 pub struct CoverSearch {
     problem: Arc<Problem>,
@@ -262,22 +288,22 @@ impl CoverSearch {
 }
 
 impl CoverSearch {
-    /// The whole count on this thread if it takes at most `nodes` nodes
-    /// (small problems need no plan and no pool), else `None`.
-    pub fn count_small(&self, nodes: u64, stop: &Stop) -> Result<Option<u128>, SearchError> {
+    /// The whole count on this thread if it fits the `probe` (small
+    /// problems need no plan and no pool), else `None`.
+    pub fn count_small(&self, probe: Probe, stop: &Stop) -> Result<Option<u128>, SearchError> {
         let p = &*self.problem;
         self.with_walk(|w| {
             let mut n = 0u128;
-            let done = w.run_within::<true>(p, &mut n, stop, &mut |_| true, nodes)?;
+            let done = w.run_within::<true>(p, &mut n, stop, &mut |_| true, probe)?;
             Ok(done.map(|_| n))
         })?
     }
 
     /// The first cover in search order, or that there is none, if the
-    /// search takes at most `nodes` nodes; else `None`.
+    /// search fits the `probe`; else `None`.
     pub fn find_small(
         &self,
-        nodes: u64,
+        probe: Probe,
         stop: &Stop,
     ) -> Result<Option<Option<Vec<u32>>>, SearchError> {
         let p = &*self.problem;
@@ -292,7 +318,7 @@ impl CoverSearch {
                     first = Some(sorted(path));
                     false
                 },
-                nodes,
+                probe,
             )?;
             Ok(done.map(|_| first))
         })?

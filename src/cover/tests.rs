@@ -124,7 +124,7 @@ fn random_problems_agree_with_the_brute_force() {
         for threads in [1, 2, 8] {
             assert_eq!(count(&p, Method::Search, threads), n, "{small:?}");
             // The plan and the pool, however small the problem.
-            let planned = count::count_search(p.clone(), threads, &Control::new(), 0);
+            let planned = count::count_search(p.clone(), threads, &Control::new(), Duration::ZERO);
             assert_eq!(planned.unwrap(), n, "{small:?}");
         }
         assert_eq!(count(&p, Method::Memo, 1), n, "{small:?}");
@@ -133,7 +133,8 @@ fn random_problems_agree_with_the_brute_force() {
         let first = find_cover(p.clone(), 2, true, &Control::new()).unwrap();
         assert_eq!(first.as_ref(), got.first(), "{small:?}");
         for threads in [2, 8] {
-            let planned = count::find_search(p.clone(), threads, true, &Control::new(), 0);
+            let planned =
+                count::find_search(p.clone(), threads, true, &Control::new(), Duration::ZERO);
             assert_eq!(planned.unwrap().as_ref(), got.first(), "{small:?}");
         }
         let any = find_cover(p.clone(), 2, false, &Control::new()).unwrap();
@@ -245,7 +246,10 @@ fn published_counts() {
     // Pentominoes in a 3x20 box: 2 up to the box's 4 symmetries.
     let p = Arc::new(pentominoes(3, 20));
     assert_eq!(count(&p, Method::Search, 2), 8);
-    assert_eq!(count::count_search(p, 2, &Control::new(), 0), Ok(8));
+    assert_eq!(
+        count::count_search(p, 2, &Control::new(), Duration::ZERO),
+        Ok(8)
+    );
 }
 
 #[test]
