@@ -30,6 +30,24 @@ fn max_depth(p: &Problem) -> usize {
     p.n_primary() + 1
 }
 
+/// The subtrees a count or find on `threads` shares out: the roots
+/// expanded until there are enough to keep every worker busy.
+fn plan_tasks(
+    search: &CoverSearch,
+    threads: usize,
+    ctl: &Control,
+) -> Result<Vec<Vec<u32>>, CountError> {
+    let depth = max_depth(search.problem());
+    let tasks_wanted = engine::tasks_for(threads);
+    Ok(engine::plan(
+        search,
+        search.roots(),
+        tasks_wanted,
+        depth,
+        ctl,
+    )?)
+}
+
 /// The number of covers of `p`, by `method`, on `threads` threads (the
 /// memo runs on one).  The answer is the same for every method and thread
 /// count.
@@ -55,7 +73,6 @@ pub(super) fn count_search(
 ) -> Result<u128, CountError> {
     let workers = engine::workers(threads);
     check_memory(&p, workers)?;
-    let depth = max_depth(&p);
     let search = CoverSearch::new(p);
     let stop = Stop::new(ctl);
     if let Some(n) = search.count_small(probe(workers, small), &stop)? {
@@ -63,13 +80,7 @@ pub(super) fn count_search(
         ctl.finish_one();
         return Ok(n);
     }
-    let tasks = engine::plan(
-        &search,
-        search.roots(),
-        engine::tasks_for(threads),
-        depth,
-        ctl,
-    )?;
+    let tasks = plan_tasks(&search, threads, ctl)?;
     Ok(engine::count(&search, &tasks, threads, ctl)?)
 }
 
@@ -118,20 +129,13 @@ pub(super) fn find_search(
 ) -> Result<Option<Vec<u32>>, CountError> {
     let workers = engine::workers(threads);
     check_memory(&p, workers)?;
-    let depth = max_depth(&p);
     let search = CoverSearch::new(p);
     // Small searches, and any on one thread, need no plan: the first
     // cover in search order is then the deterministic answer too.
     if let Some(found) = search.find_small(probe(workers, small), &Stop::new(ctl))? {
         return Ok(found);
     }
-    let tasks = engine::plan(
-        &search,
-        search.roots(),
-        engine::tasks_for(threads),
-        depth,
-        ctl,
-    )?;
+    let tasks = plan_tasks(&search, threads, ctl)?;
     Ok(engine::find_first(
         &search,
         &tasks,
