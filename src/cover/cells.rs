@@ -223,23 +223,20 @@ impl Cells {
     }
 
     /// The primary item to branch on: the fewest active options, ties to
-    /// the first in item order; `(item, its active options)`.  One with no
-    /// option ends the scan (the node is dead whichever is chosen).
+    /// the first in item order; `(item, its active options)`.  The scan
+    /// always reads every active item (no early exit at an item with no
+    /// option: the branch it costs outweighs the scan it saves).
     #[inline]
     pub(super) fn choose(&self) -> (u32, u32) {
-        let mut best = NONE;
-        let mut fewest = u32::MAX;
+        // The least (size, item) pair, without a branch per item: the
+        // order of `prim` is scrambled by kills, so a compare-and-branch
+        // scan mispredicts often; a min of packed keys does not.
+        let mut best = u64::MAX;
         for &m in &self.prim[..self.np as usize] {
-            let s = at!(self.items, m).size;
-            if s < fewest || (s == fewest && m < best) {
-                best = m;
-                fewest = s;
-                if s == 0 {
-                    break;
-                }
-            }
+            let key = (u64::from(at!(self.items, m).size) << 32) | u64::from(m);
+            best = best.min(key);
         }
-        (best, fewest)
+        (best as u32, (best >> 32) as u32)
     }
 
     /// The active nodes of item `m`.
