@@ -230,9 +230,8 @@ def count_peg_games(
     )
 
 
-#: What a count of every game records in its checkpoint's ledger: per layer
-#: of ``pegs`` pegs, its positions at ``2 * pegs`` and its games ended at
-#: ``2 * pegs + 1``.
+#: The method a checkpoint of a count of every game is pinned to (those of
+#: ``count_peg_solutions`` are "meet" and "forward": never the same count).
 _METHOD = "every-game"
 
 
@@ -250,7 +249,12 @@ def _keep(driver: dp.Driver, checkpoint: Any, board: PegBoard, s: int) -> Checkp
     return ledger
 
 
+# The ledger keeps, for the layer of ``pegs`` pegs, its positions as the
+# result ``2 * pegs`` and its games ended as ``2 * pegs + 1``.
+
+
 def _saved_figures(ledger: Checkpoint) -> dict[int, tuple[int, int]]:
+    """``{pegs: (positions, games ended)}`` of the layers the ledger holds."""
     done = ledger.done
     return {
         idx // 2: (done[idx], done[idx + 1]) for idx in done if idx % 2 == 0 and idx + 1 in done
@@ -258,6 +262,8 @@ def _saved_figures(ledger: Checkpoint) -> dict[int, tuple[int, int]]:
 
 
 def _recorder(ledger: Checkpoint) -> Any:
+    """What records one layer's figures in ``ledger`` (one transaction)."""
+
     def record(pegs: int, positions: int, ended: int) -> None:
         ledger.record([(2 * pegs, positions), (2 * pegs + 1, ended)])
 
