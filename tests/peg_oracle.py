@@ -221,3 +221,86 @@ def games_bruteforce(
         default=None,
     )
     return by_pegs, wins, shortest
+
+
+# ---------------------------------------------------------------- positions
+
+
+def symmetries(holes: Sequence[Square], triangle: bool = False) -> list[dict[Square, Square]]:
+    """The maps of the holes onto themselves that keep the board's shape: on
+    the square grid the 8 turns and flips of the plane (each moved back onto
+    the board by a translation), on the triangular grid (``(r, c)`` with
+    ``0 <= c <= r``) the 6 permutations of the coordinates ``(c, r - c,
+    rows - 1 - r)``.  Only those that map the holes onto the holes."""
+    present = set(holes)
+    maps: list[dict[Square, Square]] = []
+    if triangle:
+        top = max(r for r, _ in holes)
+        orders = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+        for order in orders:
+            image = {}
+            for r, c in holes:
+                coords = (c, r - c, top - r)
+                a, b, _ = (coords[i] for i in order)
+                image[(r, c)] = (a + b, a)
+            maps.append(image)
+    else:
+        turns = [
+            lambda r, c: (r, c),
+            lambda r, c: (r, -c),
+            lambda r, c: (-r, c),
+            lambda r, c: (-r, -c),
+            lambda r, c: (c, r),
+            lambda r, c: (c, -r),
+            lambda r, c: (-c, r),
+            lambda r, c: (-c, -r),
+        ]
+        low_r, low_c = min(r for r, _ in holes), min(c for _, c in holes)
+        for turn in turns:
+            moved = {square: turn(*square) for square in holes}
+            dr = low_r - min(r for r, _ in moved.values())
+            dc = low_c - min(c for _, c in moved.values())
+            maps.append({square: (r + dr, c + dc) for square, (r, c) in moved.items()})
+    return [m for m in maps if set(m.values()) == present]
+
+
+def positions_bruteforce(
+    holes: Sequence[Square],
+    jumps: Sequence[Jump],
+    start_empty: Square,
+    maps: Sequence[dict[Square, Square]],
+    finish: Square | None = None,
+) -> tuple[list[int], list[int]]:
+    """After each number of jumps from the board full but ``start_empty``
+    (0 to ``len(holes) - 2``): the distinct positions reached, and those from
+    which one peg on ``finish`` (anywhere if None) can still be reached, both
+    counted once per class of ``maps`` (which must contain the identity).
+    Layer by layer over sets of positions (frozensets of squares)."""
+    moves = [tuple(jump) for jump in jumps]
+
+    def children(pegs: frozenset[Square]) -> list[frozenset[Square]]:
+        return [
+            (pegs - {a, b}) | {c} for a, b, c in moves if a in pegs and b in pegs and c not in pegs
+        ]
+
+    memo: dict[frozenset[Square], bool] = {}
+
+    def wins(pegs: frozenset[Square]) -> bool:
+        if pegs not in memo:
+            if len(pegs) == 1:
+                memo[pegs] = finish is None or finish in pegs
+            else:
+                memo[pegs] = any(wins(child) for child in children(pegs))
+        return memo[pegs]
+
+    def canonical(pegs: frozenset[Square]) -> tuple[Square, ...]:
+        return min(tuple(sorted(m[s] for s in pegs)) for m in maps)
+
+    layer = {frozenset(holes) - {start_empty}}
+    reached, winning = [], []
+    for _ in range(len(holes) - 1):
+        classes = {canonical(pegs): pegs for pegs in layer}
+        reached.append(len(classes))
+        winning.append(sum(wins(pegs) for pegs in classes.values()))
+        layer = {child for pegs in layer for child in children(pegs)}
+    return reached, winning

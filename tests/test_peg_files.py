@@ -239,10 +239,10 @@ def test_a_task_reads_only_whole_pieces(tmp_path):
 
     def task(ref, name):  # grow the merged part into 2 parts, 1 thread, no timeout
         prefix = str(tmp_path / name)
-        return _peg_dist._round_task(spec, [ref], prefix, 2, True, False, False, 1, None)
+        return _peg_dist._round_task(spec, [ref], prefix, 2, True, False, False, False, 1, None)
 
-    count, children, mirrored = task(ref, "r00002-0000")
-    assert count == 1 and mirrored is None
+    count, children, mirrored, ended = task(ref, "r00002-0000")
+    assert count == 1 and mirrored is None and ended == 0
     assert sum(piece[0] for piece in children if piece) == 2  # two first jumps
     data = bytearray(open(path, "rb").read())
     data[-1] ^= 0x10

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 import peg_oracle as oracle
 import pytest
@@ -100,11 +101,12 @@ def test_a_spilling_count_is_the_count_in_memory(tmp_path) -> None:
         board, board.symmetries_fixing(s), 2, False, None, 1 << 20, str(tmp_path)
     )
     try:
-        table, _ = dp.games(budgeted, s)
+        table, _, positions = dp.games(budgeted, s)
     finally:
         budgeted.close()
     assert budgeted.spill.written > 1 << 20
     assert sum(table.values()) == want.total
+    assert positions == want.positions and sum(positions) > 10_000
 
 
 def test_a_board_with_no_jump_is_one_game() -> None:
@@ -142,9 +144,28 @@ def test_the_summary_reads_well() -> None:
             "existing directory",
         ),
         (
-            lambda: count_peg_games(PegBoard.english(), start=(3, 3), executor=None),
+            lambda: count_peg_games(PegBoard.english(), start=(3, 3), executor="pool"),
             TypeError,
             "executor",
+        ),
+        (
+            lambda: count_peg_games(PegBoard.english(), start=(3, 3), parts=2),
+            ValueError,
+            "parts= only with executor=",
+        ),
+        (
+            lambda: count_peg_games(
+                PegBoard.english(), start=(3, 3), executor=ThreadPoolExecutor(1), memory="1GB"
+            ),
+            ValueError,
+            "executor= and memory= together",
+        ),
+        (
+            lambda: count_peg_games(
+                PegBoard.english(), start=(3, 3), executor=ThreadPoolExecutor(1), checkpoint="c"
+            ),
+            ValueError,
+            "executor= and checkpoint= together",
         ),
     ],
 )
@@ -167,12 +188,16 @@ def test_a_timeout_stops_the_count() -> None:
 def test_cli_every_game(capsys) -> None:
     assert main(["peg", "rectangle:3x3", "--start", "0,0", "--every-game"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[-2].split() == ["total", "14"] and "3 jumps" in out
+    lines = [line.split() for line in out.splitlines()]
+    assert ["total", "14"] in lines and "3 jumps" in out
+    # The positions by layer: after 0..7 jumps, with the pegs left.
+    assert lines[-1] == ["total", "10"] and lines[-9] == ["0", "8", "1"]
     assert main(["peg", "triangle:5", "--start", "0,0", "--every-game", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["total"] == 568630 and data["shortest_stuck"] == len(data["stuck_example"])
-    assert main(["peg", "english", "--every-game", "--workers", "2"]) == 2
-    assert "--workers does not apply to --every-game" in capsys.readouterr().err
+    assert data["positions"] == [1, 1, 4, 19, 62, 149, 268, 344, 317, 215, 112, 39, 10, 3]
+    assert main(["peg", "english", "--every-game", "--method", "meet"]) == 2
+    assert "--method does not apply to --every-game" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -189,3 +214,73 @@ def test_a_win_played_backwards_is_a_win(board: PegBoard) -> None:
             assert wins[s][f] == wins[f][s], (s, f)
             solvable += wins[s][f] > 0
     assert solvable > 4
+
+
+# ---------------------------------------------------------------- executor, checkpoint
+
+
+@pytest.mark.parametrize("start", [(0, 0), (2, 1)])
+def test_an_executor_counts_the_same_games(start) -> None:
+    board = PegBoard.triangle(5)
+    want = count_peg_games(board, start=start)
+    with ThreadPoolExecutor(2) as pool:
+        for parts in (1, 3):
+            assert count_peg_games(board, start=start, executor=pool, parts=parts) == want
+
+
+@pytest.mark.parametrize("memory", [None, "1MiB"])
+def test_a_checkpoint_resumes_after_a_stop(tmp_path, memory) -> None:
+    from solvers.peg import dp
+
+    board, start = PegBoard.rectangle(4, 4), (0, 1)
+    want = count_peg_games(board, start=start)
+    kwargs = {"start": start, "checkpoint": tmp_path / "ckpt", "memory": memory}
+    driver = dp.Local if memory is None else dp.Budgeted
+    steps, starts = [], []
+    step, begin = driver.step, driver.start
+
+    def stopping(self, side, name, tally=None):
+        steps.append(side.pegs)
+        if len(steps) > 5:
+            raise KeyboardInterrupt  # a stop after 5 layers saved
+        return step(self, side, name, tally)
+
+    def starting(self, side, hole):
+        found = begin(self, side, hole)
+        starts.append(found.pegs)
+        return found
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(driver, "step", stopping)
+        with pytest.raises(KeyboardInterrupt):
+            count_peg_games(board, **kwargs)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(driver, "start", starting)
+        assert count_peg_games(board, **kwargs) == want  # resumed from the fifth layer
+        assert count_peg_games(board, **kwargs) == want  # at once, from the one-peg layer
+    assert starts == [15 - 5, 1]
+    with pytest.raises(ValueError, match="another"):
+        count_peg_games(board, **{**kwargs, "start": (0, 0)})
+
+
+def test_a_stop_between_the_figures_and_the_layer_resumes(tmp_path) -> None:
+    # The figures of a layer are recorded before the next layer is saved: a
+    # stop between the two leaves figures that the resumed count finds again.
+    from solvers._engine._checkpoint import Checkpoint
+
+    board, start = PegBoard.rectangle(4, 4), (0, 1)
+    want = count_peg_games(board, start=start)
+    saves = []
+    save = Checkpoint.save_layer
+
+    def stopping(self, side, pegs, data):
+        saves.append(pegs)
+        if len(saves) > 3:
+            raise KeyboardInterrupt
+        save(self, side, pegs, data)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Checkpoint, "save_layer", stopping)
+        with pytest.raises(KeyboardInterrupt):
+            count_peg_games(board, start=start, checkpoint=tmp_path)
+    assert count_peg_games(board, start=start, checkpoint=tmp_path) == want

@@ -17,7 +17,6 @@
 //! number as the in-memory join.
 
 use super::expand::Rule;
-use super::games::stuck_sum;
 use super::{Layer, PegGeometry};
 use crate::engine::{with_pool, Control};
 use crate::error::{CountError, SearchError};
@@ -29,7 +28,8 @@ use crate::layers::{
 use crate::memory::try_with_capacity;
 use rayon::prelude::*;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Positions per task (and between two looks at the cancel flag).
 const CHUNK: usize = 2048;
@@ -93,29 +93,6 @@ impl Side {
             .layer
             .try_fold(0u128, |sum, _, count| sum.checked_add(count))?;
         sum.ok_or(SearchError::Overflow)
-    }
-
-    /// The number of sequences that reach a stuck position of the layer:
-    /// the games that end in it (see [`super::games`]).  Shard by shard, in
-    /// parallel; a shard in a file is read back for the sum.
-    pub fn stuck_total(
-        &self,
-        geometry: &PegGeometry,
-        threads: usize,
-        ctl: &Control,
-    ) -> Result<u128, SearchError> {
-        with_pool(threads, || {
-            (0..self.layer.shards())
-                .into_par_iter()
-                .map(|i| {
-                    if ctl.is_cancelled() {
-                        return Err(SearchError::Cancelled);
-                    }
-                    self.layer
-                        .with_shard(i, |packed| stuck_sum(geometry, packed.entries().iter()))?
-                })
-                .try_reduce(|| 0, |a, b| a.checked_add(b).ok_or(SearchError::Overflow))
-        })?
     }
 
     /// The layer whole, in memory (for the small last layers).
@@ -225,8 +202,50 @@ fn rekeyed_tag(tag: u64, pegs: u32) -> u64 {
     mix(tag ^ u64::from(pegs) ^ 0x6a6f_696e << 32)
 }
 
-/// The peg's rules on the entries of stored shards.
-struct OnEntries<'a>(Rule<'a>);
+/// The games that end in a layer, tallied while a step expands it: the
+/// counts of its positions that have no child (see [`super::games`]), so a
+/// layer in files is read once for both.  A step that does not fit may
+/// read its input several times (a pass per range of output shards), but
+/// always the whole input once before any entry again: only the entries of
+/// that first reading are tallied.
+struct StuckTally {
+    /// The entries of the input.
+    entries: usize,
+    /// The entries handed to the step's expansions so far.
+    read: AtomicUsize,
+    /// The sum so far; `None` once it has passed 128 bits.
+    sum: Mutex<Option<u128>>,
+}
+
+impl StuckTally {
+    fn new(entries: usize) -> StuckTally {
+        StuckTally {
+            entries,
+            read: AtomicUsize::new(0),
+            sum: Mutex::new(Some(0)),
+        }
+    }
+
+    /// Whether a reading of `entries` more entries is the first reading.
+    fn first_reading(&self, entries: usize) -> bool {
+        self.read.fetch_add(entries, Ordering::Relaxed) < self.entries
+    }
+
+    fn add(&self, part: Option<u128>) {
+        let mut sum = self.sum.lock().unwrap_or_else(|e| e.into_inner());
+        *sum = sum.and_then(|sum| part.and_then(|part| sum.checked_add(part)));
+    }
+
+    fn total(self) -> Result<u128, SearchError> {
+        let sum = self.sum.into_inner().unwrap_or_else(|e| e.into_inner());
+        sum.ok_or(SearchError::Overflow)
+    }
+}
+
+/// The peg's rules on the entries of stored shards, and where the games
+/// that end are tallied (`None`: not in this reading, or not a step that
+/// expands).
+struct OnEntries<'a>(Rule<'a>, Option<&'a StuckTally>);
 
 impl<'a> Feed for OnEntries<'a> {
     type Chunk = Entries<'a, u128>;
@@ -238,9 +257,25 @@ impl<'a> Feed for OnEntries<'a> {
         chunk: Self::Chunk,
         emit: &mut impl FnMut(u64, u128),
     ) -> Result<(), SearchError> {
+        let Some(tally) = self.1 else {
+            for (position, count) in chunk.iter() {
+                self.0.send(position, count, emit);
+            }
+            return Ok(());
+        };
+        // A position that sends nothing has no jump: it is stuck.
+        let mut stuck = Some(0u128);
         for (position, count) in chunk.iter() {
-            self.0.send(position, count, emit);
+            let mut moved = false;
+            self.0.send(position, count, &mut |key, c| {
+                moved = true;
+                emit(key, c)
+            });
+            if !moved {
+                stuck = stuck.and_then(|sum| sum.checked_add(count));
+            }
         }
+        tally.add(stuck);
         Ok(())
     }
 }
@@ -252,7 +287,7 @@ impl<'a> Feed for OnEntries<'a> {
 fn step_side(
     side: &mut Side,
     idle: Option<&mut Side>,
-    rule: Rule<'_>,
+    (rule, tally): (Rule<'_>, Option<&StuckTally>),
     (guess, bound): (usize, usize),
     problem: u64,
     (threads, ctl): (usize, &Control),
@@ -270,7 +305,9 @@ fn step_side(
     spill.set_held(held);
     let expand = |shards: &[&Packed<u128>], tables| {
         let chunks: Vec<Entries<'_, u128>> = shards.iter().flat_map(|s| s.chunks(CHUNK)).collect();
-        accumulate_some(chunks, tables, &OnEntries(rule), TABLES, ctl)
+        let entries = shards.iter().map(|s| s.len()).sum();
+        let tally = tally.filter(|tally| tally.first_reading(entries));
+        accumulate_some(chunks, tables, &OnEntries(rule, tally), TABLES, ctl)
     };
     let layer = &mut side.layer;
     let next = with_pool(threads, || {
@@ -288,27 +325,32 @@ fn step_side(
     next?
 }
 
-/// `side` one jump further (the layer before is dropped by the caller);
-/// `idle`: the count's other search, if any (see [`step_side`]).
+/// `side` one jump further (the layer before is dropped by the caller),
+/// and the games that end in `side`'s layer: the sequences reaching its
+/// positions with no jump, tallied as the step reads them (a layer in
+/// files is read once for both).  `idle`: the count's other search, if any
+/// (see [`step_side`]).
 pub fn expand_side(
     geometry: &PegGeometry,
     side: &mut Side,
     idle: Option<&mut Side>,
     threads: usize,
     ctl: &Control,
-) -> Result<Side, SearchError> {
+) -> Result<(Side, u128), SearchError> {
     let pegs = side.pegs.saturating_sub(1);
     let problem = layer_tag(side.tag, pegs);
     let sizes = side.sizes();
-    let rule = Rule::Children(geometry);
+    let tally = StuckTally::new(side.len());
+    let rule = (Rule::Children(geometry), Some(&tally));
     let layer = step_side(side, idle, rule, sizes, problem, (threads, ctl))?;
-    Ok(Side {
+    let next = Side {
         pegs,
         layer,
         parents: side.len(),
         spill: side.spill.clone(),
         tag: side.tag,
-    })
+    };
+    Ok((next, tally.total()?))
 }
 
 /// The number of sequences through two searches whose layers meet
@@ -332,7 +374,7 @@ pub fn meet_sides(
     };
     let problem = rekeyed_tag(side.tag, side.pegs);
     let idle = other.as_deref_mut();
-    let rekeyed = step_side(side, idle, rule, sizes, problem, (threads, ctl))?;
+    let rekeyed = step_side(side, idle, (rule, None), sizes, problem, (threads, ctl))?;
     let index_side = match other {
         Some(other) => &other.layer,
         None => &side.layer,
@@ -420,7 +462,7 @@ mod tests {
                 let mut forward = Side::start(g, &[s], 3, a.spill().clone()).unwrap();
                 while forward.pegs() > 1 && !forward.is_empty() {
                     layer = expand(g, &layer, 2, &ctl).unwrap();
-                    forward = expand_side(g, &mut forward, None, 2, &ctl).unwrap();
+                    forward = expand_side(g, &mut forward, None, 2, &ctl).unwrap().0;
                     let got = forward.to_layer().unwrap();
                     assert_eq!((got.pegs, sorted(&got)), (layer.pegs, sorted(&layer)));
                 }
@@ -431,9 +473,9 @@ mod tests {
                     < steps - 1
                 {
                     if a.len() <= b.len() {
-                        a = expand_side(g, &mut a, Some(&mut b), 2, &ctl).unwrap();
+                        a = expand_side(g, &mut a, Some(&mut b), 2, &ctl).unwrap().0;
                     } else {
-                        b = expand_side(g, &mut b, Some(&mut a), 2, &ctl).unwrap();
+                        b = expand_side(g, &mut b, Some(&mut a), 2, &ctl).unwrap().0;
                     }
                 }
                 let (la, lb) = (a.to_layer().unwrap(), b.to_layer().unwrap());
@@ -446,7 +488,7 @@ mod tests {
                     meet_sides(g, &mut b, Some(&mut a), true, 2, &ctl).unwrap(),
                     want
                 );
-                let a2 = expand_side(g, &mut a, Some(&mut b), 2, &ctl).unwrap();
+                let a2 = expand_side(g, &mut a, Some(&mut b), 2, &ctl).unwrap().0;
                 let la2 = a2.to_layer().unwrap();
                 let mut a2 = a2;
                 assert_eq!(meet(g, &la2, &lb, 2, &ctl).unwrap(), want);
@@ -479,7 +521,7 @@ mod tests {
             let spill = Arc::new(Spill::new(budget, None));
             let mut a = Side::start(&g, &[2], 1, spill).unwrap();
             for _ in 0..6 {
-                a = expand_side(&g, &mut a, None, 2, &ctl).unwrap();
+                a = expand_side(&g, &mut a, None, 2, &ctl).unwrap().0;
             }
             // 13 jumps: 6 + 6 and one across.
             assert_eq!(meet_sides(&g, &mut a, None, true, 2, &ctl).unwrap(), want);
@@ -495,7 +537,7 @@ mod tests {
             let spill = Arc::new(Spill::new(u64::MAX, None));
             let mut a = Side::start(&g, &[2], 1, spill).unwrap();
             for _ in 0..6 {
-                a = expand_side(&g, &mut a, None, 2, &ctl).unwrap();
+                a = expand_side(&g, &mut a, None, 2, &ctl).unwrap().0;
             }
             meet_sides(&g, &mut a, None, true, 2, &ctl).unwrap()
         };
@@ -505,7 +547,7 @@ mod tests {
             assert!(Side::resume(&dir, 9, 1, spill.clone()).unwrap().is_none());
             let mut a = Side::start(&g, &[2], 1, spill.clone()).unwrap();
             for _ in 0..4 {
-                a = expand_side(&g, &mut a, None, 2, &ctl).unwrap();
+                a = expand_side(&g, &mut a, None, 2, &ctl).unwrap().0;
                 a.save(&dir, 9, &ctl).unwrap();
             }
             drop(a);
@@ -515,7 +557,7 @@ mod tests {
             let mut a = Side::resume(&dir, 9, 1, spill.clone()).unwrap().unwrap();
             assert_eq!(a.pegs(), 14 - 4);
             for _ in 4..6 {
-                a = expand_side(&g, &mut a, None, 2, &ctl).unwrap();
+                a = expand_side(&g, &mut a, None, 2, &ctl).unwrap().0;
             }
             assert_eq!(meet_sides(&g, &mut a, None, true, 2, &ctl).unwrap(), want);
             assert_eq!(saved_answer(&dir, 9).unwrap(), None);
@@ -532,7 +574,7 @@ mod tests {
         let spill = Arc::new(Spill::new(0, None));
         let mut a = Side::start(&g, &[2], 1, spill).unwrap();
         for _ in 0..4 {
-            a = expand_side(&g, &mut a, None, 2, &ctl).unwrap();
+            a = expand_side(&g, &mut a, None, 2, &ctl).unwrap().0;
         }
         ctl.cancel();
         assert!(matches!(

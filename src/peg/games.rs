@@ -2,9 +2,9 @@
 //! until no jump is left, won (one peg) or not.  The layer DP counts the
 //! sequences reaching each position; a position with no jump ends every
 //! sequence that reaches it, so the games that end after `k` jumps are the
-//! counts of the stuck positions of layer `k` ([`stuck_total`], and
-//! [`Side::stuck_total`](super::Side::stuck_total) for a layer within a
-//! budget).  Summed over the layers they are every game; by layer, the
+//! counts of the stuck positions of layer `k` ([`stuck_total`]; a layer
+//! within a budget tallies them as it is expanded,
+//! [`expand_side`](super::expand_side)).  Summed over the layers they are every game; by layer, the
 //! games by the pegs left at the end.
 //!
 //! [`stuck_game`] finds one game that gets stuck after a given number of
@@ -175,20 +175,33 @@ mod tests {
 
     #[test]
     fn a_budgeted_side_counts_the_same_games() {
-        let g = rectangle(3, 4, IDENTITY);
+        // The tally folded into the expansion within a budget, against the
+        // sum over the layer in memory: whole in memory, through files by
+        // passes (a tally on the first reading only) or by runs.
+        let g = rectangle(4, 5, IDENTITY);
         let ctl = Control::new();
-        // A budget of 0 bytes keeps every layer in files.
-        for (start, budget) in [(0, 1 << 30), (5, 1 << 30), (5, 0)] {
-            let spill = Arc::new(Spill::new(budget, None));
-            let mut side = Side::start(&g, &[start], 7, spill).unwrap();
-            let mut layer = g.start(&[start]).unwrap();
-            while !layer.is_empty() {
-                let want = stuck_total(&g, &layer, 1, &ctl).unwrap();
-                assert_eq!(side.stuck_total(&g, 2, &ctl).unwrap(), want);
-                layer = expand(&g, &layer, 2, &ctl).unwrap();
-                side = super::super::expand_side(&g, &mut side, None, 2, &ctl).unwrap();
+        let mut stuck_games = 0;
+        for budget in [0, 1 << 12, 1 << 15, 1 << 18, u64::MAX] {
+            for start in [0, 7] {
+                let spill = Arc::new(Spill::new(budget, None));
+                let mut side = Side::start(&g, &[start], 7, spill.clone()).unwrap();
+                let mut layer = g.start(&[start]).unwrap();
+                while !layer.is_empty() {
+                    let want = stuck_total(&g, &layer, 1, &ctl).unwrap();
+                    let (next, ended) =
+                        super::super::expand_side(&g, &mut side, None, 2, &ctl).unwrap();
+                    assert_eq!(ended, want, "budget {budget}, {} pegs", layer.pegs);
+                    stuck_games += (want > 0) as usize;
+                    layer = expand(&g, &layer, 2, &ctl).unwrap();
+                    side = next;
+                    assert_eq!(side.len(), layer.len());
+                }
+                if budget == 0 {
+                    assert!(spill.written() > 0, "nothing spilled within no budget");
+                }
             }
         }
+        assert!(stuck_games > 20, "a weak test: {stuck_games}");
     }
 
     #[test]

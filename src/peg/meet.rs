@@ -63,6 +63,31 @@ pub fn meet_pieces(
     })?
 }
 
+/// The positions of `from_start` whose complement is a position of
+/// `from_finish` (layers of complementary peg counts, as for [`meet`]): the
+/// positions of the layer that lie on some sequence from the start to the
+/// finish.  Counted as the layers keep them, one per orbit of the group
+/// (which must fix the start and the finish, so that an orbit lies on such
+/// a sequence whole or not at all).
+pub fn meeting_positions(
+    geometry: &PegGeometry,
+    from_start: &Layer,
+    from_finish: &Layer,
+    threads: usize,
+    ctl: &Control,
+) -> Result<u128, SearchError> {
+    with_pool(threads, || {
+        let index = KeyIndex::new(geometry, from_finish, ctl)?;
+        sum_by_chunks(chunks_of(&[from_start])?, ctl, |keys, _| {
+            let on_a_line = keys
+                .iter()
+                .filter(|&&position| index.get(geometry.canonical(!position & geometry.full)) != 0)
+                .count();
+            Ok(on_a_line as u128)
+        })
+    })?
+}
+
 /// The checked sum of `per_chunk` over `chunks`, in parallel
 /// (inside a pool), watching the cancel flag between chunks.
 pub(super) fn sum_by_chunks(
@@ -199,6 +224,7 @@ mod tests {
     use super::super::tests::{forward_to_one_peg, grown, rectangle, IDENTITY};
     use super::super::{expand, expand_split, merge, split};
     use super::*;
+    use std::collections::HashMap;
 
     #[test]
     fn meeting_in_the_middle_agrees_with_going_all_the_way() {
@@ -243,6 +269,39 @@ mod tests {
             solvable > 10,
             "only {solvable} solvable problems: a weak test"
         );
+    }
+
+    #[test]
+    fn meeting_positions_are_those_on_some_winning_line() {
+        // By brute force: the positions after `k` jumps from the start from
+        // which some sequence reaches the finish, every image counted once.
+        let ctl = Control::new();
+        let g = rectangle(3, 5, &[(false, false), (false, true)]);
+        let (s, f) = (2, 2);
+        let plain = rectangle(3, 5, IDENTITY);
+        fn walk(g: &PegGeometry, p: u64, goal: u64, memo: &mut HashMap<u64, bool>) -> bool {
+            if let Some(&known) = memo.get(&p) {
+                return known;
+            }
+            let found = p == goal
+                || g.jumps.iter().any(|j| {
+                    p & j.need == j.need && p & j.to == 0 && walk(g, p ^ j.flip, goal, memo)
+                });
+            memo.insert(p, found);
+            found
+        }
+        let mut memo = HashMap::new();
+        let mut reaches = |position: u64| walk(&plain, position, 1 << f, &mut memo);
+        let mut seen = 0;
+        for k in 0..=13 {
+            let forward = grown(&g, s, k);
+            let backward = grown(&g, f, 13 - k);
+            let want = forward.keys.iter().filter(|&&p| reaches(p)).count() as u128;
+            let got = meeting_positions(&g, &forward, &backward, 2, &ctl).unwrap();
+            assert_eq!(got, want, "after {k} jumps");
+            seen += want;
+        }
+        assert!(seen > 14, "a weak test: {seen}");
     }
 
     #[test]

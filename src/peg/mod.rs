@@ -39,7 +39,7 @@ pub use expand::{expand, expand_split, merge, split, MAX_PARTS};
 pub use games::{stuck_game, stuck_total};
 pub use geometry::{owner_of, PegGeometry, MAX_HOLES};
 pub use layer::{Layer, LAYER_FORMAT, LAYER_MAGIC};
-pub use meet::{finish_counts, meet, meet_across, meet_pieces};
+pub use meet::{finish_counts, meet, meet_across, meet_pieces, meeting_positions};
 pub use stream::solve;
 
 #[cfg(test)]

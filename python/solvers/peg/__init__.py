@@ -24,7 +24,7 @@ both ways of running (:mod:`solvers.peg.dist` runs the layers on an
 executor).  The other modules of this subpackage each do one job: the board
 (:mod:`.board`), a game and its check (:mod:`.solution`), what every call
 shares (:mod:`.calls`), counting (:mod:`.count`, :mod:`.finish`,
-:mod:`.games`), finding (:mod:`.find`), listing (:mod:`.listing`), pictures,
+:mod:`.games`, :mod:`.positions`), finding (:mod:`.find`), listing (:mod:`.listing`), pictures,
 the replay and the CLI command; this module re-exports the public names (and
 keeps ``solve_peg``, the old name of :func:`find_peg_solution`, for one
 release, with a :class:`DeprecationWarning`).
@@ -40,6 +40,7 @@ from .find import find_peg_solution
 from .finish import finish_counts
 from .games import PegGames, count_peg_games
 from .listing import peg_solutions
+from .positions import PegPositions, count_peg_positions
 from .solution import Jump, PegSolution, is_peg_solution
 
 __all__ = [
@@ -49,9 +50,11 @@ __all__ = [
     "Jump",
     "PegBoard",
     "PegGames",
+    "PegPositions",
     "PegSolution",
     "Square",
     "count_peg_games",
+    "count_peg_positions",
     "count_peg_solutions",
     "find_peg_solution",
     "finish_counts",

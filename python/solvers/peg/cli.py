@@ -125,9 +125,7 @@ def run(args: argparse.Namespace) -> int:
     }
     here = [start[0], start[1]]
     if args.every_game:
-        opt.refuse(
-            "--every-game", opt.given(args, "--method", "--checkpoint", "--workers", "--executor")
-        )
+        opt.refuse("--every-game", opt.given(args, "--method"))
         return _every_game(board, start, args, options)
     if args.finish_table:
         opt.refuse("--finish-table", opt.given(args, "--method"))
@@ -156,8 +154,8 @@ def run(args: argparse.Namespace) -> int:
 def _every_game(
     board: PegBoard, start: tuple[int, int], args: argparse.Namespace, options: dict[str, Any]
 ) -> int:
-    """Every game from ``start``: the table of games by pegs left, and the
-    shortest game that gets stuck."""
+    """Every game from ``start``: the table of games by pegs left, the
+    shortest game that gets stuck, and the distinct positions by layer."""
     with opt.distributed(args) as where:
         games = count_peg_games(board, start=start, **options, **where)
     if args.json:
@@ -170,6 +168,7 @@ def _every_game(
                     "dead_end_table": [[pegs, n] for pegs, n in games.dead_end_table.items()],
                     "wins": [[[r, c], n] for (r, c), n in games.wins.items() if n],
                     "shortest_stuck": games.shortest_stuck,
+                    "positions": list(games.positions),
                     "stuck_example": None
                     if example is None
                     else [[list(hole) for hole in jump] for jump in example],
@@ -184,6 +183,12 @@ def _every_game(
     print(f"{'total':>9} {games.total:>{width},}")
     if games.shortest_stuck is not None:
         print(f"shortest game that gets stuck: {games.shortest_stuck} jumps")
+    # The positions by layer: up to the symmetries that fix the start.
+    wide = max(len(f"{games.positions_total:,}"), 9)
+    print(f"\n{'jumps':>5} {'pegs':>4} {'positions':>{wide}}  (distinct, up to symmetry)")
+    for jumps, n in enumerate(games.positions):
+        print(f"{jumps:>5} {len(board) - 1 - jumps:>4} {n:>{wide},}")
+    print(f"{'total':>10} {games.positions_total:>{wide},}")
     return 0
 
 

@@ -205,21 +205,25 @@ def _round_task(
     grow: bool,
     complement: bool,
     mirror: bool,
+    stuck: bool,
     threads: int,
     timeout: float | None,
-) -> tuple[int, Packed | None, Packed | None]:
+) -> tuple[int, Packed | None, Packed | None, int]:
     """One owner's share of a round: read and merge the pieces addressed to
     it; with ``grow``, expand the merged part and split the children by owner
     (by the owner of their complements for a search from the finish,
     ``complement``); with ``mirror``, split the merged part itself by the
     owner of its complements.  The splits go to one new file named from
     ``prefix``.  Returns the size of the merged part and where the pieces of
-    the two splits lie.  ``timeout``: the seconds the driver had left (a task
-    starts its own clock: the driver's and the workers' clocks need not agree)."""
+    the two splits lie, and with ``stuck`` the games that end in the merged
+    part (the sequences reaching its positions with no jump; 0 without).
+    ``timeout``: the seconds the driver had left (a task starts its own
+    clock: the driver's and the workers' clocks need not agree)."""
     clock = Deadline(timeout)
     kernel = _kernel(spec)
     workers = _args.worker_threads(threads)
     part = _merged(kernel, pieces, workers, clock)
+    ended = int(kernel.stuck(part, workers, clock.remaining())) if stuck else 0
     groups = []
     if grow:
         groups.append(kernel.expand_split(part, parts, workers, complement, clock.remaining()))
@@ -228,7 +232,7 @@ def _round_task(
     written = iter(_write(prefix, *groups))
     children = next(written) if grow else None
     mirrored = next(written) if mirror else None
-    return len(part), children, mirrored
+    return len(part), children, mirrored, ended
 
 
 def _meet_task(
@@ -347,10 +351,14 @@ class Distributed(Driver):
                     positions += piece[0]
         return pieces, positions
 
-    def _round(self, side: _Side, *, expand: bool = True, mirror: bool = False) -> Pieces | None:
+    def _round(
+        self, side: _Side, *, expand: bool = True, mirror: bool = False, stuck: bool = False
+    ) -> tuple[int, int, Pieces | None]:
         """One round on ``side``: its layer merged by owner, then expanded
         into the next (``expand``; the files of the layer it read are removed)
-        and/or split by the owner of its complements (``mirror``, returned)."""
+        and/or split by the owner of its complements (``mirror``).  Returns
+        the positions of the layer (merged: exact), the games that end in it
+        (with ``stuck``; else 0), and the mirrored pieces (or None)."""
         owners = [owner for owner in range(self.parts) if side.pieces[owner]]
         tag = self._tag()
         results = self.run(
@@ -365,21 +373,25 @@ class Distributed(Driver):
                         expand,
                         side.complement,
                         mirror,
+                        stuck,
                         self.threads,
                     ),
                 )
                 for owner in owners
             ]
         )
-        self.note(sum(result[0] for result in results), side.pegs)
+        size = sum(result[0] for result in results)
+        ended = sum(result[3] for result in results)
+        if ended >= 1 << 128:
+            raise OverflowError("the count does not fit the 128-bit counter")
+        self.note(size, side.pegs)
         if expand:
             self._release(side.tag)
             side.pieces, side.estimate = self._regroup([result[1] for result in results])
             side.pegs -= 1
             side.tag = tag
-        if mirror:
-            return self._regroup([result[2] for result in results])[0]
-        return None
+        mirrored = self._regroup([result[2] for result in results])[0] if mirror else None
+        return size, ended, mirrored
 
     def _join(self, a: Pieces, b: Pieces) -> int:
         """The sequences through two searches that meet, owner by owner (the
@@ -414,6 +426,15 @@ class Distributed(Driver):
         self._round(side)
         return side
 
+    def step(
+        self, side: _Side, name: str, tally: Callable[[int, int, int], None] | None = None
+    ) -> tuple[_Side, int, int]:
+        pegs = side.pegs
+        size, ended, _ = self._round(side, stuck=True)
+        if tally is not None:
+            tally(pegs, size, ended)
+        return side, size, ended
+
     def pegs(self, side: _Side) -> int:
         return side.pegs
 
@@ -422,7 +443,7 @@ class Distributed(Driver):
 
     def meet(self, a: _Side, b: _Side) -> int:
         if a is b:  # its meeting layer split a second time, by the owner of complements
-            mirrored = self._round(a, expand=False, mirror=True)
+            mirrored = self._round(a, expand=False, mirror=True)[2]
             assert mirrored is not None
             return self._join(a.pieces, mirrored)
         return self._join(a.pieces, b.pieces)
@@ -431,7 +452,7 @@ class Distributed(Driver):
         # The kernel's join across a jump is not local to an owner: expand
         # one side once more instead, then join sides that meet.
         if small is large:  # one layer further on one side, the meeting layer on the other
-            mirrored = self._round(small, expand=True, mirror=True)
+            mirrored = self._round(small, expand=True, mirror=True)[2]
             assert mirrored is not None
             return self._join(small.pieces, mirrored)
         self._round(small)

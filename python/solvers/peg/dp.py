@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import abc
 import os
+from collections.abc import Callable
 from typing import Any
 
 from .. import _core
@@ -137,10 +138,16 @@ class Driver(abc.ABC):
     def last(self, side: Any) -> Any:
         """The one-peg layer of ``side`` as a ``PegLayer`` here, or None if empty."""
 
-    def stuck(self, side: Any) -> int:
-        """The games that end in ``side``'s newest layer (at a position with
-        no jump); only the ways of running in this process count them."""
-        raise NotImplementedError(f"{type(self).__name__} does not count stuck games")
+    @abc.abstractmethod
+    def step(
+        self, side: Any, name: str, tally: Callable[[int, int, int], None] | None = None
+    ) -> tuple[Any, int, int]:
+        """:meth:`expand`, with what a count of every game wants of the layer
+        it expands: its number of positions (exact) and the games that end
+        in it (the sequences reaching its positions with no jump).  Both are
+        handed to ``tally(pegs, positions, ended)`` (if given) before the
+        next layer is saved, so a checkpoint never holds a layer without the
+        figures of the layers before it."""
 
 
 class Local(Driver):
@@ -171,11 +178,25 @@ class Local(Driver):
             ) from None
 
     def expand(self, side: _core.PegLayer, name: str) -> _core.PegLayer:
+        return self.step(side, name)[0]
+
+    def step(
+        self,
+        side: _core.PegLayer,
+        name: str,
+        tally: Callable[[int, int, int], None] | None = None,
+    ) -> tuple[_core.PegLayer, int, int]:
+        # In memory, the stuck positions are summed in a pass of their own
+        # (only a count of every game asks, and reading memory is cheap).
+        ended = 0
+        if tally is not None:
+            ended = int(self.kernel.stuck(side, self.workers, self.deadline.left()))
+            tally(side.pegs, len(side), ended)
         layer = self.kernel.expand(side, self.workers, self.deadline.left())
         if self.ledger is not None:
             self.ledger.save_layer(name, layer.pegs, layer.to_bytes())
         self.note(len(layer), layer.pegs)
-        return layer
+        return layer, len(side), ended
 
     def pegs(self, side: _core.PegLayer) -> int:
         return int(side.pegs)
@@ -191,10 +212,6 @@ class Local(Driver):
 
     def last(self, side: _core.PegLayer) -> _core.PegLayer | None:
         return side if len(side) else None
-
-    def stuck(self, side: _core.PegLayer) -> int:
-        """The games that end in ``side``'s layer (at a position with no jump)."""
-        return int(self.kernel.stuck(side, self.workers, self.deadline.left()))
 
 
 class Budgeted(Driver):
@@ -246,15 +263,27 @@ class Budgeted(Driver):
         return saved
 
     def expand(self, side: _core.PegSide, name: str) -> _core.PegSide:
+        return self.step(side, name)[0]
+
+    def step(
+        self,
+        side: _core.PegSide,
+        name: str,
+        tally: Callable[[int, int, int], None] | None = None,
+    ) -> tuple[_core.PegSide, int, int]:
+        # The games that end are tallied as the step reads the layer: a
+        # layer in files is read once.
         idle = next((other for key, other in self.sides.items() if key != name), None)
-        layer = self.kernel.expand_side(side, idle, self.workers, self.deadline.left())
+        layer, ended = self.kernel.expand_side(side, idle, self.workers, self.deadline.left())
+        if tally is not None:
+            tally(side.pegs, len(side), int(ended))
         self.sides[name] = layer
         if self.saved is not None:
             directory, problem = self.saved
             where = os.path.join(directory, name)
             self.kernel.save_side(layer, where, problem, self.deadline.left())
         self.note(len(layer), layer.pegs)
-        return layer
+        return layer, len(side), int(ended)
 
     def pegs(self, side: _core.PegSide) -> int:
         return int(side.pegs)
@@ -271,10 +300,6 @@ class Budgeted(Driver):
 
     def last(self, side: _core.PegSide) -> _core.PegLayer | None:
         return side.layer() if len(side) else None
-
-    def stuck(self, side: _core.PegSide) -> int:
-        """The games that end in ``side``'s layer (at a position with no jump)."""
-        return int(self.kernel.stuck_side(side, self.workers, self.deadline.left()))
 
 
 def _to_one_peg(driver: Driver, side: Any) -> Any:
@@ -350,22 +375,64 @@ def finish_counts(driver: Driver, board: PegBoard, s: int) -> list[tuple[int, in
     return [] if last is None else list(driver.kernel.finish_counts(last))
 
 
-def games(driver: Driver, s: int) -> tuple[dict[int, int], list[tuple[int, int]]]:
+class Games:
+    """What one forward pass of every game gathers, layer by layer (by the
+    pegs on the board): the positions of the layer (one per class of the
+    symmetries kept) and the games that end in it.  ``saved`` holds what a
+    checkpoint recorded; :meth:`keep` records one layer's figures (through
+    ``record`` if given) unless they are there already."""
+
+    def __init__(
+        self,
+        saved: dict[int, tuple[int, int]] | None = None,
+        record: Callable[[int, int, int], None] | None = None,
+    ) -> None:
+        self.by_pegs: dict[int, tuple[int, int]] = dict(saved or {})
+        self.record = record
+
+    def keep(self, pegs: int, positions: int, ended: int) -> None:
+        if pegs in self.by_pegs:
+            return  # recorded before a stop; a layer's figures never change
+        self.by_pegs[pegs] = positions, ended
+        if self.record is not None:
+            self.record(pegs, positions, ended)
+
+
+def games(
+    driver: Driver, s: int, tally: Games | None = None
+) -> tuple[dict[int, int], list[tuple[int, int]], tuple[int, ...]]:
     """Every game from hole ``s``, played until no jump is left: the games
     by the pegs left at the end (``{pegs: games}``, only those that occur),
-    and the wins by the hole of the last peg (``(hole, games)``).  One
-    forward pass; a layer's stuck positions end the games that reach them."""
+    the wins by the hole of the last peg (``(hole, games)``), and the
+    positions of each layer (index: the jumps made; from the start down to
+    one peg, 0 past the last layer that is not empty).  One forward pass; a
+    layer's stuck positions end the games that reach them.  A search resumed
+    from a saved layer takes the figures of the layers before it from
+    ``tally`` (a checkpoint's)."""
+    tally = Games() if tally is None else tally
     side = driver.start("a", s)
+    first = max(driver.spec[0] - 1, 0)  # the pegs of the start
+    missing = [
+        pegs for pegs in range(driver.pegs(side) + 1, first + 1) if pegs not in tally.by_pegs
+    ]
+    if missing:
+        raise ValueError(
+            f"the checkpoint holds a layer of {driver.pegs(side)} pegs but not the figures "
+            f"of the layer of {missing[0]} pegs before it: it is corrupt"
+        )
     driver.plan(max(driver.pegs(side) - 1, 0))
-    table: dict[int, int] = {}
-    while True:
-        pegs = driver.pegs(side)
-        ended = driver.stuck(side)
-        if ended:
-            table[pegs] = ended
-        if pegs <= 1 or not driver.size(side):
-            break
-        side = driver.expand(side, "a")
-    last = driver.last(side) if driver.pegs(side) == 1 else None
-    wins = [] if last is None else list(driver.kernel.finish_counts(last))
-    return table, wins
+    while driver.pegs(side) > 1 and driver.size(side):
+        side = driver.step(side, "a", tally.keep)[0]
+    # The last layer (one peg, or fewer on a board of one or two holes, or
+    # empty): small, read whole here.
+    last = driver.last(side)
+    if last is not None:
+        ended = int(driver.kernel.stuck(last, 1, driver.deadline.left()))
+        tally.keep(driver.pegs(side), len(last), ended)
+    table = {
+        pegs: ended for pegs, (_, ended) in sorted(tally.by_pegs.items(), reverse=True) if ended
+    }
+    lowest = min(first, 1)
+    positions = tuple(tally.by_pegs.get(pegs, (0, 0))[0] for pegs in range(first, lowest - 1, -1))
+    wins = [] if last is None or last.pegs != 1 else list(driver.kernel.finish_counts(last))
+    return table, wins, positions

@@ -6,23 +6,34 @@ until no jump is left: it ends with one peg (a win) or stuck with more.
 (:mod:`solvers.peg.dp`, the pass :func:`~solvers.peg.finish_counts` makes):
 the sequences reaching a position with no jump are the games that end there.
 
+The same pass counts the distinct positions after each number of jumps
+(:attr:`PegGames.positions`), as the DP keeps them: one per class of the
+board's symmetries that leave the start hole in place.
+
 >>> games = count_peg_games(PegBoard.rectangle(3, 3), start=(0, 0))
 >>> games.total, games.dead_end_table
 (14, {5: 4, 4: 10})
 >>> games.shortest_stuck, games.stuck_example[0]
 (3, Jump(source=(0, 2), over=(0, 1), landing=(0, 0)))
+>>> games.positions, games.positions_total
+((1, 1, 2, 4, 2, 0, 0, 0), 10)
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
+from .._engine import _args, _methods
+from .._engine._checkpoint import Checkpoint
 from . import dp
 from .board import Hole, PegBoard, Square
 from .calls import checked_board, dp_driver
+from .count import _problem, _problem_tag
+from .methods import EVERY_GAME
 from .solution import Jump
 
 __all__ = ["PegGames", "count_peg_games"]
@@ -73,6 +84,16 @@ class PegGames:
     won), and ``stuck_example`` one such game: the first in the order of
     ``board.jumps``.
 
+    ``positions[n]`` is the number of distinct positions after ``n`` jumps
+    (``n`` from 0, the start, to ``len(board) - 2``, the layer of one peg:
+    a position after ``n`` jumps has ``len(board) - 1 - n`` pegs), counted
+    *up to symmetry*: two positions that one of the board's symmetries
+    leaving ``start`` in place maps onto each other count once (those are
+    the symmetries the DP keeps; from the English centre, all 8, as OEIS
+    A112737 counts them; from a start no symmetry fixes but the identity,
+    every position counts).  A layer that no game reaches counts 0.
+    ``positions_total`` is their sum.
+
     A ``PegGames`` is immutable and hashable: its tables are read-only
     mappings (``dict(games.wins)`` is a copy to change).
     """
@@ -83,6 +104,7 @@ class PegGames:
     wins: Mapping[Square, int]
     shortest_stuck: int | None
     stuck_example: tuple[Jump, ...] | None
+    positions: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         # Read-only tables (and a tuple of jumps): a PegGames never changes,
@@ -91,11 +113,18 @@ class PegGames:
         object.__setattr__(self, "wins", _ReadOnlyDict(self.wins))
         if self.stuck_example is not None:
             object.__setattr__(self, "stuck_example", tuple(self.stuck_example))
+        object.__setattr__(self, "positions", tuple(self.positions))
 
     @property
     def total(self) -> int:
         """The number of games, won or stuck."""
         return sum(self.dead_end_table.values())
+
+    @property
+    def positions_total(self) -> int:
+        """The distinct positions of every layer (up to symmetry, as
+        :attr:`positions` counts them), in all."""
+        return sum(self.positions)
 
     @property
     def won(self) -> int:
@@ -110,6 +139,8 @@ class PegGames:
         ]
         if self.shortest_stuck is not None:
             rows.append(f"  shortest stuck game: {self.shortest_stuck} jumps")
+        if self.positions:
+            rows.append(f"  distinct positions (up to symmetry): {self.positions_total:,}")
         return "\n".join(rows)
 
 
@@ -120,35 +151,54 @@ def count_peg_games(
     threads: int | None = None,
     progress: bool = False,
     timeout: float | None = None,
+    executor: Executor | None = None,
+    parts: int | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
     memory: int | str | None = None,
     spill: str | os.PathLike[str] | None = None,
 ) -> PegGames:
     """Every game of peg solitaire on ``board`` from the vacancy ``start``,
     played until no jump is left: the number of games by the pegs left at
-    the end, the wins by finishing hole, and a shortest game that gets stuck.
+    the end, the wins by finishing hole, a shortest game that gets stuck,
+    and the distinct positions after each number of jumps (up to the
+    symmetries that leave ``start`` in place: see :class:`PegGames`).
 
     Two games are different when their sequences of jumps differ (as Durango
     Bill counts them: the English board from the centre has
     577,116,156,815,309,849,672 games).  ``threads``, ``progress``,
-    ``timeout``, ``memory`` and ``spill`` are those of
-    :func:`~solvers.peg.count_peg_solutions`; the answer does not depend on
-    them.  Counts are ``u128`` in the core, checked: a count that does not
-    fit raises ``OverflowError``.
+    ``timeout``, ``executor``, ``parts``, ``checkpoint``, ``memory`` and
+    ``spill`` are those of :func:`~solvers.peg.count_peg_solutions`; the
+    answer does not depend on them.  A checkpoint keeps the newest layer and
+    the figures of the layers before it (positions, games ended); a count
+    run to the end resumes from its one-peg layer at once.  Counts are
+    ``u128`` in the core, checked: a count that does not fit raises
+    ``OverflowError``.
 
     >>> games = count_peg_games(PegBoard.triangle(5), start=(0, 0))
     >>> games.won, games.total
     (29760, 568630)
     >>> games.shortest_stuck, len(games.stuck_example)
     (6, 6)
+    >>> games.positions[:6], games.positions_total
+    ((1, 1, 4, 19, 62, 149), 1544)
     >>> count_peg_games(PegBoard.triangle(5), start=(0, 0), memory="1MiB").total
     568630
     """
     board = checked_board(board)
     s = board.normalize_square(start, "start")
+    keywords = _methods.given(
+        executor=executor, parts=parts, checkpoint=checkpoint, memory=memory, spill=spill
+    )
+    _methods.refuse("count_peg_games", EVERY_GAME, (EVERY_GAME,), keywords)
     group = board.symmetries_fixing(s)
-    driver = dp_driver(board, group, None, None, threads, progress, timeout, memory, spill)
+    driver = dp_driver(board, group, executor, parts, threads, progress, timeout, memory, spill)
+    ledger = None
     try:
-        table, ends = dp.games(driver, s)
+        tally = dp.Games()
+        if checkpoint is not None:
+            ledger = _keep(driver, checkpoint, board, s)
+            tally = dp.Games(_saved_figures(ledger), _recorder(ledger))
+        table, ends, positions = dp.games(driver, s, tally)
         shortest = max((pegs for pegs in table if pegs > 1), default=None)
         example = None
         if shortest is not None:
@@ -164,6 +214,8 @@ def count_peg_games(
         ) from error
     finally:
         driver.close()
+        if ledger is not None:
+            ledger.close()
     wins = dict.fromkeys(board.holes, 0)
     for hole, games in ends:
         wins[board.holes[hole]] = games
@@ -174,4 +226,45 @@ def count_peg_games(
         wins=wins,
         shortest_stuck=None if shortest is None else len(board) - 1 - shortest,
         stuck_example=example,
+        positions=positions,
     )
+
+
+#: The method a checkpoint of a count of every game is pinned to (those of
+#: ``count_peg_solutions`` are "meet" and "forward": never the same count).
+_METHOD = "every-game"
+
+
+def _keep(driver: dp.Driver, checkpoint: Any, board: PegBoard, s: int) -> Checkpoint:
+    """The ledger of the figures of the layers, and the driver set to save
+    its layers in the checkpoint (in this ledger, or within a memory budget
+    in a directory beside it) and resume from those saved."""
+    problem = _problem(board, s, None, _METHOD)
+    if isinstance(driver, dp.Budgeted):
+        directory = _args.checkpoint_directory(checkpoint)
+        driver.keep_in(directory, _problem_tag(board, s, None, _METHOD))
+    ledger = Checkpoint(_args.checkpoint_ledger(checkpoint), problem, 2 * (len(board) + 1))
+    if isinstance(driver, dp.Local):
+        driver.keep(ledger)
+    return ledger
+
+
+# The ledger keeps, for the layer of ``pegs`` pegs, its positions as the
+# result ``2 * pegs`` and its games ended as ``2 * pegs + 1``.
+
+
+def _saved_figures(ledger: Checkpoint) -> dict[int, tuple[int, int]]:
+    """``{pegs: (positions, games ended)}`` of the layers the ledger holds."""
+    done = ledger.done
+    return {
+        idx // 2: (done[idx], done[idx + 1]) for idx in done if idx % 2 == 0 and idx + 1 in done
+    }
+
+
+def _recorder(ledger: Checkpoint) -> Any:
+    """What records one layer's figures in ``ledger`` (one transaction)."""
+
+    def record(pegs: int, positions: int, ended: int) -> None:
+        ledger.record([(2 * pegs, positions), (2 * pegs + 1, ended)])
+
+    return record

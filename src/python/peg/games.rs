@@ -4,7 +4,6 @@
 
 use super::kernel::PegKernel;
 use super::layer::PegLayer;
-use super::sides::{lock, PegSide};
 use crate::peg;
 use crate::python::runtime::cancellable;
 use pyo3::exceptions::PyValueError;
@@ -54,20 +53,6 @@ impl PegKernel {
         let (geometry, layer) = (self.geometry.clone(), layer.inner.clone());
         cancellable(py, timeout, None, move |ctl| {
             peg::stuck_total(&geometry, &layer, threads, ctl)
-        })
-    }
-
-    /// The same for a search within a budget.
-    pub(super) fn stuck_in_side(
-        &self,
-        py: Python<'_>,
-        side: &PegSide,
-        threads: usize,
-        timeout: Option<f64>,
-    ) -> PyResult<u128> {
-        let (geometry, side) = (self.geometry.clone(), side.inner.clone());
-        cancellable(py, timeout, None, move |ctl| {
-            lock(&side).stuck_total(&geometry, threads, ctl)
         })
     }
 

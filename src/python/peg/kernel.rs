@@ -113,16 +113,19 @@ impl PegKernel {
         self.stuck_in(py, &layer, threads, timeout)
     }
 
-    /// `stuck` for a search within a budget (see `peg::Side::stuck_total`).
-    #[pyo3(signature = (side, threads, timeout=None))]
-    fn stuck_side(
+    /// The positions of `from_start` whose complement is a position of
+    /// `from_finish`: those on some sequence from the start to the finish
+    /// (see `peg::meeting_positions`).
+    #[pyo3(signature = (from_start, from_finish, threads, timeout=None))]
+    fn meeting_positions(
         &self,
         py: Python<'_>,
-        side: PyRef<'_, PegSide>,
+        from_start: PyRef<'_, PegLayer>,
+        from_finish: PyRef<'_, PegLayer>,
         threads: usize,
         timeout: Option<f64>,
     ) -> PyResult<u128> {
-        self.stuck_in_side(py, &side, threads, timeout)
+        self.on_lines(py, &from_start, &from_finish, threads, timeout)
     }
 
     /// One game from every hole full but `empty` that is stuck after
@@ -247,6 +250,8 @@ impl PegKernel {
 
     /// `side` one jump further, within its budget; `idle` is the count's
     /// other search (written to disk if it does not fit beside the step).
+    /// With it, the games that end in `side`'s layer (the sequences reaching
+    /// its positions with no jump), tallied as the step reads the layer.
     #[pyo3(signature = (side, idle, threads, timeout=None))]
     fn expand_side(
         &self,
@@ -255,7 +260,7 @@ impl PegKernel {
         idle: Option<PyRef<'_, PegSide>>,
         threads: usize,
         timeout: Option<f64>,
-    ) -> PyResult<PegSide> {
+    ) -> PyResult<(PegSide, u128)> {
         self.side_expanded(py, &side, idle.as_deref(), threads, timeout)
     }
 

@@ -1,7 +1,8 @@
 //! The searches from the start and from the finish meeting: the number of
 //! sequences through two layers (or two sides within a budget) whose peg
 //! counts add up to the holes (or one more, across a jump).  One check of
-//! the fit serves every form.
+//! the fit serves every form, and the positions on some sequence through
+//! both (`meeting_positions`).
 
 use super::kernel::PegKernel;
 use super::layer::{arcs, PegLayer};
@@ -49,6 +50,24 @@ impl PegKernel {
             } else {
                 peg::meet(&geometry, &a, &b, threads, ctl)
             }
+        })
+    }
+
+    /// `meeting_positions`, after checking that the two layers fit together.
+    pub(super) fn on_lines(
+        &self,
+        py: Python<'_>,
+        from_start: &PegLayer,
+        from_finish: &PegLayer,
+        threads: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<u128> {
+        let pegs = from_start.inner.pegs as usize + from_finish.inner.pegs as usize;
+        fit(pegs, self.meeting_pegs(false))?;
+        let geometry = self.geometry.clone();
+        let (a, b) = (from_start.inner.clone(), from_finish.inner.clone());
+        cancellable(py, timeout, None, move |ctl| {
+            peg::meeting_positions(&geometry, &a, &b, threads, ctl)
         })
     }
 

@@ -152,7 +152,8 @@ impl PegKernel {
     }
 
     /// `side` one jump further within its budget, `idle` (the count's other
-    /// search) written to disk if it does not fit beside the step.
+    /// search) written to disk if it does not fit beside the step; and the
+    /// games that end in `side`'s layer, tallied as the step reads it.
     pub(super) fn side_expanded(
         &self,
         py: Python<'_>,
@@ -160,10 +161,10 @@ impl PegKernel {
         idle: Option<&PegSide>,
         threads: usize,
         timeout: Option<f64>,
-    ) -> PyResult<PegSide> {
+    ) -> PyResult<(PegSide, u128)> {
         let geometry = self.geometry.clone();
         let (side, idle) = two_sides(side, idle);
-        let next = cancellable(py, timeout, None, move |ctl| {
+        let (next, ended) = cancellable(py, timeout, None, move |ctl| {
             let mut idle = idle.as_deref().map(lock);
             peg::expand_side(
                 &geometry,
@@ -173,6 +174,6 @@ impl PegKernel {
                 ctl,
             )
         })?;
-        Ok(PegSide::of(next))
+        Ok((PegSide::of(next), ended))
     }
 }
