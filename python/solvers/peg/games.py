@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NoReturn, TypeVar
+from typing import Any, Literal, NoReturn, TypeVar
 
 from . import dp
 from .board import Hole, PegBoard, Square
@@ -121,7 +121,7 @@ def count_peg_games(
     progress: bool = False,
     timeout: float | None = None,
     memory: int | str | None = None,
-    spill: str | os.PathLike[str] | None = None,
+    spill: str | os.PathLike[str] | Literal[False] | None = None,
 ) -> PegGames:
     """Every game of peg solitaire on ``board`` from the vacancy ``start``,
     played until no jump is left: the number of games by the pegs left at
