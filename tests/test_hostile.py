@@ -398,7 +398,7 @@ MESSAGES = {
     "frontier memory 1e30GB": (
         lambda: count_tours(6, 6, method="frontier", memory="1e30GB"),
         ValueError,
-        "at most 2**60 bytes (1 EiB; None for no budget), got '1e30GB'",
+        "at most 2**60 bytes (1 EiB; spill=False for no budget), got '1e30GB'",
     ),
     "frontier memory 2**64": (
         lambda: count_tours(3, 4, method="frontier", memory=BIG),
