@@ -120,9 +120,10 @@ def budget_of(memory: Any, spill: Any, executor: Any = None) -> int | str | None
                 "tasks pass their parts through files in spill=)"
             )
         return None
-    if memory is None or (isinstance(memory, str) and memory.strip().lower() == AUTO):
+    if memory is None:
         return AUTO
-    return _validate.memory(memory)
+    budget = _validate.memory(memory)  # "auto" is refused where nothing tells the memory
+    return AUTO if isinstance(memory, str) and memory.strip().lower() == AUTO else budget
 
 
 def budget(memory: Any, spill: Any, executor: Any = None) -> int | None:
@@ -135,7 +136,9 @@ def budget(memory: Any, spill: Any, executor: Any = None) -> int | None:
 
 
 def resolved(asked: int | str | None) -> int | None:
-    """:func:`budget_of`'s answer in bytes, :data:`AUTO` resolved here and now."""
+    """:func:`budget_of`'s answer in bytes, :data:`AUTO` resolved here and now
+    (no budget where the platform does not tell the memory available: the
+    default then keeps every layer in memory, as ``spill=False``)."""
     if asked != AUTO:
         return asked  # type: ignore[return-value]
     try:
