@@ -139,6 +139,19 @@ def test_a_disk_without_room_is_refused_with_the_figures(monkeypatch, tmp_path):
     assert solvers.count_tours(5, 5, start="all", method="frontier", spill=tmp_path) == 1728
 
 
+def test_an_executor_s_partition_files_are_refused_too(monkeypatch, tmp_path):
+    monkeypatch.setenv(FAKE_FREE, "1000")
+    with ThreadPoolExecutor(1) as pool:
+        with pytest.raises(OSError) as info:
+            solvers.count_tours(5, 5, start="all", method="frontier", executor=pool, spill=tmp_path)
+        assert "a round's partition file" in refused(info.value, tmp_path)
+        board = PegBoard.triangle(5)
+        with pytest.raises(OSError) as info:
+            solvers.count_peg_solutions(board, start=(0, 0), executor=pool, spill=tmp_path)
+        assert "a peg piece file" in refused(info.value, tmp_path)
+    assert os.listdir(tmp_path) == []
+
+
 @contextlib.contextmanager
 def small_filesystem(path, size: str):
     """A tmpfs of ``size`` mounted at ``path`` (skipped unless root can mount it)."""

@@ -116,23 +116,8 @@ impl Spill {
     /// the spill directory (nothing is written then); `Ok` where the free
     /// space is unknown (the writes themselves still fail cleanly).
     pub fn check_disk(&self, bytes: u64, what: &str) -> Result<(), SearchError> {
-        let dir = self.directory();
-        let Some(disk) = self.disk() else {
-            return Ok(());
-        };
-        let keep = reserve(disk.total);
-        if bytes.saturating_add(keep) <= disk.free {
-            return Ok(());
-        }
-        Err(SearchError::Disk(format!(
-            "not enough free disk to spill {what}: about {} would be written to {}, \
-             which has {} free (the count leaves {} of it free); give spill= a directory \
-             on a disk with more room, or more memory=",
-            human_bytes(bytes),
-            dir.display(),
-            human_bytes(disk.free),
-            human_bytes(keep),
-        )))
+        let layers = (self.disk(), self.directory(), ", or more memory=");
+        refuse_past(layers, bytes, what)
     }
 
     /// A fresh file name in the spill directory (made if need be).
@@ -147,6 +132,38 @@ impl Spill {
         let n = self.files.fetch_add(1, Ordering::Relaxed);
         Ok(dir.join(format!("{what}-{n}.bin")))
     }
+}
+
+/// [`Spill::check_disk`] for files written straight into `dir`, not through
+/// a [`Spill`]: an executor's partition files.
+pub fn check_disk_at(dir: &Path, bytes: u64, what: &str) -> Result<(), SearchError> {
+    refuse_past((disk_of(dir), dir, ""), bytes, what)
+}
+
+/// `Err(Disk)` when `bytes` more in `dir` would leave less than [`reserve`]
+/// free on `disk` (`None`: unknown, no check); the message ends with `more`
+/// (what else the user may give).
+fn refuse_past(
+    (disk, dir, more): (Option<Disk>, &Path, &str),
+    bytes: u64,
+    what: &str,
+) -> Result<(), SearchError> {
+    let Some(disk) = disk else {
+        return Ok(());
+    };
+    let keep = reserve(disk.total);
+    if bytes.saturating_add(keep) <= disk.free {
+        return Ok(());
+    }
+    Err(SearchError::Disk(format!(
+        "not enough free disk to spill {what}: about {} would be written to {}, \
+         which has {} free (the count leaves {} of it free); give spill= a directory \
+         on a disk with more room{more}",
+        human_bytes(bytes),
+        dir.display(),
+        human_bytes(disk.free),
+        human_bytes(keep),
+    )))
 }
 
 impl Drop for Spill {
@@ -355,6 +372,12 @@ mod tests {
             assert!(disk.free <= disk.total && disk.total > 0, "{disk:?}");
             assert!(real.free_disk().is_some());
             assert!(real.check_disk(0, "nothing").is_ok());
+            // The same rule for files written straight into a directory.
+            assert!(check_disk_at(&parent, 0, "nothing").is_ok());
+            match check_disk_at(&parent, u64::MAX, "a partition file") {
+                Err(SearchError::Disk(msg)) => assert!(msg.contains("a partition file"), "{msg}"),
+                other => panic!("{other:?}"),
+            }
         }
         std::fs::remove_dir(&parent).unwrap();
     }

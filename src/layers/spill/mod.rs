@@ -52,7 +52,8 @@ mod format;
 mod planner;
 mod store;
 
-pub use budget::Spill;
+pub use budget::{check_disk_at, Spill};
+pub use format::record_bytes;
 pub(super) use format::{file_error, record_bytes_wide};
 pub use format::{read_shard, Checksum, Extent, FileRef, Label, Writer};
 pub use planner::{step, Spilling};
