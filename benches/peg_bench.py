@@ -18,7 +18,8 @@ finish, all 33 holes; holes in one symmetry class share a count, so each
 class is counted once); every game (won or stuck) on the English board from
 the centre, and with ``--french`` on the French board from (0,2).
 ``--memory`` gives the DP counts (not the seed's method) a memory budget:
-layers past it spill to files (in ``--spill``).
+layers past it spill to files (in ``--spill``); without ``--memory`` or
+``--spill`` they run all in memory (``spill=False``).
 """
 
 from __future__ import annotations
@@ -34,16 +35,16 @@ import textwrap
 CASES: dict[str, str] = {
     "english-centre": """
         board = PegBoard.english()
-        result = count_peg_solutions(board, start=(3, 3), threads=THREADS, memory=MEMORY)
+        result = count_peg_solutions(board, start=(3, 3), threads=THREADS, **BUDGET)
     """,
     "english-2-4": """
         board = PegBoard.english()
-        result = count_peg_solutions(board, start=(2, 4), threads=THREADS, memory=MEMORY)
+        result = count_peg_solutions(board, start=(2, 4), threads=THREADS, **BUDGET)
     """,
     "triangle-15-all-starts": """
         board = PegBoard.triangle(5)
         result = sum(
-            sum(finish_counts(board, start=s, threads=THREADS, memory=MEMORY).values())
+            sum(finish_counts(board, start=s, threads=THREADS, **BUDGET).values())
             for s in board.holes
         )
     """,
@@ -54,7 +55,7 @@ CASES: dict[str, str] = {
     "ours-triangle-21": """
         board = PegBoard.triangle(6)
         result = count_peg_solutions(
-            board, start=(0, 0), finish=None, threads=THREADS, memory=MEMORY
+            board, start=(0, 0), finish=None, threads=THREADS, **BUDGET
         )
     """,
     "seed-method-english-centre": """
@@ -63,12 +64,12 @@ CASES: dict[str, str] = {
     """,
     "english-centre-every-game": """
         board = PegBoard.english()
-        result = count_peg_games(board, start=(3, 3), threads=THREADS, memory=MEMORY).total
+        result = count_peg_games(board, start=(3, 3), threads=THREADS, **BUDGET).total
     """,
     "french-0-2-every-game": """
         # Hours and tens of GB: give --memory (and a --spill directory with room).
         games = count_peg_games(
-            PegBoard.french(), start=(0, 2), threads=THREADS, memory=MEMORY, spill=SPILL,
+            PegBoard.french(), start=(0, 2), threads=THREADS, **BUDGET,
             progress=True,
         )
         print(games, file=sys.stderr)
@@ -83,7 +84,7 @@ CASES: dict[str, str] = {
             twin = min(board.holes[p[i]] for p in board.symmetries)
             if twin not in counts:
                 counts[twin] = count_peg_solutions(
-                    board, start=twin, threads=THREADS, memory=MEMORY
+                    board, start=twin, threads=THREADS, **BUDGET
                 )
             counts[hole] = counts[twin]
         result = sum(counts.values())
@@ -94,7 +95,11 @@ PRELUDE = """
 import json, resource, sys, time
 THREADS = int(sys.argv[1])
 MEMORY = None if sys.argv[3] == "none" else sys.argv[3]
-SPILL = None if sys.argv[4] == "none" else sys.argv[4]
+# Without --memory and --spill, every layer in memory (spill=False: the
+# in-memory path, as the tables' "none" rows); the plain call would keep
+# to memory="auto"'s budget.
+SPILL = (False if MEMORY is None else None) if sys.argv[4] == "none" else sys.argv[4]
+BUDGET = {"memory": MEMORY, "spill": SPILL}
 if sys.argv[2] == "off":
     # PR_SET_THP_DISABLE: no transparent huge pages for this process,
     # whatever the tables ask for (madvise), to measure what they bring.

@@ -1,6 +1,6 @@
 //! The errors every family shares: a wrong argument ([`InputError`]), a
 //! search that ended without an answer ([`SearchError`]: cancelled,
-//! overflowed, out of memory, no thread, a bad spill file), and their union,
+//! overflowed, out of memory, no thread, a bad spill file, no room on disk), and their union,
 //! what a count returns ([`CountError`]).  An error only one family can meet
 //! lives beside it (the knights' `FindError` in `knights/error.rs`), so this
 //! module knows no family: a limit a message names is passed in as a value.
@@ -40,6 +40,10 @@ pub enum SearchError {
     /// A file of layers is not what was written: truncated, altered, or
     /// from another problem (the message names the file and what is wrong).
     Corrupt(String),
+    /// Layers would be spilled to a disk without room for them: refused
+    /// before the files are written (the message gives the estimate, the
+    /// free bytes and the directory).
+    Disk(String),
 }
 
 impl SearchError {
@@ -79,7 +83,9 @@ impl fmt::Display for SearchError {
                 "not enough memory for {what}: it needs {}",
                 human_bytes(*bytes)
             ),
-            SearchError::File(msg) | SearchError::Corrupt(msg) => write!(f, "{msg}"),
+            SearchError::File(msg) | SearchError::Corrupt(msg) | SearchError::Disk(msg) => {
+                write!(f, "{msg}")
+            }
         }
     }
 }

@@ -427,6 +427,8 @@ def test_cli_workers_and_checkpoint(tmp_path):
 
 
 # ---------------------------------------------------------------- peg checkpoints
+# A count all in memory (spill=False) keeps its layers in the SQLite ledger;
+# called again without memory=, it goes on in memory from there.
 
 
 def _layer_log(path):
@@ -441,7 +443,7 @@ def test_a_killed_peg_count_goes_on_from_its_saved_layers(tmp_path):
     program = (
         "import solvers\n"
         "board = solvers.PegBoard.english()\n"
-        f"solvers.count_peg_solutions(board, start=(3, 3), checkpoint={path!r})\n"
+        f"solvers.count_peg_solutions(board, start=(3, 3), checkpoint={path!r}, spill=False)\n"
     )
     kill_once(program, lambda: len(_layer_log(path)) >= 14)  # into the wide layers
     first = _layer_log(path)
@@ -467,7 +469,7 @@ def test_a_damaged_peg_layer_is_refused(tmp_path):
     board = solvers.PegBoard.triangle(5)
     with pytest.raises(TimeoutError):  # stop it after some layers: keep them
         solvers.count_peg_solutions(
-            solvers.PegBoard.english(), start=(2, 4), checkpoint=path, timeout=1.0
+            solvers.PegBoard.english(), start=(2, 4), checkpoint=path, timeout=1.0, spill=False
         )
     with sqlite3.connect(ledger_of(path)) as db:
         assert db.execute("SELECT count(*) FROM layers").fetchone()[0] >= 1

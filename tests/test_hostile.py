@@ -398,7 +398,7 @@ MESSAGES = {
     "frontier memory 1e30GB": (
         lambda: count_tours(6, 6, method="frontier", memory="1e30GB"),
         ValueError,
-        "at most 2**60 bytes (1 EiB; None for no budget), got '1e30GB'",
+        "at most 2**60 bytes (1 EiB; spill=False for no budget), got '1e30GB'",
     ),
     "frontier memory 2**64": (
         lambda: count_tours(3, 4, method="frontier", memory=BIG),
@@ -759,11 +759,13 @@ TRIANGLE_4_COUNTS = {
 
 
 def _peg_checkpoint(tmp_path: Path) -> tuple[Path, Callable[[Path], int]]:
-    """A finished peg checkpoint whose layers are kept, and the call that made it."""
+    """A finished peg checkpoint whose layers are kept, and the call that made it
+    (all in memory: the SQLite ledger; a budgeted count keeps layer files,
+    damaged in test_spill_peg.py)."""
     board = PegBoard.triangle(5)
 
     def count(path: Path) -> int:
-        return count_peg_solutions(board, start=(0, 0), finish=(3, 0), checkpoint=path)
+        return count_peg_solutions(board, start=(0, 0), finish=(3, 0), checkpoint=path, spill=False)
 
     path = tmp_path / "peg"
     count(path)

@@ -10,7 +10,8 @@ last peg anywhere needs many GiB (issue 12: it aborted the interpreter under
 2 GB they do, and the 24-peg layer itself does not.  (Under 3 GB it is the
 23-peg layer, the same path a layer later and three times slower.)  The
 child pins ``threads=2``: every worker thread takes address space (its stack
-and its malloc arena), so the limits mean the same on every machine.
+and its malloc arena), so the limits mean the same on every machine; and
+``spill=False``: without it the count would spill its layers to disk.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ CHILD = textwrap.dedent(
     """
     from solvers import PegBoard, count_peg_solutions
     try:
-        count_peg_solutions(PegBoard.french(), start=(0, 2), finish=None, threads=2)
+        count_peg_solutions(PegBoard.french(), start=(0, 2), finish=None, threads=2, spill=False)
     except MemoryError as error:
         print("MemoryError:", error)
     else:

@@ -327,6 +327,7 @@ def test_spill_with_an_executor(tmp_path, threads):
         count_peg_solutions(board, start=(0, 0), executor=threads, spill=tmp_path / "nope")
     with pytest.raises(TypeError, match="spill must be a directory path"):
         finish_counts(board, start=(0, 0), executor=threads, spill=3)
-    # no executor and no budget: spill= is taken, and nothing is written there
+    # no executor and no memory=: spill= is taken (the automatic budget's
+    # directory), and a count that fits it writes nothing there
     assert count_peg_solutions(board, start=(0, 0), spill=tmp_path) == 6816
     assert os.listdir(tmp_path) == []

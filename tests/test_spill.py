@@ -92,14 +92,14 @@ def test_bad_spill_directories_are_refused(tmp_path):
 @pytest.mark.slow
 def test_what_does_not_fit_in_memory_fits_within_an_automatic_budget():
     # 6x6 from every square peaks near 260 MB resident in memory: under a
-    # 325 MB address-space limit it is a MemoryError; memory="auto" budgets
-    # from what the limit leaves, so it spills and counts (A165134:
-    # 6,637,920).  (Explicit budgets spill and count in
-    # test_a_budget_gives_the_same_count.)
+    # 325 MB address-space limit it is a MemoryError all in memory
+    # (spill=False); the plain call budgets from what the limit leaves (as
+    # memory="auto" does), so it spills and counts (A165134: 6,637,920).
+    # (Explicit budgets spill and count in test_a_budget_gives_the_same_count.)
     call = 'solvers.count_tours(6, 6, start="all", method="frontier"{})'
-    report = limited(call.format(""), 325 * MB)
+    report = limited(call.format(", spill=False"), 325 * MB)
     assert report.startswith("raised MemoryError"), report
-    report = limited(call.format(', memory="auto"'), 325 * MB, timeout=300)
+    report = limited(call.format(""), 325 * MB, timeout=300)
     assert report == "returned 6637920", report
 
 

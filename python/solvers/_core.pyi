@@ -10,6 +10,7 @@ __all__ = [
     "MAX_QUEENS_JOIN_N",
     "CPU_KERNELS",
     "available_memory",
+    "check_disk",
     "queens_method",
     "count_queens",
     "search_queens",
@@ -53,6 +54,7 @@ MAX_QUEENS_JOIN_N: int
 CPU_KERNELS: str
 
 def available_memory() -> int | None: ...
+def check_disk(directory: str, bytes: int, what: str) -> None: ...
 def count_tours(
     rows: int,
     cols: int,
@@ -220,6 +222,10 @@ class LayerSpill:
     def memory(self) -> int: ...
     @property
     def written(self) -> int: ...
+    @property
+    def free_disk(self) -> int | None: ...
+    @property
+    def directory(self) -> str: ...
 
 @final
 class PegSide:

@@ -40,7 +40,8 @@ pub use accumulate::{
 };
 pub use count::{Count, U256};
 pub use spill::{
-    read_shard, step, Checksum, Extent, FileRef, Label, Shard, Spill, Spilling, Stored, Writer,
+    check_disk_at, read_shard, record_bytes, step, Checksum, Extent, FileRef, Label, Shard, Spill,
+    Spilling, Stored, Writer,
 };
 pub use table::{
     mix, needing, owner_of, shard_of, zeroed_slots, Entries, Frozen, MixHasher, Packed, Region,

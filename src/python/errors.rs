@@ -7,8 +7,9 @@
 //!   here; a cancel from elsewhere is an internal matter), `OverflowError`
 //!   for a count past its counter, `MemoryError` for a table that does not
 //!   fit or a thread that could not start, `OSError`
-//!   for a spill file that could not be written or read, `ValueError` for
-//!   one that is truncated or altered.
+//!   for a spill file that could not be written or read (with errno
+//!   `ENOSPC` for spilled layers refused for want of disk), `ValueError`
+//!   for one that is truncated or altered.
 //! * [`CountError`], [`FindError`]: their parts as above; a finder that
 //!   could not decide is a `RuntimeError`.
 
@@ -34,6 +35,9 @@ impl From<SearchError> for PyErr {
             e @ SearchError::Memory { .. } => PyMemoryError::new_err(e.to_string()),
             SearchError::File(msg) => PyOSError::new_err(msg),
             SearchError::Corrupt(msg) => PyValueError::new_err(msg),
+            // errno ENOSPC (28 on Linux, macOS and Windows), as the system
+            // says of a full disk: this one is refused before it fills.
+            SearchError::Disk(msg) => PyOSError::new_err((28, msg)),
         }
     }
 }

@@ -123,13 +123,23 @@ pub(super) fn count_tours_frontier(
     };
     let spill = Arc::new(Spill::new(memory.unwrap_or(u64::MAX), spill.as_deref()));
     let spilling = spill.clone();
-    // The bar shows the bytes spilled so far beside the squares swept.
+    // Once layers spill, the bar says so beside the squares swept: the
+    // latest layer's states, the bytes written and the disk left.
     let poll = |ctl: &Control| -> PyResult<()> {
         report(progress.as_ref(), ctl)?;
         let written = spill.written();
         match progress.as_ref() {
             Some(bar) if written > 0 && bar.hasattr("note")? => {
-                let note = format!("{} spilled to disk", human_bytes(written));
+                let free = match spill.free_disk() {
+                    Some(free) => format!(", {} free", human_bytes(free)),
+                    None => String::new(),
+                };
+                let note = format!(
+                    "{} states, spilling: {} written to {}{free}",
+                    spill.states(),
+                    human_bytes(written),
+                    spill.directory().display(),
+                );
                 bar.call_method1("note", (note,)).map(|_| ())
             }
             _ => Ok(()),

@@ -33,6 +33,15 @@ fn available_memory() -> Option<u64> {
     crate::memory::available_bytes()
 }
 
+/// `OSError` (errno `ENOSPC`) naming the figures when writing `bytes` more
+/// into `directory` for `what` would leave its disk less than the reserve a
+/// spill keeps (`layers::check_disk_at`): the files an executor's tasks
+/// write outside the core.
+#[pyfunction]
+fn check_disk(directory: std::path::PathBuf, bytes: u64, what: &str) -> PyResult<()> {
+    crate::layers::check_disk_at(&directory, bytes, what).map_err(Into::into)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_QUEENS_SEARCH_N", crate::queens::MAX_SEARCH_N)?;
@@ -42,6 +51,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_QUEENS_JOIN_N", crate::queens::join::MAX_JOIN_N)?;
     m.add("CPU_KERNELS", crate::cpu::level())?;
     m.add_function(wrap_pyfunction!(available_memory, m)?)?;
+    m.add_function(wrap_pyfunction!(check_disk, m)?)?;
     m.add_function(wrap_pyfunction!(queens::search_queens, m)?)?;
     m.add_function(wrap_pyfunction!(queens::construct_queens, m)?)?;
     m.add_function(wrap_pyfunction!(queens::placement_defect, m)?)?;

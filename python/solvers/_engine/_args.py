@@ -1,7 +1,8 @@
 """The arguments every long call shares beyond the plain checks of
 :mod:`solvers._engine._validate`: ``executor=`` (what it is, how many workers it has,
 how many threads each of its tasks gets), ``checkpoint=`` (a directory,
-for every count) and ``spill=`` (a directory).
+for every count), ``spill=`` (a directory, or ``False``) and with it
+``memory=``: one meaning for every layered count (:func:`budget_of`).
 
 Used by the subtree counts (:mod:`solvers._engine._plan`) and the peg DP
 (:mod:`solvers.peg.dist`) alike, so both read an executor the same way.
@@ -35,11 +36,15 @@ LEDGER_NAME = "ledger.sqlite"
 LAYERS_MANIFEST = "manifest"
 
 __all__ = [
+    "AUTO",
     "LEDGER_NAME",
+    "budget",
+    "budget_of",
     "check_executor",
     "checkpoint_directory",
     "checkpoint_ledger",
     "dask_client",
+    "resolved",
     "task_threads",
     "worker_threads",
     "workers_of",
@@ -71,13 +76,75 @@ def _directory_text(path: Any, name: str) -> str:
 
 def spill_directory(path: Any) -> str | None:
     """``path`` as a string if it names an existing directory (``None``: the
-    system's temporary directory), else ``TypeError``/``ValueError``."""
-    if path is None:
+    system's temporary directory; ``False``: no files, see :func:`budget`),
+    else ``TypeError``/``ValueError``."""
+    if path is None or path is False:
         return None
+    if path is True:
+        raise TypeError("spill must be a directory path, or False for no files; got True")
     text = _directory_text(path, "spill")
     if not os.path.isdir(text):
         raise ValueError(f"spill must be an existing directory, got {text!r}")
     return text
+
+
+#: The budget of a count given no ``memory=``: :func:`budget` resolves it
+#: where the count runs (a plan's subproblems on their workers).
+AUTO = "auto"
+
+
+def budget_of(memory: Any, spill: Any, executor: Any = None) -> int | str | None:
+    """What ``memory=`` and ``spill=`` ask of a layered count, checked:
+    bytes (``memory=`` given), :data:`AUTO` (no ``memory=``: the default), or
+    ``None`` for ``spill=False`` (no budget and no files: every layer in
+    memory, ``MemoryError`` if a step does not fit the machine), which takes
+    no ``memory=`` and no ``executor=`` (whose tasks pass their parts through
+    files in ``spill=``).
+
+    >>> budget_of(None, None), budget_of("1MiB", None), budget_of(None, False)
+    ('auto', 1048576, None)
+    >>> budget_of("1GB", False)
+    Traceback (most recent call last):
+    ...
+    ValueError: spill=False keeps every layer in memory with no budget: not with memory=
+    """
+    spill_directory(spill)
+    if spill is False:
+        if memory is not None:
+            raise ValueError(
+                "spill=False keeps every layer in memory with no budget: not with memory="
+            )
+        if executor is not None:
+            raise ValueError(
+                "spill=False keeps every layer in this process: not with executor= (its "
+                "tasks pass their parts through files in spill=)"
+            )
+        return None
+    if memory is None:
+        return AUTO
+    budget = _validate.memory(memory)  # "auto" is refused where nothing tells the memory
+    return AUTO if isinstance(memory, str) and memory.strip().lower() == AUTO else budget
+
+
+def budget(memory: Any, spill: Any, executor: Any = None) -> int | None:
+    """The memory budget in bytes of a layered count run here (``None``: no
+    budget), from :func:`budget_of`: without ``memory=``, that of
+    ``memory="auto"`` (half of the memory available now), or no budget
+    where the platform does not tell what is available."""
+    asked = budget_of(memory, spill, executor)
+    return resolved(asked)
+
+
+def resolved(asked: int | str | None) -> int | None:
+    """:func:`budget_of`'s answer in bytes, :data:`AUTO` resolved here and now
+    (no budget where the platform does not tell the memory available: the
+    default then keeps every layer in memory, as ``spill=False``)."""
+    if asked != AUTO:
+        return asked  # type: ignore[return-value]
+    try:
+        return _validate.memory(AUTO)
+    except ValueError:  # the platform does not tell the memory available
+        return None
 
 
 def checkpoint_directory(path: Any) -> str:

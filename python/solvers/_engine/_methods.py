@@ -59,8 +59,12 @@ class Method:
 
 
 def given(**options: Any) -> frozenset[str]:
-    """The names of the optional keywords given (not ``None``)."""
-    return frozenset(name for name, value in options.items() if value is not None)
+    """The names of the optional keywords given (not ``None``; nor
+    ``False``: ``spill=False``, no files, asks nothing of a method, which
+    then never spills, so every method takes it)."""
+    return frozenset(
+        name for name, value in options.items() if value is not None and value is not False
+    )
 
 
 def names(methods: Iterable[Method]) -> tuple[str, ...]:

@@ -156,7 +156,7 @@ _MEMORY_UNITS = {
 MIN_MEMORY = 2**20
 
 #: The largest memory budget a count takes: 1 EiB, far past any machine (a
-#: larger number is a slip, such as ``"1e30GB"``; ``None`` means no budget).
+#: larger number is a slip, such as ``"1e30GB"``; ``spill=False`` means no budget).
 MAX_MEMORY = 2**60
 
 #: The most subproblems a plan may be asked for: the Rust core's
@@ -172,7 +172,8 @@ AUTO_SHARE = 0.5
 
 
 def memory(value: Any) -> int | None:
-    """A memory budget in bytes: ``None`` (no budget), an int of bytes, a
+    """A memory budget in bytes: ``None`` (none given: what a count then
+    takes is :func:`solvers._engine._args.budget_of`'s), an int of bytes, a
     string such as ``"4GB"``, ``"512 MiB"``, ``"1.5GiB"``, or ``"auto"``:
     half of what the machine has available now (the kernel's
     available memory and free swap, within an address-space limit).  From
@@ -212,7 +213,7 @@ def memory(value: Any) -> int | None:
     if not MIN_MEMORY <= result <= MAX_MEMORY:
         raise ValueError(
             f"memory must be at least {MIN_MEMORY} bytes (1 MiB) and at most 2**60 bytes "
-            f"(1 EiB; None for no budget), got {shown(value)}"
+            f"(1 EiB; spill=False for no budget), got {shown(value)}"
         )
     return result
 

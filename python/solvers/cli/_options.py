@@ -221,28 +221,36 @@ def add_distribution(parser: argparse.ArgumentParser) -> None:
 
 
 def add_budget(parser: argparse.ArgumentParser) -> None:
-    """--memory and --spill, for the commands whose counts are layered DPs."""
+    """--memory, --spill and --no-spill, for the commands whose counts are layered DPs."""
     parser.add_argument(
         "--memory",
         metavar="SIZE",
         help="a memory budget for the layered DP, e.g. 4GB or auto (half of what is "
-        "available): layers past it spill to files",
+        "available; the default): layers past it spill to files",
     )
     parser.add_argument(
         "--spill",
         metavar="DIR",
-        help="where layers past --memory go (default: the temporary directory); with "
-        "--workers or --executor, the partition files, in a directory every worker reaches",
+        help="where layers past --memory go (default: the temporary directory; its free "
+        "disk is checked first); with --workers or --executor, the partition files, in a "
+        "directory every worker reaches",
+    )
+    parser.add_argument(
+        "--no-spill",
+        action="store_true",
+        help="keep every layer in memory, no files (out of memory where a step does not "
+        "fit); not with --memory, --spill, --workers or --executor",
     )
 
 
 def counting_only(args: argparse.Namespace) -> None:
-    """--checkpoint, --workers, --executor, --memory and --spill are for counts:
-    nothing else."""
+    """--checkpoint, --workers, --executor, --memory, --spill and --no-spill
+    are for counts: nothing else."""
     modes = given(args, "--find", "--list", "--animate")
     mode = next((name for name, on in modes.items() if on), None)
     if mode is not None:
-        refuse(mode, given(args, "--checkpoint", "--workers", "--executor", "--memory", "--spill"))
+        options = ("--checkpoint", "--workers", "--executor", "--memory", "--spill", "--no-spill")
+        refuse(mode, given(args, *options))
 
 
 @contextlib.contextmanager
@@ -253,6 +261,10 @@ def distributed(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     for name in ("checkpoint", "memory", "spill"):
         if getattr(args, name, None) is not None:
             where[name] = getattr(args, name)
+    if getattr(args, "no_spill", False):
+        if args.spill is not None:
+            raise UsageError("--no-spill writes no files: not with --spill")
+        where["spill"] = False  # the count refuses --memory, --workers, --executor beside it
     if args.workers is not None:
         most = MAX_WORKERS_PER_CORE * (os.cpu_count() or 1)
         if not 1 <= args.workers <= most:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, Literal
 
 from .. import _core
 from .._engine import _methods, _plan, _progress, _validate
@@ -43,7 +43,7 @@ def count_covers(
     parts: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     memory: int | str | None = None,
-    spill: str | os.PathLike[str] | None = None,
+    spill: str | os.PathLike[str] | Literal[False] | None = None,
 ) -> int:
     """The number of covers of ``problem``: sets of options covering each
     primary item exactly once and each secondary item at most once (or

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import Executor
+from typing import Literal
 
 from .. import _core
 from .._engine import _args, _methods, _plan, _progress, _rounds, _validate
@@ -33,7 +34,7 @@ def count_tours(
     parts: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     memory: int | str | None = None,
-    spill: str | os.PathLike[str] | None = None,
+    spill: str | os.PathLike[str] | Literal[False] | None = None,
     end: Square | None = None,
 ) -> int:
     """The number of knight's tours of the board from ``start``.
@@ -69,10 +70,17 @@ def count_tours(
     directory of another count, or a damaged one, raises ``ValueError``,
     never a wrong count); ``memory`` (bytes, a size such as ``"4GB"``, or
     ``"auto"``: half of the memory available) is the budget of a layered
-    count in this process, past which layers go through files; ``spill`` is
-    the directory for those files and an executor's partition files (``None``:
+    count in this process, past which layers go through files; without it
+    (``None``, the default) the budget is that of ``"auto"``, so a count
+    too wide for memory spills instead of failing; ``spill`` is the
+    directory for those files and an executor's partition files (``None``:
     the system's temporary directory; on a cluster, a shared filesystem every
-    worker mounts at the same path), removed when the count ends.
+    worker mounts at the same path), removed when the count ends; before
+    layers are written there, the disk's free space is checked against what
+    they take (``OSError``, errno ``ENOSPC``, naming the estimate, the free
+    bytes and the directory: the disk is never filled).  ``spill=False``
+    writes no files: every layer in memory, ``MemoryError`` where a step
+    does not fit the machine (not with ``memory`` or ``executor``).
 
     ``end`` (a square) counts only the open tours from ``start`` that end
     there (Hamiltonian paths with both ends fixed), by the frontier DP in
@@ -100,7 +108,7 @@ def count_tours(
     37568
     """
     kb = KnightBoard.from_args(rows, cols, board)
-    budget = _validate.memory(memory)
+    asked = _args.budget_of(memory, spill, executor)
     spill_dir = _args.spill_directory(spill)
     first = kb.start_square(start, allow_all=True)
     closed = _validate.flag(closed, "closed")
@@ -148,7 +156,7 @@ def count_tours(
         )
 
     if chosen == "pairs":
-        return split(pair_plan(kb, first, budget, spill_dir, what))
+        return split(pair_plan(kb, first, asked, spill_dir, what))
     if chosen == "frontier":
         frontier_limit(kb)
         try:
@@ -169,7 +177,7 @@ def count_tours(
                     workers,
                     bar,
                     seconds,
-                    budget,
+                    _args.resolved(asked),
                     spill_dir,
                     saved,
                     last,

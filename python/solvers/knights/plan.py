@@ -5,7 +5,7 @@ makes of :func:`~solvers.count_tours`), and the core's plan of each."""
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Literal
 
 from .. import _core
 from .._engine import _args, _methods, _plan, _validate
@@ -30,7 +30,7 @@ def plan_tours(
     closed: bool = False,
     method: str = "search",
     memory: int | str | None = None,
-    spill: str | os.PathLike[str] | None = None,
+    spill: str | os.PathLike[str] | Literal[False] | None = None,
     subproblems: int,
 ) -> _plan.Plan:
     """:func:`solvers.distributed.plan` for :func:`count_tours` (registered
@@ -49,7 +49,8 @@ def plan_tours(
                 "plan(count_tours, method='pairs') sums open tours over their pairs of ends: "
                 "not with closed=True"
             )
-        return pair_plan(kb, first, _validate.memory(memory), _args.spill_directory(spill), what)
+        asked = _args.budget_of(memory, spill)
+        return pair_plan(kb, first, asked, _args.spill_directory(spill), what)
     search_limit(kb, "count_tours")
     return search_plan(kb, first, closed, subproblems, what)
 
@@ -71,12 +72,14 @@ def build_search(
 def pair_plan(
     kb: KnightBoard,
     first: Square | None,
-    budget: int | None,
+    budget: int | str | None,
     spill_dir: str | None,
     what: str,
 ) -> _plan.Plan:
     """The plan of open tours from ``first`` (every square if ``None``) by
-    pairs of ends up to symmetry, each pair's count within ``budget``."""
+    pairs of ends up to symmetry, each pair's count within ``budget``
+    (:func:`solvers._engine._args.budget_of`: ``"auto"`` is resolved where
+    the plan is built, on each worker)."""
     frontier_limit(kb)
     mask = kb._mask_list()
     params = (kb.rows, kb.cols, None if mask is None else tuple(mask), first, budget, spill_dir)
@@ -88,12 +91,12 @@ def build_pairs(
     cols: int,
     mask: tuple[bool, ...] | None,
     start: Square | None,
-    memory: int | None,
+    memory: int | str | None,
     spill: str | None,
 ) -> _core.CountPlan:
     """The core's plan of ``count_tours(..., method="pairs")``."""
     return _core.CountPlan.tour_pairs(
-        rows, cols, None if mask is None else list(mask), start, memory, spill
+        rows, cols, None if mask is None else list(mask), start, _args.resolved(memory), spill
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, Literal
 
 from .. import _core
 from .._engine import _methods, _plan, _progress, _validate
@@ -37,7 +37,7 @@ def count_queens(
     parts: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     memory: int | str | None = None,
-    spill: str | os.PathLike[str] | None = None,
+    spill: str | os.PathLike[str] | Literal[False] | None = None,
 ) -> int:
     """The number of ways to place ``n`` non-attacking queens on an ``n x n`` board
     (OEIS A000170), or with ``unique=True`` the number of those distinct under

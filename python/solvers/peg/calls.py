@@ -7,7 +7,7 @@ from __future__ import annotations
 from concurrent.futures import Executor
 from typing import Any, Literal
 
-from .._engine import _args, _validate
+from .._engine import _args
 from . import dp
 from .board import Hole, PegBoard
 from .dist import Distributed
@@ -93,10 +93,11 @@ def dp_driver(
     spill: Any = None,
 ) -> dp.Driver:
     """The DP's driver for a call: on ``executor`` (cut into ``parts``, the
-    pieces in files inside ``spill``), or here (within ``memory`` bytes,
-    spilling into ``spill``, if given).  The caller has already refused the
+    pieces in files inside ``spill``), or here within ``memory`` bytes
+    (without it, ``memory="auto"``'s), spilling into ``spill``; all in
+    memory with ``spill=False``.  The caller has already refused the
     keywords its method does not take (:func:`solvers._engine._methods.refuse`)."""
-    budget = _validate.memory(memory)
+    budget = _args.budget(memory, spill, executor)
     spill_dir = _args.spill_directory(spill)
     if executor is not None:
         return Distributed(board, group, executor, parts, threads, progress, timeout, spill_dir)

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 from concurrent.futures import Executor
+from typing import Literal
 
 from .._engine import _args, _methods
 from .._engine._checkpoint import Checkpoint
@@ -34,7 +35,7 @@ def count_peg_solutions(
     parts: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     memory: int | str | None = None,
-    spill: str | os.PathLike[str] | None = None,
+    spill: str | os.PathLike[str] | Literal[False] | None = None,
 ) -> int:
     """The number of jump sequences from ``board`` full but ``start`` to a single
     peg on ``finish``: a hole, ``"start"`` (the default: the classic
@@ -55,7 +56,11 @@ def count_peg_solutions(
     not with an executor) keeps the newest layer of each search, and at the
     end only the total; ``memory`` (not with an executor) is the budget past
     which layers go through files inside ``spill`` and the two searches
-    meet shard by shard.
+    meet shard by shard; without it, ``memory="auto"``'s.  With
+    ``spill=False`` every layer stays in memory (the in-memory join, the
+    fastest way when the layers fit; ``MemoryError`` when they do not), and
+    a checkpoint kept that way (a ledger, in a directory or the old file)
+    goes on that way when called again without ``memory``.
 
     >>> count_peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3))
     432
@@ -72,6 +77,8 @@ def count_peg_solutions(
     method = _methods.pick("count_peg_solutions", METHODS, method, keywords).name
     f = finish_hole(board, finish, s)
     group = board.symmetries_fixing(s) if f is None else board.symmetries_fixing(s, f)
+    if memory is None and checkpoint is not None and _kept_in_memory(checkpoint):
+        spill = False  # a count checkpointed in memory goes on there
     driver = dp_driver(board, group, executor, parts, threads, progress, timeout, memory, spill)
     ledger = None
     saved = None
@@ -103,6 +110,18 @@ def count_peg_solutions(
         driver.close()
         if ledger is not None:
             ledger.close()
+
+
+def _kept_in_memory(checkpoint: object) -> bool:
+    """Whether ``checkpoint`` holds the ledger of a count run all in memory
+    (``spill=False``, or before budgets were the default): a file, the
+    checkpoint's old form, or a directory with the ledger inside."""
+    if not isinstance(checkpoint, (str, os.PathLike)):
+        return False  # checked, and refused, with the other arguments
+    path = os.fspath(checkpoint)
+    if not isinstance(path, str):
+        return False
+    return os.path.isfile(path) or os.path.isfile(os.path.join(path, _args.LEDGER_NAME))
 
 
 def _problem(board: PegBoard, s: int, f: int | None, method: str) -> str:

@@ -173,6 +173,7 @@ def _write(prefix: str, *groups: list[Any]) -> list[Packed]:
     if not any(len(layer) for layers in groups for layer in layers):
         return out
     temporary = f"{path}.tmp"
+    folder = os.path.dirname(os.path.abspath(path))
     try:
         with open(temporary, "xb") as file:
             offset = 0
@@ -180,6 +181,8 @@ def _write(prefix: str, *groups: list[Any]) -> list[Packed]:
                 for owner, layer in enumerate(layers):
                     if len(layer):
                         data = layer.to_bytes()
+                        # Only where the disk has room (the rule of every spill).
+                        _core.check_disk(folder, len(data), "a peg piece file")
                         file.write(data)
                         packed[owner] = (len(layer), (path, offset, len(data)))
                         offset += len(data)

@@ -247,8 +247,14 @@ class Budgeted(Driver):
         self.saved = directory, problem
 
     def detail(self) -> str:
+        """Once layers spill: the bytes written, where, and the disk left
+        there (as the frontier count's bar says it)."""
         written = self.spill.written
-        return f", {written / 1e9:.2f} GB written to disk" if written else ""
+        if not written:
+            return ""
+        free = self.spill.free_disk
+        left = "" if free is None else f", {free / 1e9:.2f} GB free"
+        return f", spilling: {written / 1e9:.2f} GB written to {self.spill.directory}{left}"
 
     def start(self, side: str, hole: int) -> _core.PegSide:
         """The newest saved layer of ``side``, or the start."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import Executor
+from typing import Literal
 
 from .._engine import _methods
 from . import dp
@@ -23,7 +24,7 @@ def finish_counts(
     executor: Executor | None = None,
     parts: int | None = None,
     memory: int | str | None = None,
-    spill: str | os.PathLike[str] | None = None,
+    spill: str | os.PathLike[str] | Literal[False] | None = None,
 ) -> dict[tuple[int, int], int]:
     """The number of solutions ending on each hole, from one forward pass:
     ``{square: count}`` for every hole of the board.  ``executor=`` and

@@ -25,7 +25,7 @@ import os
 from collections.abc import Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any, NoReturn, TypeVar
+from typing import Any, Literal, NoReturn, TypeVar
 
 from .._engine import _args, _methods
 from .._engine._checkpoint import Checkpoint
@@ -155,7 +155,7 @@ def count_peg_games(
     parts: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     memory: int | str | None = None,
-    spill: str | os.PathLike[str] | None = None,
+    spill: str | os.PathLike[str] | Literal[False] | None = None,
 ) -> PegGames:
     """Every game of peg solitaire on ``board`` from the vacancy ``start``,
     played until no jump is left: the number of games by the pegs left at

@@ -32,8 +32,8 @@ use crate::engine::{with_pool, Control};
 use crate::error::{CountError, SearchError};
 use crate::knights::Board;
 use crate::layers::{
-    accumulate, mix, owner_of, read_shard, Count, Entries, Extent, FileRef, Label, Packed, Writer,
-    U256,
+    accumulate, check_disk_at, mix, owner_of, read_shard, record_bytes, Count, Entries, Extent,
+    FileRef, Label, Packed, Writer, U256,
 };
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
@@ -231,8 +231,14 @@ impl<T: Fn(usize) -> u64 + Sync> Task<'_, T> {
             }
         }
         // Written under a temporary name and renamed: a file that is there
-        // is whole.
+        // is whole; and only where the disk has room for it.
         let partial = self.out.with_extension("partial");
+        let bytes = (pieces.iter())
+            .filter(|piece| !piece.is_empty())
+            .map(|piece| record_bytes::<O>(piece.len()))
+            .sum();
+        let folder = partial.parent().unwrap_or(Path::new("."));
+        check_disk_at(folder, bytes, "a round's partition file")?;
         let mut writer = Writer::kept(partial.clone())?;
         let mut places = Vec::with_capacity(self.parts);
         for (owner, piece) in pieces.iter().enumerate() {

@@ -1,9 +1,11 @@
 //! What a layered DP may spend: [`Spill`], the memory budget and the
 //! directory its files go to, and the bytes a layer and its tables take,
-//! which the step planner (`planner.rs`) weighs against the budget.
+//! which the step planner (`planner.rs`) weighs against the budget; and
+//! the disk: [`Spill::check_disk`] refuses to write what the spill
+//! directory's filesystem has no room for, before it is written.
 
-use super::format::file_error;
-use crate::error::SearchError;
+use super::format::{file_error, record_bytes_wide};
+use crate::error::{human_bytes, SearchError};
 use crate::layers::count::Count;
 use crate::layers::table::{ShardTable, SHARDS};
 use std::path::{Path, PathBuf};
@@ -21,6 +23,10 @@ pub struct Spill {
     files: AtomicU64,
     written: AtomicU64,
     held: AtomicU64,
+    states: AtomicU64,
+    /// The tests' free disk, in place of the filesystem's.
+    #[cfg(test)]
+    faked: Option<u64>,
 }
 
 impl Spill {
@@ -34,7 +40,26 @@ impl Spill {
             files: AtomicU64::new(0),
             written: AtomicU64::new(0),
             held: AtomicU64::new(0),
+            states: AtomicU64::new(0),
+            #[cfg(test)]
+            faked: None,
         }
+    }
+
+    /// A spill whose disk has `free` bytes, whatever the filesystem says.
+    #[cfg(test)]
+    pub(in crate::layers) fn with_free_disk(mut self, free: u64) -> Spill {
+        self.faked = Some(free);
+        self
+    }
+
+    /// The disk of [`Self::directory`].
+    fn disk(&self) -> Option<Disk> {
+        #[cfg(test)]
+        if let Some(free) = self.faked {
+            return Some(Disk { free, total: free });
+        }
+        disk_of(self.directory())
     }
 
     /// No budget: every step in memory (as long as the machine has it).
@@ -65,6 +90,36 @@ impl Spill {
         self.written.fetch_add(bytes, Ordering::Relaxed);
     }
 
+    /// The states of the layer the latest step made (for a progress bar).
+    pub fn states(&self) -> u64 {
+        self.states.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn made(&self, states: usize) {
+        self.states.store(states as u64, Ordering::Relaxed);
+    }
+
+    /// Where the files go: the spill directory once made, else the parent
+    /// it will be made in.
+    pub fn directory(&self) -> &Path {
+        self.dir.get().unwrap_or(&self.parent)
+    }
+
+    /// The bytes free for this process on the filesystem of
+    /// [`Self::directory`], or `None` where unknown.
+    pub fn free_disk(&self) -> Option<u64> {
+        self.disk().map(|disk| disk.free)
+    }
+
+    /// `Err(Disk)` naming the figures when writing about `bytes` more for
+    /// `what` would leave less than [`reserve`] free on the filesystem of
+    /// the spill directory (nothing is written then); `Ok` where the free
+    /// space is unknown (the writes themselves still fail cleanly).
+    pub fn check_disk(&self, bytes: u64, what: &str) -> Result<(), SearchError> {
+        let layers = (self.disk(), self.directory(), ", or more memory=");
+        refuse_past(layers, bytes, what)
+    }
+
     /// A fresh file name in the spill directory (made if need be).
     pub(in crate::layers) fn fresh(&self, what: &str) -> Result<PathBuf, SearchError> {
         let dir = match self.dir.get() {
@@ -77,6 +132,38 @@ impl Spill {
         let n = self.files.fetch_add(1, Ordering::Relaxed);
         Ok(dir.join(format!("{what}-{n}.bin")))
     }
+}
+
+/// [`Spill::check_disk`] for files written straight into `dir`, not through
+/// a [`Spill`]: an executor's partition files.
+pub fn check_disk_at(dir: &Path, bytes: u64, what: &str) -> Result<(), SearchError> {
+    refuse_past((disk_of(dir), dir, ""), bytes, what)
+}
+
+/// `Err(Disk)` when `bytes` more in `dir` would leave less than [`reserve`]
+/// free on `disk` (`None`: unknown, no check); the message ends with `more`
+/// (what else the user may give).
+fn refuse_past(
+    (disk, dir, more): (Option<Disk>, &Path, &str),
+    bytes: u64,
+    what: &str,
+) -> Result<(), SearchError> {
+    let Some(disk) = disk else {
+        return Ok(());
+    };
+    let keep = reserve(disk.total);
+    if bytes.saturating_add(keep) <= disk.free {
+        return Ok(());
+    }
+    Err(SearchError::Disk(format!(
+        "not enough free disk to spill {what}: about {} would be written to {}, \
+         which has {} free (the count leaves {} of it free); give spill= a directory \
+         on a disk with more room{more}",
+        human_bytes(bytes),
+        dir.display(),
+        human_bytes(disk.free),
+        human_bytes(keep),
+    )))
 }
 
 impl Drop for Spill {
@@ -94,6 +181,76 @@ fn make_dir(parent: &Path) -> Result<PathBuf, SearchError> {
     let dir = parent.join(format!("solvers-spill-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| file_error("create the spill directory", &dir, e))?;
     Ok(dir)
+}
+
+/// What the filesystem of a directory has: the bytes free to this
+/// process (`f_bavail`) and its size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Disk {
+    pub free: u64,
+    pub total: u64,
+}
+
+/// The environment variable that fakes the free bytes of every spill
+/// directory's filesystem.  Private, for the tests only (a refusal tested
+/// without root, a small filesystem or a full disk): unset, the real figure
+/// is used.  Its value is a number of bytes; the filesystem's size is then
+/// taken to be that number too.
+pub const FAKE_FREE_DISK: &str = "_SOLVERS_FAKE_FREE_DISK";
+
+/// The [`Disk`] holding `dir` (its nearest existing ancestor, for a
+/// directory not made yet), or `None` where unknown.
+pub(super) fn disk_of(dir: &Path) -> Option<Disk> {
+    if let Some(faked) = std::env::var_os(FAKE_FREE_DISK) {
+        let free = faked.to_str()?.trim().parse().ok()?;
+        return Some(Disk { free, total: free });
+    }
+    let mut at = dir;
+    while !at.exists() {
+        at = at.parent()?;
+    }
+    statvfs(at)
+}
+
+#[cfg(target_os = "linux")]
+fn statvfs(dir: &Path) -> Option<Disk> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: an all-zero `statvfs` is a valid value to be overwritten.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `path` is NUL-terminated; `statvfs` only writes `stat`.
+    if unsafe { libc::statvfs(path.as_ptr(), &mut stat) } != 0 {
+        return None;
+    }
+    // The field types differ between targets (`u64` here).
+    #[allow(clippy::unnecessary_cast)]
+    let block = stat.f_frsize as u64;
+    #[allow(clippy::unnecessary_cast)]
+    let (free, total) = (stat.f_bavail as u64, stat.f_blocks as u64);
+    Some(Disk {
+        free: free.saturating_mul(block),
+        total: total.saturating_mul(block),
+    })
+}
+
+/// Off Linux the free space is not looked up: no check.
+#[cfg(not(target_os = "linux"))]
+fn statvfs(_dir: &Path) -> Option<Disk> {
+    None
+}
+
+/// What spilling leaves free on a filesystem of `total` bytes: a 64th of
+/// it, at most 256 MiB (the system, its logs and other programs need room
+/// too; a full disk fails them in ways the count cannot see).
+pub(super) fn reserve(total: u64) -> u64 {
+    (total / 64).min(256 << 20)
+}
+
+/// The bytes of the records of `n` entries with counts of `W`, cut into
+/// at most [`SHARDS`] records (saturating: `n` may be a loose bound).
+pub(super) fn record_estimate<W: Count>(n: usize) -> u64 {
+    let records = record_bytes_wide::<W>(n) + record_bytes_wide::<W>(0) * (SHARDS as u128 - 1);
+    u64::try_from(records).unwrap_or(u64::MAX)
 }
 
 /// The packed size of `n` entries in memory, and of their tables while
@@ -178,6 +335,62 @@ mod tests {
         drop(spill);
         assert_eq!(std::fs::read(&parent).unwrap(), b"not a directory");
         std::fs::remove_file(&parent).unwrap();
+    }
+
+    #[test]
+    fn the_disk_check_leaves_a_reserve_and_names_its_figures() {
+        let parent = scratch("disk");
+        std::fs::create_dir_all(&parent).unwrap();
+        let spill = Spill::new(0, Some(&parent)).with_free_disk(64 << 20);
+        // A 64th of the disk stays free: 63 MiB may be written, not more.
+        assert_eq!(reserve(64 << 20), 1 << 20);
+        assert_eq!(reserve(1 << 50), 256 << 20);
+        assert_eq!(spill.free_disk(), Some(64 << 20));
+        assert!(spill.check_disk(63 << 20, "the test layer").is_ok());
+        match spill.check_disk((63 << 20) + 1, "the test layer") {
+            Err(SearchError::Disk(msg)) => {
+                for words in [
+                    "the test layer",
+                    "63.0 MiB would be written",
+                    &parent.display().to_string(),
+                    "64.0 MiB free",
+                    "leaves 1.0 MiB",
+                ] {
+                    assert!(msg.contains(words), "{words:?} not in {msg}");
+                }
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(spill.check_disk(u64::MAX, "all").is_err());
+        assert_eq!(std::fs::read_dir(&parent).unwrap().count(), 0);
+        drop(spill);
+        // The real filesystem of an existing directory (or of the nearest
+        // existing folder of one not made yet) is known on Linux.
+        let real = Spill::new(0, Some(&parent.join("not").join("yet")));
+        if cfg!(target_os = "linux") {
+            let disk = disk_of(&parent).unwrap();
+            assert!(disk.free <= disk.total && disk.total > 0, "{disk:?}");
+            assert!(real.free_disk().is_some());
+            assert!(real.check_disk(0, "nothing").is_ok());
+            // The same rule for files written straight into a directory.
+            assert!(check_disk_at(&parent, 0, "nothing").is_ok());
+            match check_disk_at(&parent, u64::MAX, "a partition file") {
+                Err(SearchError::Disk(msg)) => assert!(msg.contains("a partition file"), "{msg}"),
+                other => panic!("{other:?}"),
+            }
+        }
+        std::fs::remove_dir(&parent).unwrap();
+    }
+
+    #[test]
+    fn estimates_cover_the_records_and_never_wrap() {
+        use crate::layers::spill::format::record_bytes;
+        assert_eq!(
+            record_estimate::<u64>(1000),
+            record_bytes::<u64>(1000) + record_bytes::<u64>(0) * (SHARDS as u64 - 1)
+        );
+        assert!(record_estimate::<U256>(1000) > record_estimate::<u64>(1000));
+        assert_eq!(record_estimate::<U256>(usize::MAX), u64::MAX);
     }
 
     #[test]

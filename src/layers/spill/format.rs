@@ -202,7 +202,7 @@ impl Writer {
 
 /// The bytes of a record of `n` entries (`n` of a shard in memory: its
 /// record fits in a `u64`).
-pub(in crate::layers) fn record_bytes<W: Count>(n: usize) -> u64 {
+pub fn record_bytes<W: Count>(n: usize) -> u64 {
     (HEADER + n * (8 + W::BYTES) + 8) as u64
 }
 

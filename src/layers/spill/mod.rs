@@ -5,8 +5,9 @@
 //!
 //! * `format.rs`: the record of a shard on disk, its [`Writer`] and
 //!   [`read_shard`] (the checkpoint directory writes the same records);
-//! * `budget.rs`: [`Spill`], the budget and the spill directory, and the
-//!   bytes a layer and its tables take;
+//! * `budget.rs`: [`Spill`], the budget and the spill directory, the
+//!   bytes a layer and its tables take, and the disk check
+//!   ([`Spill::check_disk`]);
 //! * `store.rs`: [`Stored`], a layer's shards in memory or in files;
 //! * `planner.rs`: [`step`], which plans and runs a step within the budget.
 //!
@@ -25,6 +26,12 @@
 //! million positions wrote some 50 GB of runs.)  A pass re-reads the input
 //! instead, from the page cache when it fits there.  Families whose states
 //! make few, dear children still go by runs ([`Spilling::Runs`]).
+//!
+//! Before step 1, the disk: the step's writes are estimated (the input in
+//! memory, the next layer at its planned bound, twice by runs) and refused
+//! (`SearchError::Disk`) if the spill directory's disk would keep less than
+//! a reserve free; each file is checked again, exactly, before it is
+//! written.  A disk is never filled.
 //!
 //! Invariants:
 //! * the answer is the same with or without spilling, under any budget
@@ -45,7 +52,8 @@ mod format;
 mod planner;
 mod store;
 
-pub use budget::Spill;
+pub use budget::{check_disk_at, Spill};
+pub use format::record_bytes;
 pub(super) use format::{file_error, record_bytes_wide};
 pub use format::{read_shard, Checksum, Extent, FileRef, Label, Writer};
 pub use planner::{step, Spilling};

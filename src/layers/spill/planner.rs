@@ -8,8 +8,8 @@
 //! their plan rather than fail.  Only memory the machine does not have is
 //! an error (`SearchError::Memory`, with the bytes asked for).
 
-use super::budget::{packed_bytes, table_bytes, Spill};
-use super::format::{read_shard, Extent, Label, Writer};
+use super::budget::{packed_bytes, record_estimate, table_bytes, Spill};
+use super::format::{read_shard, record_bytes, Extent, Label, Writer};
 use super::store::{Shard, Stored};
 use crate::engine::Control;
 use crate::error::SearchError;
@@ -28,6 +28,21 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// says how a step that does not fit goes through files; `what` names the
 /// tables in a memory error.
 pub fn step<I: Count, O: Count>(
+    input: &mut Stored<I>,
+    sizes: (usize, usize),
+    problem: u64,
+    spill: &Spill,
+    expand: impl Fn(&[&Packed<I>], Tables<O>) -> Result<Tables<O>, SearchError>,
+    how: (Spilling, &str),
+    ctl: &Control,
+) -> Result<Stored<O>, SearchError> {
+    let next = step_within(input, sizes, problem, spill, expand, how, ctl)?;
+    spill.made(next.len());
+    Ok(next)
+}
+
+/// [`step`], before the states it made are noted.
+fn step_within<I: Count, O: Count>(
     input: &mut Stored<I>,
     (guess, bound): (usize, usize),
     problem: u64,
@@ -57,6 +72,15 @@ pub fn step<I: Count, O: Count>(
         let packed = tables.into_par_iter().map(ShardTable::pack).collect();
         return Ok(Stored::in_memory(packed, problem));
     }
+    // 0. Nothing is written unless the disk has room for the whole step:
+    //    the input still in memory, the next layer (bounded as the budget
+    //    is planned), and by runs the runs too (each child at least once).
+    let largest = input.shards.iter().map(Shard::len).max().unwrap_or(0);
+    let runs = how == Spilling::Runs || passes_for(budget, largest, (guess, bound)) > MAX_PASSES;
+    let output = record_estimate::<O>(bound.max(guess));
+    let estimate = record_estimate::<I>(input.memory_len())
+        .saturating_add(output.saturating_mul(if runs { 2 } else { 1 }));
+    spill.check_disk(estimate, what)?;
     // 1. The input's shards still in memory to one file, freeing the memory
     //    (the input stays a whole layer, now on disk).
     input.park(spill, ctl)?;
@@ -75,10 +99,23 @@ pub fn step<I: Count, O: Count>(
         what,
         ctl,
     };
-    match how {
-        Spilling::Passes if plan.passes() <= MAX_PASSES => plan.by_passes(input, &expand),
-        _ => plan.by_runs(input, &expand),
+    if runs {
+        plan.by_runs(input, &expand)
+    } else {
+        plan.by_passes(input, &expand)
     }
+}
+
+/// How many passes a step by passes takes within `budget` beside input
+/// shards of at most `largest` entries, for a next layer of `guess` states
+/// bounded by `bound` (planned by the bound).
+fn passes_for(budget: u64, largest: usize, (guess, bound): (usize, usize)) -> usize {
+    let room = budget.saturating_sub(packed_bytes(largest));
+    let each = ShardTable::<u128>::bytes_for(bound.max(guess) / SHARDS).max(1);
+    let per_pass = usize::try_from(room / each)
+        .unwrap_or(SHARDS)
+        .clamp(1, SHARDS);
+    SHARDS.div_ceil(per_pass)
 }
 
 /// Past this many planned passes, a step of a family that prefers passes
@@ -127,13 +164,11 @@ impl Plan<'_> {
     }
 
     /// How many passes [`Self::by_passes`] plans from the layer's bound.
+    #[cfg(test)]
     fn passes(&self) -> usize {
         let (guess, bound, _) = self.sizes;
-        let each = ShardTable::<u128>::bytes_for(bound.max(guess) / SHARDS).max(1);
-        let per_pass = usize::try_from(self.room() / each)
-            .unwrap_or(SHARDS)
-            .clamp(1, SHARDS);
-        SHARDS.div_ceil(per_pass)
+        let largest = self.extents.iter().map(|(_, e)| e.len).max().unwrap_or(0);
+        passes_for(self.budget, largest, (guess, bound))
     }
 
     /// Step 2 and 3 by passes over ranges of output shards.
@@ -252,6 +287,8 @@ impl Plan<'_> {
             let made: usize = tables.iter().map(ShardTable::len).sum();
             let measured = made as f64 / n.max(1) as f64;
             per_state = Some(per_state.map_or(measured, |r| r.max(measured)));
+            let bytes = tables.iter().map(|t| record_bytes::<O>(t.len())).sum();
+            spill.check_disk(bytes, what)?;
             let mut writer = Writer::create(spill.fresh("run")?)?;
             for (j, table) in tables.into_iter().enumerate() {
                 if ctl.is_cancelled() {
@@ -311,6 +348,8 @@ impl Plan<'_> {
         {
             return Ok(Shard::Memory(packed));
         }
+        self.spill
+            .check_disk(record_bytes::<O>(packed.len()), self.what)?;
         let mut writer = Writer::create(self.spill.fresh("layer")?)?;
         let label = Label {
             problem: self.problem,
@@ -580,9 +619,11 @@ mod tests {
         let ctl = Control::new();
         // 2^44 states: about 460 TB of tables, planned in memory under no
         // budget (by runs under a small one: several TB for the first
-        // group), refused before anything is allocated.
+        // group), refused before anything is allocated; under a small
+        // budget with the disk for them (faked), the memory refuses too.
         let guess = 1usize << 44;
-        for spill in [Spill::unlimited(), Spill::new(1 << 20, None)] {
+        let roomy = Spill::new(1 << 20, None).with_free_disk(u64::MAX);
+        for spill in [Spill::unlimited(), roomy] {
             let mut input = Stored::by_shard(&entries, 1).unwrap();
             let how = (Spilling::Runs, "the test tables");
             let got = step(
@@ -607,6 +648,89 @@ mod tests {
                 Ok(layer) => panic!("{} states made", layer.len()),
             }
         }
+        // A real disk cannot hold its 512 TiB of records: refused for the
+        // disk, with the estimate, before a file or a table is made.
+        let mut input = Stored::by_shard(&entries, 1).unwrap();
+        let spill = Spill::new(1 << 20, None);
+        let how = (Spilling::Runs, "the test tables");
+        let got = step(
+            &mut input,
+            (guess, guess),
+            2,
+            &spill,
+            expand(&ctl),
+            how,
+            &ctl,
+        );
+        match got {
+            Err(SearchError::Disk(msg)) => assert!(msg.contains("512.0 TiB"), "{msg}"),
+            Err(e) => panic!("{e:?}"),
+            Ok(layer) => panic!("{} states made", layer.len()),
+        }
+        assert_eq!(spill.written(), 0);
+    }
+
+    #[test]
+    fn a_step_the_disk_cannot_hold_is_refused_before_any_file_is_written() {
+        let entries = layer(50_000);
+        let ctl = Control::new();
+        let parent = std::env::temp_dir().join(format!("solvers-disk-test-{}", std::process::id()));
+        std::fs::create_dir_all(&parent).unwrap();
+        let want = {
+            let mut input = Stored::by_shard(&entries, 1).unwrap();
+            let roomy = Spill::unlimited();
+            let got = step(
+                &mut input,
+                (10, 50_000),
+                2,
+                &roomy,
+                expand(&ctl),
+                (Spilling::Runs, "t"),
+                &ctl,
+            );
+            all(&got.unwrap())
+        };
+        for how in [Spilling::Runs, Spilling::Passes] {
+            // The step writes its input (50,000 entries, about 800 KB) and
+            // its output: a disk of 100 KB is refused up front, the input
+            // left in memory as it was; one of 64 MB takes it.
+            let tight = Spill::new(1_000_000, Some(&parent)).with_free_disk(100_000);
+            let mut input = Stored::by_shard(&entries, 1).unwrap();
+            let got = step(
+                &mut input,
+                (10, 50_000),
+                2,
+                &tight,
+                expand(&ctl),
+                (how, "the test step"),
+                &ctl,
+            );
+            match got {
+                Err(SearchError::Disk(msg)) => {
+                    assert!(msg.contains("the test step"), "{msg}");
+                    assert!(msg.contains("97.7 KiB free"), "{msg}");
+                }
+                Err(e) => panic!("{how:?}: {e:?}"),
+                Ok(_) => panic!("{how:?}: spilled past the disk"),
+            }
+            assert_eq!(tight.written(), 0, "{how:?}");
+            assert_eq!(input.memory_len(), entries.len(), "{how:?}");
+            assert_eq!(std::fs::read_dir(&parent).unwrap().count(), 0, "{how:?}");
+            let roomy = Spill::new(1_000_000, Some(&parent)).with_free_disk(64 << 20);
+            let got = step(
+                &mut input,
+                (10, 50_000),
+                2,
+                &roomy,
+                expand(&ctl),
+                (how, "t"),
+                &ctl,
+            );
+            assert_eq!(all(&got.unwrap()), want, "{how:?}");
+            assert!(roomy.written() > 0, "{how:?}");
+            assert_eq!(roomy.states(), want.len() as u64);
+        }
+        std::fs::remove_dir_all(&parent).unwrap();
     }
 
     #[test]

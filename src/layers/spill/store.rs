@@ -4,7 +4,7 @@
 //! [`Stored::load`] reads them back.
 
 use super::budget::{packed_bytes, Spill};
-use super::format::{read_shard, Extent, Label, Writer};
+use super::format::{read_shard, record_bytes, Extent, Label, Writer};
 use crate::engine::Control;
 use crate::error::SearchError;
 use crate::layers::count::Count;
@@ -17,7 +17,7 @@ pub enum Shard<W: Count> {
 }
 
 impl<W: Count> Shard<W> {
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         match self {
             Shard::Memory(packed) => packed.len(),
             Shard::File(extent) => extent.len,
@@ -60,6 +60,15 @@ impl<W: Count> Stored<W> {
             shards[shard_of(key)].push(key, count)?;
         }
         Ok(Stored::in_memory(shards, problem))
+    }
+
+    /// The entries of the shards in memory.
+    pub fn memory_len(&self) -> usize {
+        let in_memory = self.shards.iter().filter_map(|shard| match shard {
+            Shard::Memory(packed) => Some(packed.len()),
+            Shard::File(_) => None,
+        });
+        in_memory.sum()
     }
 
     /// The bytes the shards in memory take.
@@ -114,7 +123,18 @@ impl<W: Count> Stored<W> {
 
     /// Write the shards in memory to one new file in `spill`'s directory,
     /// freeing their memory; the layer is the same, now on disk.
+    /// Refused (`Disk`) before anything is written where the spill
+    /// directory's disk has no room for them.
     pub fn park(&mut self, spill: &Spill, ctl: &Control) -> Result<(), SearchError> {
+        let bytes = (self.shards.iter())
+            .map(|shard| match shard {
+                Shard::Memory(packed) => record_bytes::<W>(packed.len()),
+                Shard::File(_) => 0,
+            })
+            .sum();
+        if bytes > 0 {
+            spill.check_disk(bytes, "a layer")?;
+        }
         let mut writer: Option<Writer> = None;
         for i in 0..self.shards.len() {
             if ctl.is_cancelled() {

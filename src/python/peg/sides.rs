@@ -41,6 +41,18 @@ impl LayerSpill {
     fn written(&self) -> u64 {
         self.inner.written()
     }
+
+    /// The bytes free on the spill directory's disk (`None`: unknown).
+    #[getter]
+    fn free_disk(&self) -> Option<u64> {
+        self.inner.free_disk()
+    }
+
+    /// Where the files go: the spill directory once made, else its parent.
+    #[getter]
+    fn directory(&self) -> String {
+        self.inner.directory().to_string_lossy().into_owned()
+    }
 }
 
 /// One search of a peg count within a memory budget: its newest layer, in
