@@ -228,14 +228,16 @@ def test_an_executor_counts_the_same_games(start) -> None:
             assert count_peg_games(board, start=start, executor=pool, parts=parts) == want
 
 
-@pytest.mark.parametrize("memory", [None, "1MiB"])
-def test_a_checkpoint_resumes_after_a_stop(tmp_path, memory) -> None:
+@pytest.mark.parametrize("layers", [{"spill": False}, {}, {"memory": "1MiB"}])
+def test_a_checkpoint_resumes_after_a_stop(tmp_path, layers) -> None:
+    # In memory (a ledger), and within a budget (layer files): the plain call's
+    # default budget and a small one.
     from solvers.peg import dp
 
     board, start = PegBoard.rectangle(4, 4), (0, 1)
     want = count_peg_games(board, start=start)
-    kwargs = {"start": start, "checkpoint": tmp_path / "ckpt", "memory": memory}
-    driver = dp.Local if memory is None else dp.Budgeted
+    kwargs = {"start": start, "checkpoint": tmp_path / "ckpt", **layers}
+    driver = dp.Local if layers.get("spill") is False else dp.Budgeted
     steps, starts = [], []
     step, begin = driver.step, driver.start
 
@@ -282,5 +284,5 @@ def test_a_stop_between_the_figures_and_the_layer_resumes(tmp_path) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Checkpoint, "save_layer", stopping)
         with pytest.raises(KeyboardInterrupt):
-            count_peg_games(board, start=start, checkpoint=tmp_path)
-    assert count_peg_games(board, start=start, checkpoint=tmp_path) == want
+            count_peg_games(board, start=start, checkpoint=tmp_path, spill=False)
+    assert count_peg_games(board, start=start, checkpoint=tmp_path, spill=False) == want
