@@ -54,12 +54,40 @@ pub(super) struct Step {
     pub(super) pinned_done: u32,
     /// The last square of the board.
     pub(super) last: bool,
+    /// Whether the states after this step are merged with their mirror
+    /// images (see [`Mirror`]): the step ends a sweep column of a sweep
+    /// whose board and question are symmetric.
+    pub(super) mirror: bool,
+}
+
+/// The reflection of the sweep's rows, `r -> h - 1 - r`, when the board and
+/// the question are symmetric under it: the board's squares, and the pinned
+/// ends (if any) all on its axis, the middle row of an odd `h`.
+///
+/// After the last square of a sweep column the swept squares are whole
+/// columns, so the squares left to sweep are symmetric too, and the
+/// frontier (slot 0: the previous column's last square, finished by then;
+/// slots `1..=h` and `h + 1..=2h`: the last two columns) maps onto itself,
+/// each column reversed.  A state and its mirror image then have the same
+/// number of completions (a completion of one, reflected, is a completion
+/// of the other), so the DP keeps one of the two (the smaller key) with
+/// both counts: about half the states at that step, and the steps after it
+/// expand only the representatives.  Mid-column the swept part of the
+/// column is not symmetric, so only column ends merge.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Mirror {
+    /// Slot `i` of the mirror image is slot `from[i]` of the state.
+    pub(super) from: [u8; 2 * MAX_FRONTIER_SIDE + 1],
+    /// The reflection swaps the two colours (an even `h`): the tour ends
+    /// already fixed, counted by colour in the key, swap too.
+    pub(super) swaps_colours: bool,
 }
 
 /// The board as the DP sweeps it.  The steps are worked out one at a time
 /// as the sweep reaches them (from the board, a few squares around the
 /// step), so a board of any length costs no memory per square beyond the
 /// board itself.
+#[derive(Clone)]
 pub(super) struct Sweep<'a> {
     board: &'a Board,
     /// Squares per sweep column: the shorter side.
@@ -79,6 +107,9 @@ pub(super) struct Sweep<'a> {
     /// Tour ends still allowed per colour (light, dark), the pinned ends'
     /// taken out; `None`: the colour counts rule out every tour.
     pub(super) caps: Option<(u32, u32)>,
+    /// The reflection that merges states at column ends, where the board
+    /// and the question allow it.
+    pub(super) mirror: Option<Mirror>,
 }
 
 /// A square's neighbours as sweep indices, ascending (at most 8).
@@ -186,6 +217,7 @@ impl<'a> Sweep<'a> {
             pinned: Vec::new(),
             closed,
             caps: None,
+            mirror: None,
         };
         let len = rows * cols;
         // Every cycle passes through every square: a closed count needs no
@@ -205,7 +237,40 @@ impl<'a> Sweep<'a> {
 
         let ends_light: Vec<bool> = ends.iter().map(|&s| sweep.light(s)).collect();
         sweep.caps = end_caps(board.colour_counts(), closed, &ends_light);
+        sweep.mirror = sweep.mirror_of(&ends);
         Ok(sweep)
+    }
+
+    /// The same sweep with no mirror merging (the reference it is
+    /// measured and tested against).
+    pub(super) fn unmirrored(mut self) -> Self {
+        self.mirror = None;
+        self
+    }
+
+    /// The reflection of the sweep's rows if the board is symmetric under
+    /// it and every pinned end (sweep index in `ends`) lies on its axis;
+    /// `None` otherwise (merging a state with its image would then change
+    /// the answer).
+    fn mirror_of(&self, ends: &[usize]) -> Option<Mirror> {
+        let h = self.h;
+        let flip = |k: usize| k - k % h + (h - 1 - k % h);
+        let len = self.board.rows() * self.board.cols();
+        if (0..len).any(|k| self.present(k) != self.present(flip(k))) {
+            return None;
+        }
+        if ends.iter().any(|&s| flip(s) != s) {
+            return None;
+        }
+        let mut from = [0u8; 2 * MAX_FRONTIER_SIDE + 1];
+        for r in 0..h {
+            from[1 + r] = (1 + h - 1 - r) as u8;
+            from[1 + h + r] = (1 + h + h - 1 - r) as u8;
+        }
+        Some(Mirror {
+            from,
+            swaps_colours: h % 2 == 0,
+        })
     }
 
     /// The sweep index of board cell `i`.
@@ -292,6 +357,7 @@ impl<'a> Sweep<'a> {
                 _ => 0,
             },
             last: k == self.last,
+            mirror: self.mirror.is_some() && k % self.h == self.h - 1,
             pinned_done: self.pinned.iter().filter(|&&(_, done)| done <= k).count() as u32,
             ..Step::default()
         };
