@@ -1,8 +1,10 @@
 //! The states of each layer of a frontier count, with and without the
 //! merging of mirror images (`cargo run --release --example frontier_layers
-//! -- ROWS COLS [all|R,C] [closed] [THREADS] [both|mirror|plain]`): one line
-//! a step (the states of each way and their ratio), then the widest layer,
-//! the sum over the steps and the seconds of each way.
+//! -- ROWS COLS [all|R,C] [closed] [THREADS] [both|mirror|plain] [top|out]`):
+//! one line a step (the states of each way and their ratio), then the
+//! widest layer, the sum over the steps and the seconds of each way; `top`
+//! or `out` takes each sweep column from the top or from the outside in
+//! (default: as the count does).
 
 use _core::engine::Control;
 use _core::knights::frontier::layer_sizes;
@@ -29,12 +31,24 @@ fn main() {
         Some("plain") => &[false],
         _ => &[false, true],
     };
+    let order = match args.get(6).map(String::as_str) {
+        Some("top") => Some(false),
+        Some("out") => Some(true),
+        _ => None,
+    };
     let board = Board::rectangle(rows, cols).expect("a board");
     let mut runs = Vec::new();
     for &mirror in ways {
         let t = Instant::now();
-        let (tours, sizes) =
-            layer_sizes(&board, start, closed, mirror, threads, &Control::new()).expect("a count");
+        let (tours, sizes) = layer_sizes(
+            &board,
+            start,
+            closed,
+            (mirror, order),
+            threads,
+            &Control::new(),
+        )
+        .expect("a count");
         runs.push((mirror, tours, sizes, t.elapsed().as_secs_f64()));
     }
     let steps = runs[0].2.len();

@@ -35,7 +35,7 @@
 //!   square, ends the state.
 
 use super::code::{Codes, CODES_MASK};
-use super::sweep::{Step, Sweep};
+use super::sweep::{Step, Sweep, OUTSIDE};
 
 /// Codes of a frontier square; labels of loose ends are `2..`.
 const UNUSED: u8 = 0;
@@ -189,28 +189,31 @@ impl Sweep<'_> {
         }
         let out = renumbered(codes, labels);
         let mut key = key(out, tl, td);
-        if step.mirror {
-            key = key.min(self.mirrored(out, tl, td));
+        if let Some(from) = &step.mirror {
+            key = key.min(self.mirrored(from, out, tl, td));
         }
         emit(key);
     }
 
-    /// The key of the mirror image of a state after a column's last step
-    /// (codes `codes`, renumbered; `tl`, `td` tour ends fixed): see
+    /// The key of the mirror image of a state (codes `codes`, renumbered;
+    /// `tl`, `td` tour ends fixed) after a step whose squares swept are
+    /// symmetric, `from` the slots' permutation: see
     /// [`super::sweep::Mirror`].
     #[inline]
-    fn mirrored<W: Codes>(&self, codes: W, tl: u32, td: u32) -> u64 {
+    fn mirrored<W: Codes>(&self, from: &[u8], codes: W, tl: u32, td: u32) -> u64 {
         let Some(mirror) = self.mirror else {
             return key(codes, tl, td);
         };
-        // Slot 0 (the column before last's last square, its own image) is
-        // finished by now; were it not, the state would have no image here.
-        if nibble(codes, 0) != DONE {
-            return key(codes, tl, td);
-        }
-        let mut image = W::small(DONE as u64);
-        for (i, &from) in mirror.from.iter().enumerate().take(self.width).skip(1) {
-            image = image | W::small(nibble(codes, from as usize) as u64) << (4 * i);
+        let mut image = W::small(0);
+        for (i, &j) in from.iter().enumerate().take(self.width) {
+            let code = match j {
+                // The image of a square outside the frontier: finished, so
+                // the square is too (a live square's image is live).
+                OUTSIDE if nibble(codes, i) != DONE => return key(codes, tl, td),
+                OUTSIDE => DONE,
+                j => nibble(codes, j as usize),
+            };
+            image = image | W::small(code as u64) << (4 * i);
         }
         let ones = W::from_mask(self.ones);
         let labels = (image >> 1 | image >> 2 | image >> 3) & ones;
