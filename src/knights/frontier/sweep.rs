@@ -216,9 +216,9 @@ impl<'a> Sweep<'a> {
     /// whichever side is shorter (the tests sweep the longer way too).
     ///
     /// Each sweep column is taken from the outside in (rows `0, h - 1, 1,
-    /// h - 2, ...`) on boards about as long as wide (at most a column
-    /// longer) whose columns the key holds that way (up to
-    /// [`OUTSIDE_IN_SIDE`]), from the top otherwise.  From the outside in
+    /// h - 2, ...`) on square boards whose columns the key holds that way
+    /// (up to [`OUTSIDE_IN_SIDE`]) and on boards a column longer than wide
+    /// with columns of up to 6, from the top otherwise.  From the outside in
     /// the swept part of a column is symmetric every second square, so the
     /// mirror merges states there too (see [`Mirror`]), and the widest
     /// layers of those boards are narrower (6x6 closed: 137,245 states from
@@ -236,7 +236,12 @@ impl<'a> Sweep<'a> {
             true => (board.rows(), board.cols()),
             false => (board.cols(), board.rows()),
         };
-        let outside_in = h <= OUTSIDE_IN_SIDE && long <= h + 1;
+        // Measured (docs/performance.md): from the outside in gains on
+        // square boards and on boards a column longer up to columns of 6;
+        // 7x8 closed has more states that way (and columns of 7 work in
+        // 128 bits, which costs time).
+        let outside_in = long == h || (long == h + 1 && h < OUTSIDE_IN_SIDE);
+        let outside_in = outside_in && h <= OUTSIDE_IN_SIDE;
         Sweep::ordered(board, ends, closed, by_columns, outside_in)
     }
 
