@@ -19,7 +19,14 @@ Measured on the 2-core development machine (see the table in docs/performance.md
 0.11 s), 6x7 6.6 s / 11.7 M states / 649 MB, and 7x7 all starts
 165,575,218,320 in 208 s with 229 M states at the widest step and a peak of
 10.6 GB (run alone: ``cargo run --release --example frontier_count -- 7 7
-all x 2``, which prints each step and the memory).
+all x 2``, which prints each step and the memory).  Those figures predate the
+merging of mirror images and the outside-in order (issue 30); since then, on a
+shared machine: 6x6 2.8 s / 1.24 M states / 93 MB (before 5.3 s / 4.05 M /
+253 MB the same hour), 6x6 closed 27,177 states (137,245), 6x7 17 s / 7.2 M /
+496 MB (35 s / 11.7 M / 650 MB), 6x7 closed 317,333 (521,266), 6x8 closed
+639,085 (854,677), 5x8 390,059 (551,096): the before/after table is in
+docs/performance.md, and ``cargo run --release --example frontier_layers --
+6 7 all closed 2 both`` prints every step's states with and without the mirror.
 """
 
 from __future__ import annotations

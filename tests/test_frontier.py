@@ -168,6 +168,28 @@ def test_hand_shaped_boards():
                 assert frontier == search, (text, start, closed)
 
 
+#: Boards symmetric under the frontier's mirror (the flip of the rows of a
+#: board swept along its columns: states merged) and boards that are not
+#: (nothing merged), with starts on the mirror's axis (the middle row of an
+#: odd height: merged) and off it (not merged).
+MIRRORED = [
+    # 5x6 less the middle of its first column: symmetric, axis row 2.
+    ("......\n......\n#.....\n......\n......", [(2, 1), (2, 4), (0, 1), (3, 2)]),
+    # 6x6 less a square and its image, twice: symmetric, no axis row.
+    ("#.....\n......\n..#...\n..#...\n......\n#.....", [(0, 1), (2, 3)]),
+    # 5x7 (each column from the top) less one corner: not symmetric.
+    ("#......\n.......\n.......\n.......\n.......", [(2, 3), (0, 1)]),
+]
+
+
+@pytest.mark.parametrize(("text", "starts"), MIRRORED)
+def test_mirror_merging_keeps_every_answer(text, starts):
+    for start in ["all", *starts]:
+        for closed in (False, True):
+            frontier, search = both(board=text, start=start, closed=closed)
+            assert frontier == search, (text, start, closed)
+
+
 def test_method_is_checked():
     with pytest.raises(ValueError, match="method must be one of"):
         count_tours(3, 4, method="fast")

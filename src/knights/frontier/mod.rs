@@ -165,8 +165,9 @@ fn count_paths_until(
     stop: usize,
     ctl: &Control,
 ) -> Result<Counted, CountError> {
-    let run =
-        |sweep: &Sweep<'_>, problem| with_pool(threads, || sweep.run(problem, storage, stop, ctl));
+    let run = |sweep: &Sweep<'_>, problem| {
+        with_pool(threads, || sweep.run(problem, storage, stop, ctl, None))
+    };
     let (found, widest) = match prepared(board, (start, end), closed, run)? {
         Err(tours) => return Ok(Counted { tours, widest: 0 }),
         Ok(run) => run??,
@@ -212,7 +213,11 @@ fn prepared<R>(
     if sweep.caps.is_none() {
         return Ok(Err(U256::default()));
     }
-    let problem = fingerprint(window.board(), (inward, inward_end), closed);
+    let mut problem = fingerprint(window.board(), (inward, inward_end), closed);
+    if sweep.outside_in {
+        // Another order of the squares, other layers: another problem.
+        problem = mix(problem ^ 0x6f75_7473_6964_6520);
+    }
     Ok(Ok(f(&sweep, problem)))
 }
 
@@ -233,17 +238,60 @@ pub fn tours_from_paths(
     }
 }
 
+/// The states of each layer of a count of `board` (tours from `start`, or
+/// from every square; `closed` or open), in memory on `threads` threads,
+/// with the directed tours found; `mirror: false` turns off the merging of
+/// states with their mirror images (`sweep.rs`, `Mirror`), and
+/// `outside_in` (if given) chooses the order of the squares in a sweep
+/// column (`Sweep::oriented`), neither of which changes the answer.  For
+/// the benches and the tests, which compare them; empty for a count that
+/// needs no sweep.
+#[doc(hidden)]
+pub fn layer_sizes(
+    board: &Board,
+    start: Option<usize>,
+    closed: bool,
+    (mirror, outside_in): (bool, Option<bool>),
+    threads: usize,
+    ctl: &Control,
+) -> Result<(U256, Vec<u64>), CountError> {
+    let storage = Storage {
+        spill: &Spill::unlimited(),
+        checkpoint: None,
+    };
+    let mut sizes = Vec::new();
+    let run = |sweep: &Sweep<'_>, problem| {
+        let mut sweep = match outside_in {
+            Some(outside_in) => sweep.reordered(outside_in)?,
+            None => sweep.clone(),
+        };
+        if !mirror {
+            sweep = sweep.unmirrored();
+        }
+        let sizes = Some(&mut sizes);
+        let run = || sweep.run(problem, storage, usize::MAX, ctl, sizes);
+        Ok::<_, CountError>(with_pool(threads, run)??)
+    };
+    let paths = match prepared(board, (start, None), closed, run)? {
+        Err(tours) => return Ok((tours, sizes)),
+        Ok(run) => run?.0,
+    };
+    Ok((tours_from_paths(board, start, closed, paths)?, sizes))
+}
+
 impl Sweep<'_> {
     /// Run every step (from the checkpoint's last layer, if any), counting
     /// them in `ctl`'s progress; the number of undirected paths (cycles
     /// when closed), from the pinned start if any, and the states in the
-    /// widest layer.  After `stop` steps: `Cancelled`.
+    /// widest layer.  After `stop` steps: `Cancelled`.  The states of each
+    /// layer built go to `sizes`, if given.
     fn run(
         &self,
         problem: u64,
         storage: Storage<'_>,
         stop: usize,
         ctl: &Control,
+        mut sizes: Option<&mut Vec<u64>>,
     ) -> Result<(U256, u64), SearchError> {
         let steps = self.last + 1;
         let spill = storage.spill;
@@ -313,6 +361,9 @@ impl Sweep<'_> {
             let after = layer.len();
             growth = (after as f64 / before as f64).clamp(0.25, 8.0);
             widest = widest.max(after as u64);
+            if let Some(sizes) = sizes.as_deref_mut() {
+                sizes.push(after as u64);
+            }
             if let Some(dir) = storage.checkpoint {
                 saved::save(dir, problem, k, &layer, (widest, growth), ctl)?;
             }
@@ -475,7 +526,10 @@ mod tests {
             spill: &Spill::unlimited(),
             checkpoint: None,
         };
-        (sweep.run(1, storage, usize::MAX, &Control::new()).unwrap()).0
+        (sweep
+            .run(1, storage, usize::MAX, &Control::new(), None)
+            .unwrap())
+        .0
     }
 
     #[test]
@@ -513,6 +567,151 @@ mod tests {
                     want,
                     "{rows}x{cols} from {start}, by end"
                 );
+            }
+        }
+    }
+
+    /// The directed tours and each layer's states of a count, with and
+    /// without mirror merging.
+    fn merged_and_plain(
+        board: &Board,
+        start: Option<usize>,
+        closed: bool,
+    ) -> [(U256, Vec<u64>); 2] {
+        let ctl = Control::new();
+        [true, false]
+            .map(|mirror| layer_sizes(board, start, closed, (mirror, None), 1, &ctl).unwrap())
+    }
+
+    #[test]
+    fn mirror_merging_never_changes_an_answer() {
+        // Every rectangle up to 6x6, closed and open over all starts: the
+        // same count, and (where a column ends and there are states to
+        // merge) fewer states.
+        for (rows, cols) in (1..=6).flat_map(|r| (1..=6).map(move |c| (r, c))) {
+            let board = Board::rectangle(rows, cols).unwrap();
+            for closed in [false, true] {
+                let [merged, plain] = merged_and_plain(&board, None, closed);
+                assert_eq!(merged.0, plain.0, "{rows}x{cols} closed={closed}");
+                assert!(merged.1.iter().zip(&plain.1).all(|(m, p)| m <= p));
+            }
+        }
+        let board = Board::rectangle(6, 6).unwrap();
+        let [merged, plain] = merged_and_plain(&board, None, true);
+        let (m, p) = (merged.1.iter().sum::<u64>(), plain.1.iter().sum::<u64>());
+        assert!(3 * m < 2 * p, "6x6 closed: {m} states merged, {p} plain");
+        // Pinned starts: on the axis (the middle row of an odd side) the
+        // states merge, off it they must not; 5x6 and 6x5 both sweep
+        // columns of 5.
+        for (rows, cols) in [(5, 5), (5, 6), (6, 5), (3, 7)] {
+            let board = Board::rectangle(rows, cols).unwrap();
+            for start in 0..rows * cols {
+                let [merged, plain] = merged_and_plain(&board, Some(start), false);
+                assert_eq!(merged.0, plain.0, "{rows}x{cols} from {start}");
+                let (r, c) = (start / cols, start % cols);
+                let on_axis = match rows <= cols {
+                    true => 2 * r + 1 == rows,
+                    false => 2 * c + 1 == cols,
+                };
+                if !on_axis {
+                    assert_eq!(merged.1, plain.1, "{rows}x{cols} from {start}: merged");
+                }
+            }
+        }
+        let board = Board::rectangle(5, 6).unwrap();
+        let [merged, plain] = merged_and_plain(&board, Some(2 * 6 + 1), false);
+        assert_ne!(merged.1, plain.1, "5x6 from (2, 1): not merged");
+    }
+
+    #[test]
+    fn both_square_orders_give_the_same_answers() {
+        // Each column from the top or from the outside in, with or without
+        // the mirror, against today's sweep (from the top, no mirror): every
+        // rectangle up to 30 squares over all starts and from every start,
+        // and 6x6 closed.
+        let ctl = Control::new();
+        let variants = [(true, Some(true)), (false, Some(true)), (true, Some(false))];
+        let rectangles = (1..=6).flat_map(|r| (r..=7).map(move |c| (r, c)));
+        for (rows, cols) in rectangles.filter(|&(r, c)| r * c <= 30).chain([(6, 6)]) {
+            for (board, closed) in [
+                (Board::rectangle(rows, cols).unwrap(), true),
+                (Board::rectangle(rows, cols).unwrap(), false),
+                (Board::rectangle(cols, rows).unwrap(), true),
+            ]
+            .into_iter()
+            .filter(|&(_, closed)| closed || rows * cols <= 30)
+            {
+                let starts = match rows * cols <= 30 && !closed {
+                    true => (0..rows * cols).map(Some).chain([None]).collect(),
+                    false => vec![None],
+                };
+                for start in starts {
+                    let count = |how| layer_sizes(&board, start, closed, how, 1, &ctl).unwrap();
+                    let want = count((false, Some(false))).0;
+                    for how in variants {
+                        assert_eq!(count(how).0, want, "{rows}x{cols} {start:?} {how:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn mirror_merging_on_shaped_boards() {
+        // Boards symmetric under the flip of the sweep's columns (merged:
+        // the middle square of an odd column, or a square and its image
+        // on an even one, so the colours still allow tours) and boards that
+        // are not (a square taken from one side only: not merged).
+        let holes = |rows: usize, cols: usize, holes: &[usize]| {
+            let present = (0..rows * cols).map(|i| !holes.contains(&i)).collect();
+            Board::from_mask(rows, cols, present).unwrap()
+        };
+        let ctl = Control::new();
+        for (board, symmetric) in [
+            (holes(5, 6, &[12]), true),
+            (holes(6, 6, &[0, 30, 8, 26]), true),
+            (holes(5, 6, &[0]), false),
+            (holes(6, 6, &[7]), false),
+        ] {
+            for closed in [false, true] {
+                let [merged, plain] = merged_and_plain(&board, None, closed);
+                assert_eq!(merged.0, plain.0);
+                let search = knights::count_tours(board.clone(), None, closed, 1, &ctl).unwrap();
+                assert_eq!(merged.0.to_u128(), Some(search));
+                if !symmetric {
+                    assert_eq!(merged.1, plain.1);
+                }
+            }
+            let [merged, plain] = merged_and_plain(&board, None, false);
+            assert_eq!(merged.1 != plain.1, symmetric);
+        }
+    }
+
+    #[test]
+    fn knuths_partial_boards() {
+        // OEIS A383660 (3 rows, from n = 11) and A383661 (5 rows, from
+        // n = 9): the undirected closed tours of the first 2n cells of an
+        // h-row board filled column by column (Knuth, TAOCP pre-fascicle
+        // 8A), so each step of a sweep of columns of h; the boards of whole
+        // columns are symmetric and merge, the others do not.
+        let a383660: [u128; 20] = [
+            4, 0, 4, 24, 16, 56, 306, 176, 456, 2632, 1536, 4828, 26788, 15424, 44952, 254288,
+            147728, 448032, 2502568, 1448416,
+        ];
+        let a383661: [u128; 16] = [
+            1, 0, 1, 30, 0, 148, 8, 78, 9309, 612, 62749, 44202, 42049, 2916485, 147192, 18284136,
+        ];
+        let ctl = Control::new();
+        for (h, first, terms) in [(3, 11, &a383660[..]), (5, 9, &a383661[..])] {
+            for (i, &want) in terms.iter().enumerate() {
+                let cells = 2 * (first + i);
+                let cols = cells.div_ceil(h);
+                // Cell (r, c) is the (c h + r)-th of the filling.
+                let present = (0..h * cols).map(|i| (i % cols) * h + i / cols < cells);
+                let board = Board::from_mask(h, cols, present.collect()).unwrap();
+                let tours = count_paths(&board, None, true, 1, &ctl).unwrap().tours;
+                let cycles = tours.to_u128().unwrap() / (2 * cells as u128);
+                assert_eq!(cycles, want, "{h} rows, {cells} cells");
             }
         }
     }

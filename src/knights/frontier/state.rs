@@ -35,7 +35,7 @@
 //!   square, ends the state.
 
 use super::code::{Codes, CODES_MASK};
-use super::sweep::{Step, Sweep};
+use super::sweep::{Step, Sweep, OUTSIDE};
 
 /// Codes of a frontier square; labels of loose ends are `2..`.
 const UNUSED: u8 = 0;
@@ -178,7 +178,7 @@ impl Sweep<'_> {
         if self.closed && !needs_fit(step, codes) {
             return;
         }
-        let mut labels = (codes >> 1 | codes >> 2 | codes >> 3) & ones;
+        let labels = (codes >> 1 | codes >> 2 | codes >> 3) & ones;
         if !self.closed && labels == W::small(0) && !step.last {
             // Both tour ends fixed and no loose end: the path is complete
             // (or there is none yet, if no end is fixed).
@@ -187,27 +187,68 @@ impl Sweep<'_> {
                 return;
             }
         }
-        // Renumber labels in order of first appearance.
-        // `map` holds the new label of label `c` in nibble `c` (kept in a
-        // register: an array on the stack made this loop a third slower).
-        let mut map = 0u64;
-        let mut next = 2u64;
-        let mut out = codes;
-        while labels != W::small(0) {
-            let at = labels.trailing_zeros() as usize;
-            labels = labels & (labels - W::small(1));
-            let c = (codes >> at).low_nibble() as u64;
-            let mut to = (map >> (4 * c)) & 15;
-            if to == 0 {
-                to = next;
-                map |= next << (4 * c);
-                next += 1;
-            }
-            out = out ^ W::small(c ^ to) << at;
+        let out = renumbered(codes, labels);
+        let mut key = key(out, tl, td);
+        if let Some(from) = &step.mirror {
+            key = key.min(self.mirrored(from, out, tl, td));
         }
-        debug_assert!(next <= 15);
-        emit(key(out, tl, td));
+        emit(key);
     }
+
+    /// The key of the mirror image of a state (codes `codes`, renumbered;
+    /// `tl`, `td` tour ends fixed) after a step whose squares swept are
+    /// symmetric, `from` the slots' permutation: see
+    /// [`super::sweep::Mirror`].
+    #[inline]
+    fn mirrored<W: Codes>(&self, from: &[u8], codes: W, tl: u32, td: u32) -> u64 {
+        let Some(mirror) = self.mirror else {
+            return key(codes, tl, td);
+        };
+        let mut image = W::small(0);
+        for (i, &j) in from.iter().enumerate().take(self.width) {
+            let code = match j {
+                // The image of a square outside the frontier: finished, so
+                // the square is too (a live square's image is live).
+                OUTSIDE if nibble(codes, i) != DONE => return key(codes, tl, td),
+                OUTSIDE => DONE,
+                j => nibble(codes, j as usize),
+            };
+            image = image | W::small(code as u64) << (4 * i);
+        }
+        let ones = W::from_mask(self.ones);
+        let labels = (image >> 1 | image >> 2 | image >> 3) & ones;
+        let (tl, td) = match mirror.swaps_colours {
+            true => (td, tl),
+            false => (tl, td),
+        };
+        key(renumbered(image, labels), tl, td)
+    }
+}
+
+/// `codes` with its labels (bit `4i` of `labels` for each slot `i` that
+/// holds one) renumbered `2, 3, ...` in order of first appearance, so equal
+/// frontiers give equal states.
+#[inline]
+fn renumbered<W: Codes>(codes: W, mut labels: W) -> W {
+    // `map` holds the new label of label `c` in nibble `c` (kept in a
+    // register: an array on the stack made this loop a third slower).
+    let mut map = 0u64;
+    let mut next = 2u64;
+    let mut out = codes;
+    while labels != W::small(0) {
+        let at = labels.trailing_zeros() as usize;
+        labels = labels & (labels - W::small(1));
+        let c = (codes >> at).low_nibble() as u64;
+        let mut to = (map >> (4 * c)) & 15;
+        if to == 0 {
+            to = next;
+            map |= next << (4 * c);
+            next += 1;
+        }
+        out = out ^ W::small(c ^ to) << at;
+    }
+    debug_assert!(next <= 15);
+    out
 }
 
 /// Whether the edges that frontier squares of a closed count still need

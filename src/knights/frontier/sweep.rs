@@ -4,14 +4,18 @@
 //! The board is cropped to the rectangle holding its squares and swept
 //! along its longer side, one square at a time: with `h` the shorter side,
 //! square `(r, c)` of the sweep (`c` along the long side) is step
-//! `c * h + r`.  A knight move spans at most two sweep columns, so the
-//! earlier neighbours of step `k` lie among steps `k - 2h - 1 .. k` and a
-//! square has no neighbours after step `+ 2h + 1`: the *frontier* is the last
-//! `2h + 1` squares.
+//! `c * h + p`, row `r` taken `p`-th in its column: from the top (`p = r`),
+//! or from the outside in (rows `0, h - 1, 1, h - 2, ...`: see
+//! [`Sweep::oriented`]).  A knight move spans at most two sweep columns,
+//! so the earlier neighbours of step `k` lie among steps `k - w .. k`
+//! and a square has no neighbours after step `+ w`: the *frontier* is the
+//! last `w` squares, `w` the longest move in steps (`2h + 1` from the
+//! top, `2h + 2` from the outside in).  Where the board and the question
+//! are symmetric, states are merged with their mirror images ([`Mirror`]).
 //!
 //! Invariants: the steps are worked out one at a time as the sweep reaches
 //! them (a ring of the last squares, [`Recent`]), so a board of any
-//! length costs no memory per square; a working frontier (`2h + 1` squares
+//! length costs no memory per square; a working frontier (`w` squares
 //! and the new one) fits in that ring, which caps `h` at
 //! [`MAX_FRONTIER_SIDE`].  The colour caps on the tour's ends (see
 //! `state.rs`, "Pruning") are counted here once, from the whole board.
@@ -22,8 +26,9 @@ use crate::error::InputError;
 use crate::knights::Board;
 
 /// What happens at one step of the sweep.  "Slots" index the step's
-/// working frontier: slot `i` is square `k - 2h - 1 + i`, slot `2h + 1` the
-/// square `k` itself; after the step slot 0 leaves.
+/// working frontier: slot `i` is square `k - w + i` (`w` the frontier's
+/// width, `2h + 1` or `2h + 2`), slot `w` the square `k` itself; after the
+/// step slot 0 leaves.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Step {
     pub(super) present: bool,
@@ -54,16 +59,55 @@ pub(super) struct Step {
     pub(super) pinned_done: u32,
     /// The last square of the board.
     pub(super) last: bool,
+    /// Where the states after this step are merged with their mirror
+    /// images (see [`Mirror`]): slot `i` of a state's image is slot
+    /// `from[i]` of the state ([`OUTSIDE`]: a square whose image is not in
+    /// the frontier, finished in every state).
+    pub(super) mirror: Option<[u8; 2 * MAX_FRONTIER_SIDE + 2]>,
+}
+
+/// In [`Step::mirror`]: the image of the slot's square lies outside the
+/// frontier (so both are finished).
+pub(super) const OUTSIDE: u8 = u8::MAX;
+
+/// The reflection of the sweep's rows, `r -> h - 1 - r`, when the board and
+/// the question are symmetric under it: the board's squares, and the pinned
+/// ends (if any) all on its axis, the middle row of an odd `h`.
+///
+/// After a step that leaves the swept squares of the current column
+/// symmetric (the column's last square; with the squares taken from the
+/// outside in, every second one) the squares left to sweep are symmetric
+/// too, and so is the frontier (its live squares: those with a neighbour
+/// left to sweep).  A state and its mirror image then have the same number
+/// of completions (a completion of one, reflected, is a completion of the
+/// other), so the DP keeps one of the two (the smaller key) with both
+/// counts: about half the states at that step, and the steps after it
+/// expand only the representatives.  Each such step carries the
+/// permutation of the frontier's slots ([`Step::mirror`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Mirror {
+    /// The reflection swaps the two colours (an even `h`): the tour ends
+    /// already fixed, counted by colour in the key, swap too.
+    pub(super) swaps_colours: bool,
 }
 
 /// The board as the DP sweeps it.  The steps are worked out one at a time
 /// as the sweep reaches them (from the board, a few squares around the
 /// step), so a board of any length costs no memory per square beyond the
 /// board itself.
+#[derive(Clone)]
 pub(super) struct Sweep<'a> {
     board: &'a Board,
+    /// The start and the end as given (board cells), to sweep again.
+    ends: (Option<usize>, Option<usize>),
+    /// Whether each sweep column is taken from the outside in.
+    pub(super) outside_in: bool,
     /// Squares per sweep column: the shorter side.
     h: usize,
+    /// The order of the rows within a sweep column (`order[p]`: the row
+    /// taken `p`-th; see [`Sweep::oriented`]) and its inverse.
+    order: [usize; MAX_FRONTIER_SIDE],
+    pos: [usize; MAX_FRONTIER_SIDE],
     /// Whether a sweep column is a board column (the sweep runs along the rows).
     by_columns: bool,
     /// Slots of the frontier after a step.
@@ -79,6 +123,9 @@ pub(super) struct Sweep<'a> {
     /// Tour ends still allowed per colour (light, dark), the pinned ends'
     /// taken out; `None`: the colour counts rule out every tour.
     pub(super) caps: Option<(u32, u32)>,
+    /// The reflection that merges states at column ends, where the board
+    /// and the question allow it.
+    pub(super) mirror: Option<Mirror>,
 }
 
 /// A square's neighbours as sweep indices, ascending (at most 8).
@@ -104,6 +151,10 @@ pub(super) struct SquareInfo {
     nbrs: Neighbours,
 }
 
+/// The longest sweep column taken from the outside in: its frontier (a
+/// square more than from the top, `2h + 2`) fits the 17 squares of a key.
+pub(super) const OUTSIDE_IN_SIDE: usize = 7;
+
 /// Squares in the ring [`Recent`].
 pub(super) const RING: usize = 32;
 
@@ -111,9 +162,11 @@ pub(super) const RING: usize = 32;
 /// when the sweep reaches it: square `j` in slot `j % RING`.
 pub(super) struct Recent([SquareInfo; RING]);
 
-// A working frontier (the `2h + 1` squares and the new one) fits in `Recent`
-// and in the slot masks (`u32`) of a `Step`.
+// A working frontier (the `2h + 1` squares and the new one, or `2h + 2`
+// taken from the outside in) fits in `Recent` and in the slot masks (`u32`)
+// of a `Step`; so does a frontier taken from the outside in in a key.
 const _: () = assert!(2 * MAX_FRONTIER_SIDE + 2 <= RING && RING <= 32);
+const _: () = assert!(2 * OUTSIDE_IN_SIDE + 2 <= 17);
 
 impl Recent {
     pub(super) fn new() -> Recent {
@@ -161,11 +214,45 @@ impl<'a> Sweep<'a> {
 
     /// [`Sweep::new`] along the rows (`by_columns`) or down the columns,
     /// whichever side is shorter (the tests sweep the longer way too).
+    ///
+    /// Each sweep column is taken from the outside in (rows `0, h - 1, 1,
+    /// h - 2, ...`) on square boards whose columns the key holds that way
+    /// (up to [`OUTSIDE_IN_SIDE`]) and on boards a column longer than wide
+    /// with columns of up to 6, from the top otherwise.  From the outside in
+    /// the swept part of a column is symmetric every second square, so the
+    /// mirror merges states there too (see [`Mirror`]), and the widest
+    /// layers of those boards are narrower (6x6 closed: 137,245 states from
+    /// the top, 54,009 from the outside in, 27,177 with the mirror); on
+    /// longer boards its frontier, a square longer, makes more states than
+    /// it saves (6x8 closed: 639,085 from the top with the mirror, 777,824
+    /// from the outside in; docs/performance.md has the figures).
     pub(super) fn oriented(
+        board: &'a Board,
+        ends: (Option<usize>, Option<usize>),
+        closed: bool,
+        by_columns: bool,
+    ) -> Result<Sweep<'a>, InputError> {
+        let (h, long) = match by_columns {
+            true => (board.rows(), board.cols()),
+            false => (board.cols(), board.rows()),
+        };
+        // Measured (docs/performance.md): from the outside in gains on
+        // square boards and on boards a column longer up to columns of 6;
+        // 7x8 closed has more states that way (and columns of 7 work in
+        // 128 bits, which costs time).
+        let outside_in = long == h || (long == h + 1 && h < OUTSIDE_IN_SIDE);
+        let outside_in = outside_in && h <= OUTSIDE_IN_SIDE;
+        Sweep::ordered(board, ends, closed, by_columns, outside_in)
+    }
+
+    /// [`Sweep::oriented`], each column taken from the outside in or from
+    /// the top.
+    pub(super) fn ordered(
         board: &'a Board,
         (start, end): (Option<usize>, Option<usize>),
         closed: bool,
         by_columns: bool,
+        outside_in: bool,
     ) -> Result<Sweep<'a>, InputError> {
         let (rows, cols) = (board.rows(), board.cols());
         let h = if by_columns { rows } else { cols };
@@ -176,16 +263,46 @@ impl<'a> Sweep<'a> {
                  length); this one needs {rows}x{cols}"
             )));
         }
+        let mut order = [0; MAX_FRONTIER_SIDE];
+        for (p, row) in order.iter_mut().enumerate().take(h) {
+            *row = match outside_in {
+                true if p % 2 == 0 => p / 2,
+                true => h - 1 - p / 2,
+                false => p,
+            };
+        }
+        let mut pos = [0; MAX_FRONTIER_SIDE];
+        for p in 0..h {
+            pos[order[p]] = p;
+        }
+        // The frontier spans the longest knight move in sweep indices:
+        // `2h + 1` taken from the top ((r, c) to (r + 1, c + 2)), `2h + 2`
+        // from the outside in (row 0, taken first, to row 1, taken third,
+        // two columns on).
+        let moves = [(1, 2), (1, -2), (2, 1), (2, -1)];
+        let longest = (0..h as isize)
+            .flat_map(|r| moves.iter().map(move |&(dc, dr)| (r, dc, r + dr)))
+            .filter(|&(_, _, to)| (0..h as isize).contains(&to))
+            .map(|(r, dc, to)| {
+                dc * h as isize + pos[to as usize] as isize - pos[r as usize] as isize
+            })
+            .max();
+        let width = (longest.unwrap_or(0) as usize).max(2 * h + 1);
         let mut sweep = Sweep {
             board,
+            ends: (start, end),
+            outside_in,
             h,
+            order,
+            pos,
             by_columns,
-            width: 2 * h + 1,
-            ones: u128::ONES >> (128 - 4 * (2 * h + 1)),
+            width,
+            ones: u128::ONES >> (128 - 4 * width),
             last: 0,
             pinned: Vec::new(),
             closed,
             caps: None,
+            mirror: None,
         };
         let len = rows * cols;
         // Every cycle passes through every square: a closed count needs no
@@ -205,7 +322,69 @@ impl<'a> Sweep<'a> {
 
         let ends_light: Vec<bool> = ends.iter().map(|&s| sweep.light(s)).collect();
         sweep.caps = end_caps(board.colour_counts(), closed, &ends_light);
+        sweep.mirror = sweep.mirror_of(&ends);
         Ok(sweep)
+    }
+
+    /// The same count swept with each column taken from the outside in or
+    /// from the top (the benches' and the tests' comparison).
+    pub(super) fn reordered(&self, outside_in: bool) -> Result<Sweep<'a>, InputError> {
+        let (board, closed, by_columns) = (self.board, self.closed, self.by_columns);
+        Sweep::ordered(board, self.ends, closed, by_columns, outside_in)
+    }
+
+    /// The same sweep with no mirror merging (the reference it is
+    /// measured and tested against).
+    pub(super) fn unmirrored(mut self) -> Self {
+        self.mirror = None;
+        self
+    }
+
+    /// The reflection of the sweep's rows if the board is symmetric under
+    /// it and every pinned end (sweep index in `ends`) lies on its axis;
+    /// `None` otherwise (merging a state with its image would then change
+    /// the answer).
+    fn mirror_of(&self, ends: &[usize]) -> Option<Mirror> {
+        let len = self.board.rows() * self.board.cols();
+        if (0..len).any(|k| self.present(k) != self.present(self.flip(k))) {
+            return None;
+        }
+        if ends.iter().any(|&s| self.flip(s) != s) {
+            return None;
+        }
+        Some(Mirror {
+            swaps_colours: self.h % 2 == 0,
+        })
+    }
+
+    /// The sweep index of the mirror image of square `k`.
+    fn flip(&self, k: usize) -> usize {
+        let h = self.h;
+        let row = self.order[k % h];
+        k - k % h + self.pos[h - 1 - row]
+    }
+
+    /// The slots' permutation of the mirror at step `k` (see
+    /// [`Step::mirror`]), if the squares swept then are symmetric.
+    fn mirror_at(&self, k: usize) -> Option<[u8; 2 * MAX_FRONTIER_SIDE + 2]> {
+        self.mirror?;
+        let (h, p) = (self.h, k % self.h);
+        if (0..=p).any(|q| self.pos[h - 1 - self.order[q]] > p) {
+            return None;
+        }
+        let mut from = [OUTSIDE; 2 * MAX_FRONTIER_SIDE + 2];
+        for (i, slot) in from.iter_mut().enumerate().take(self.width) {
+            // Slot i of the frontier after the step is square
+            // k + 1 + i - width (none: before the board, finished).
+            let Some(q) = (k + 1 + i).checked_sub(self.width) else {
+                continue;
+            };
+            let image = self.flip(q);
+            if image <= k && image + self.width > k {
+                *slot = (image + self.width - 1 - k) as u8;
+            }
+        }
+        Some(from)
     }
 
     /// The sweep index of board cell `i`.
@@ -213,19 +392,20 @@ impl<'a> Sweep<'a> {
         let cols = self.board.cols();
         let (r, c) = (i / cols, i % cols);
         if self.by_columns {
-            c * self.h + r
+            c * self.h + self.pos[r]
         } else {
-            r * self.h + c
+            r * self.h + self.pos[c]
         }
     }
 
     /// The board cell of sweep index `k`.
     fn cell(&self, k: usize) -> usize {
         let cols = self.board.cols();
+        let row = self.order[k % self.h];
         let (r, c) = if self.by_columns {
-            (k % self.h, k / self.h)
+            (row, k / self.h)
         } else {
-            (k / self.h, k % self.h)
+            (k / self.h, row)
         };
         r * cols + c
     }
@@ -292,6 +472,7 @@ impl<'a> Sweep<'a> {
                 _ => 0,
             },
             last: k == self.last,
+            mirror: self.mirror_at(k),
             pinned_done: self.pinned.iter().filter(|&&(_, done)| done <= k).count() as u32,
             ..Step::default()
         };
