@@ -585,12 +585,17 @@ mod tests {
 
     #[test]
     fn mirror_merging_never_changes_an_answer() {
-        // Every rectangle up to 6x6, closed and open over all starts: the
+        // Every rectangle up to 6x6 closed, and open over all starts up to
+        // 30 squares (6x6 open takes 10 s in the dev profile; the Python
+        // tests count it with merging against its published value): the
         // same count, and (where a column ends and there are states to
         // merge) fewer states.
         for (rows, cols) in (1..=6).flat_map(|r| (1..=6).map(move |c| (r, c))) {
             let board = Board::rectangle(rows, cols).unwrap();
-            for closed in [false, true] {
+            for closed in [false, true]
+                .into_iter()
+                .filter(|&c| c || rows * cols <= 30)
+            {
                 let [merged, plain] = merged_and_plain(&board, None, closed);
                 assert_eq!(merged.0, plain.0, "{rows}x{cols} closed={closed}");
                 assert!(merged.1.iter().zip(&plain.1).all(|(m, p)| m <= p));
