@@ -215,9 +215,13 @@ impl Writer {
             count_bytes.clear();
             count.put(&mut count_bytes);
             let (code, len) = count_code(&count_bytes);
+            // Whole widths copied and cut back (no calls for copies of
+            // a length known only here).
             buf.push(((gap_len - 1) << 5 | code) as u8);
-            buf.extend_from_slice(&gap.to_le_bytes()[..gap_len]);
-            buf.extend_from_slice(&count_bytes[..len]);
+            buf.extend_from_slice(&gap.to_le_bytes());
+            buf.truncate(buf.len() - 8 + gap_len);
+            buf.extend_from_slice(&count_bytes[..W::BYTES]);
+            buf.truncate(buf.len() - W::BYTES + len);
             if buf.len() >= CHUNK {
                 flush(&mut buf, &mut sum).map_err(failed)?;
             }
@@ -378,9 +382,11 @@ pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, 
     let mut packed = Packed::with_capacity(extent.len, "a layer read back from disk")?;
     // The entries are decoded from `buf[at..filled]`, refilled a chunk of
     // whole words at a time (each word added to the checksum as it comes)
-    // whenever less than a longest entry is left.
+    // whenever less than a longest entry is left.  A gap and a count are
+    // read at their full width and cut to their length (copies of a fixed
+    // size, no calls), so `buf` has a longest entry to spare past them.
     let longest = 1 + 8 + W::BYTES;
-    let mut buf = vec![0u8; CHUNK + longest];
+    let mut buf = vec![0u8; CHUNK + 2 * longest];
     let (mut at, mut filled, mut left) = (0usize, 0usize, payload);
     let mut count = [0u8; 32];
     let mut key = 0u64;
@@ -408,16 +414,16 @@ pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, 
         if at + 1 + gap_len + len > filled {
             return Err(corrupt("holds entries past its end (altered?)"));
         }
-        let mut gap = [0u8; 8];
-        gap[..gap_len].copy_from_slice(&buf[at + 1..at + 1 + gap_len]);
-        let gap = u64::from_le_bytes(gap);
+        let gap = u64::from_le_bytes(buf[at + 1..at + 9].try_into().unwrap_or_default());
+        let gap = gap & (u64::MAX >> (64 - 8 * gap_len));
         key = match key.checked_add(gap) {
             Some(next) if gap > 0 => next,
             _ => return Err(corrupt("holds keys out of order")),
         };
         let from = at + 1 + gap_len;
-        count[..len].copy_from_slice(&buf[from..from + len]);
-        count[len..W::BYTES].fill(0);
+        for (i, byte) in count[..W::BYTES].iter_mut().enumerate() {
+            *byte = if i < len { buf[from + i] } else { 0 };
+        }
         packed.push(key, W::take(&count[..W::BYTES]))?;
         at = from + len;
     }

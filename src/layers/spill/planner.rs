@@ -293,14 +293,16 @@ impl Plan<'_> {
             per_state = Some(per_state.map_or(measured, |r| r.max(measured)));
             let bytes = tables.iter().map(|t| record_bytes::<O>(t.len())).sum();
             spill.check_disk(bytes, what)?;
+            // Packed and sorted (as a record holds them) in parallel.
+            let packed: Vec<Packed<O>> = (tables.into_par_iter())
+                .map(|table| sorted(table.pack()))
+                .collect();
             let mut writer = Writer::create(spill.fresh("run")?)?;
-            for (j, table) in tables.into_iter().enumerate() {
+            for (j, run) in packed.into_iter().enumerate() {
                 if ctl.is_cancelled() {
                     return Err(SearchError::Cancelled);
                 }
-                if !table.is_empty() {
-                    let mut run = table.pack();
-                    run.sort();
+                if !run.is_empty() {
                     runs[j].push(writer.append(run_label(j), &run)?);
                 }
             }
