@@ -278,7 +278,11 @@ fn gap_bytes(gap: u64) -> usize {
 /// 256-bit count of 31 or 32 (code 31).
 #[inline]
 fn count_code(bytes: &[u8]) -> (usize, usize) {
-    let len = bytes.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    // A word at a time from the top (every count type is whole words).
+    let len = (bytes.chunks_exact(8).enumerate().rev())
+        .map(|(i, word)| (i, u64::from_le_bytes(word.try_into().unwrap_or_default())))
+        .find(|&(_, word)| word != 0)
+        .map_or(0, |(i, word)| 8 * i + 8 - word.leading_zeros() as usize / 8);
     if len >= 31 {
         (31, bytes.len())
     } else {
