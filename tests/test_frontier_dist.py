@@ -74,7 +74,7 @@ def _damaging(monkeypatch, damage, after: int) -> list[str]:
     ("damage", "words"),
     [
         (lambda path: os.truncate(path, os.path.getsize(path) - 5), "truncated"),
-        (lambda path: _flip(path, os.path.getsize(path) // 2), "checksum"),
+        (lambda path: _flip(path, os.path.getsize(path) // 2), "altered"),
     ],
     ids=["truncated", "altered"],
 )

@@ -84,7 +84,8 @@ def test_an_automatic_budget():
 
 def test_finish_counts_within_a_budget(tmp_path):
     # The 5x5 square from a corner: about 10 MB of layers, so a 1 MiB budget
-    # spills most steps (the private driver shows the bytes written).
+    # spills most steps (the private driver shows the bytes written: 2.2 MiB
+    # of compact records, where entries of fixed width took 9.5 MiB).
     from solvers.peg import dp as _peg_dp
 
     board = PegBoard.rectangle(5, 5)
@@ -99,7 +100,7 @@ def test_finish_counts_within_a_budget(tmp_path):
         got = dict(_peg_dp.finish_counts(budgeted, board, s))
     finally:
         budgeted.close()
-    assert budgeted.spill.written > 4 * MiB
+    assert budgeted.spill.written > MiB
     assert {board.holes[hole]: count for hole, count in got.items()} == {
         hole: count for hole, count in want.items() if count
     }
@@ -232,6 +233,7 @@ def test_a_damaged_checkpoint_is_refused(damage, tmp_path):
     else:
         data[len(data) // 2] ^= 0x08
         layer.write_bytes(bytes(data))
-        words = "checksum|zero key"
+        # The flipped bit may fall in a record's header or its entries.
+        words = "checksum|altered|out of order|wider|another number|truncated"
     with pytest.raises(ValueError, match=words):
         count_peg_solutions(board, **kwargs)

@@ -28,7 +28,9 @@
 //! share a directory at the same time.
 
 use super::count::{Count, U256};
-use super::spill::{file_error, read_shard, record_bytes_wide, Checksum, Extent, FileRef};
+use super::spill::{
+    file_error, read_shard, record_bytes_wide, record_least, Checksum, Extent, FileRef,
+};
 use super::spill::{Shard, Stored, Writer};
 use super::table::SHARDS;
 use crate::engine::Control;
@@ -39,7 +41,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The first line of a manifest (and its format: the only one read).
-const FORMAT: &str = "solvers layer checkpoint 1";
+const FORMAT: &str = "solvers layer checkpoint 2";
 const MANIFEST: &str = "manifest";
 const TEMPORARY: &str = "manifest.tmp";
 /// A manifest is a few kilobytes; anything much larger is not one.
@@ -250,9 +252,15 @@ pub fn load(dir: &Path, problem: u64) -> Result<Option<Saved>, SearchError> {
     if n > SHARDS as u64 {
         return Err(malformed());
     }
-    // The records lie end to end and fill the file, as written.
-    let mut shards = Vec::with_capacity(n as usize);
-    let mut end = 0u128;
+    // The records lie end to end and fill the file, as written: each one
+    // from its offset to the next (the last to the file's end) takes
+    // between the least and the most bytes of its entries.
+    let mut shards: Vec<(u64, usize)> = Vec::with_capacity(n as usize);
+    let fits = |from: u64, to: u64, len: usize| {
+        let (least, most) = record_range_of(count, len);
+        to.checked_sub(from)
+            .is_some_and(|took| (least..=most).contains(&(took as u128)))
+    };
     for i in 0..n {
         let fields = lines.value("shard").ok_or_else(malformed)?;
         let fields: Vec<Option<u64>> = fields.split(' ').map(decimal).collect();
@@ -260,13 +268,20 @@ pub fn load(dir: &Path, problem: u64) -> Result<Option<Saved>, SearchError> {
             return Err(malformed());
         };
         let len = usize::try_from(len).map_err(|_| malformed())?;
-        if at != i || offset as u128 != end {
+        let follows = match shards.last() {
+            Some(&(from, len)) => fits(from, offset, len),
+            None => offset == 0,
+        };
+        if at != i || !follows {
             return Err(malformed());
         }
-        end += record_bytes_of(count, len);
         shards.push((offset, len));
     }
-    if end != bytes as u128 {
+    let filled = match shards.last() {
+        Some(&(from, len)) => fits(from, bytes, len),
+        None => bytes == 0,
+    };
+    if !filled {
         return Err(malformed());
     }
     let extras = lines.extras().ok_or_else(malformed)?;
@@ -377,14 +392,15 @@ fn checksum(text: &str) -> u64 {
     sum.value()
 }
 
-/// The bytes of a record of `len` counts of the type tagged `count` (in
-/// 128 bits: `len` comes from a file and may be anything).
-fn record_bytes_of(count: u8, len: usize) -> u128 {
-    match count {
+/// The least and the most bytes of a record of `len` counts of the type
+/// tagged `count` (in 128 bits: `len` comes from a file and may be anything).
+fn record_range_of(count: u8, len: usize) -> (u128, u128) {
+    let most = match count {
         c if c == u64::TAG => record_bytes_wide::<u64>(len),
         c if c == u128::TAG => record_bytes_wide::<u128>(len),
         _ => record_bytes_wide::<U256>(len),
-    }
+    };
+    (record_least(len), most)
 }
 
 fn hex(text: &str) -> Option<u64> {
@@ -763,7 +779,7 @@ mod tests {
             assert!(msg.contains("remove the directory"), "{what}: {msg}");
         }
         // Another version's manifest, its checksum right.
-        write_signed(&dir.0, &good.replace(FORMAT, "solvers layer checkpoint 2"));
+        write_signed(&dir.0, &good.replace(FORMAT, "solvers layer checkpoint 3"));
         assert!(refused(&dir.0, 1).contains("of this version"));
         // A directory where the manifest should be: a file error naming it.
         std::fs::remove_file(&manifest).unwrap();

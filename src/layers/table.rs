@@ -531,6 +531,32 @@ impl<W: Count> Packed<W> {
         }
     }
 
+    /// Whether the entries are in increasing order of key (as a record on
+    /// disk holds them, `spill/format.rs`).
+    pub fn is_sorted(&self) -> bool {
+        self.slots.is_sorted_by(|a, b| a[0] < b[0])
+    }
+
+    /// Put the entries in increasing order of key, in place (the counts
+    /// past 64 bits stay in the side map, found by key).
+    pub fn sort(&mut self) {
+        if !self.is_sorted() {
+            self.slots.sort_unstable_by_key(|slot| slot[0]);
+        }
+    }
+
+    /// A copy of the shard sorted by key.
+    pub fn sorted(&self) -> Result<Self, SearchError> {
+        let mut slots = crate::memory::try_with_capacity(self.slots.len(), "a sorted layer shard")?;
+        slots.extend_from_slice(&self.slots);
+        let mut copy = Packed {
+            slots,
+            wide: self.wide.clone(),
+        };
+        copy.sort();
+        Ok(copy)
+    }
+
     /// The entries in runs of at most `n` (the tasks of a step).
     pub fn chunks(&self, n: usize) -> impl Iterator<Item = Entries<'_, W>> + '_ {
         (self.slots.chunks(n)).map(|slots| Entries {

@@ -35,6 +35,7 @@ use crate::layers::{
     accumulate, check_disk_at, mix, owner_of, read_shard, record_bytes, Count, Entries, Extent,
     FileRef, Label, Packed, Writer, U256,
 };
+use rayon::prelude::*;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -241,6 +242,7 @@ impl<T: Fn(usize) -> u64 + Sync> Task<'_, T> {
         check_disk_at(folder, bytes, "a round's partition file")?;
         let mut writer = Writer::kept(partial.clone())?;
         let mut places = Vec::with_capacity(self.parts);
+        pieces.par_iter_mut().for_each(Packed::sort);
         for (owner, piece) in pieces.iter().enumerate() {
             places.push(if piece.is_empty() {
                 None

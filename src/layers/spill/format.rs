@@ -1,33 +1,47 @@
 //! The on-disk record of a stored shard: its [`Writer`] and [`read_shard`].
 //!
 //! A file holds records end to end, one per shard, each:
-//! * a 32-byte header: magic `SLVS`, the format (`u16`, [`FORMAT`]), the
+//! * a 40-byte header: magic `SLVS`, the format (`u16`, [`FORMAT`]), the
 //!   count type's tag ([`Count::TAG`]) and a zero byte, the problem's tag
 //!   (`u64`), the shard (`u32`), four zero bytes, the number of entries
-//!   (`u64`);
-//! * the entries: key (`u64`, never 0), count ([`Count::BYTES`]);
-//! * a [`Checksum`] of every 64-bit word of the record before it.
+//!   (`u64`), the bytes of the entries and their padding (`u64`);
+//! * the entries in increasing order of key, each a tag byte, the gap from
+//!   the previous key (the first from 0; at least 1) in the fewest bytes
+//!   that hold it (1 to 8), and the count's bytes up to its last nonzero
+//!   one (0 to [`Count::BYTES`]).  The tag's top 3 bits are the gap's bytes
+//!   less one, its low 5 bits the count's bytes (31 standing for 32, the
+//!   only length past 16, so a 256-bit count of 31 bytes is written whole);
+//! * zero bytes up to a multiple of 8, then a [`Checksum`] of every 64-bit
+//!   word of the record before it.
 //!
-//! All numbers are little-endian.  The reader is given where the record
-//! lies and what it must say ([`Extent`], [`Label`]) and checks the file's
-//! length first, so a truncated, altered or foreign record (another format,
-//! count type, problem, step or shard) is `SearchError::Corrupt`, never a
-//! wrong count and never a huge allocation taken from a damaged length.
+//! All numbers are little-endian.  Layer keys are hashes of states spread
+//! over 64 bits, so a shard's gaps take about `8 - log256(entries)` bytes,
+//! and most counts are far below their type's width: a frontier layer of
+//! `u128` counts takes 8 to 12 bytes an entry instead of 24.  The record's
+//! size depends on its entries; [`record_bytes`] is its most (1 byte an
+//! entry over fixed-width keys and counts), which the disk check uses.
+//!
+//! The reader is given where the record lies and what it must say
+//! ([`Extent`], [`Label`]) and checks that its entries can take the size
+//! the header gives and that the file holds it first, so a truncated, altered or foreign record (another format, count
+//! type, problem, step or shard) is `SearchError::Corrupt`, never a wrong
+//! count and never a huge allocation taken from a damaged length.
 
 use crate::error::SearchError;
 use crate::layers::count::Count;
 use crate::layers::table::Packed;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufReader, BufWriter, ErrorKind, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The first bytes of a shard file.
 const MAGIC: [u8; 4] = *b"SLVS";
-/// The format written (and the only one read).
-const FORMAT: u16 = 1;
+/// The format written (and the only one read): 2 is the compact record
+/// above (1 held each entry as a fixed 8-byte key and [`Count::BYTES`]).
+const FORMAT: u16 = 2;
 /// Bytes before the entries.
-const HEADER: usize = 32;
+const HEADER: usize = 40;
 
 /// A running checksum of 64-bit words: each step is a bijection of the
 /// running value, so changing any one word always changes the result.
@@ -139,14 +153,35 @@ impl Writer {
         })
     }
 
-    /// Append `packed` as a record carrying `label`; where it lies.
+    /// Append `packed` as a record carrying `label`; where it lies.  The
+    /// entries go in increasing order of key: a shard not sorted yet is
+    /// copied and the copy sorted (an owner sorts it in place first,
+    /// [`Packed::sort`], and no copy is made).
     pub fn append<W: Count>(
         &mut self,
         label: Label,
         packed: &Packed<W>,
     ) -> Result<Extent, SearchError> {
+        let sorted;
+        let packed = if packed.is_sorted() {
+            packed
+        } else {
+            sorted = packed.sorted()?;
+            &sorted
+        };
         let path = self.file.path.clone();
         let failed = |e| file_error("write", &path, e);
+        let mut count_bytes = Vec::with_capacity(32);
+        // The entries' bytes first, for the header.
+        let (mut payload, mut last) = (0u64, 0u64);
+        for (key, count) in packed.entries().iter() {
+            count_bytes.clear();
+            count.put(&mut count_bytes);
+            let gap = gap_bytes(key.wrapping_sub(last));
+            payload += (1 + gap + count_code(&count_bytes).1) as u64;
+            last = key;
+        }
+        let payload = payload.div_ceil(8) * 8;
         let mut sum = Checksum::default();
         let mut header = Vec::with_capacity(HEADER);
         header.extend_from_slice(&MAGIC);
@@ -156,16 +191,44 @@ impl Writer {
         header.extend_from_slice(&label.shard.to_le_bytes());
         header.extend_from_slice(&0u32.to_le_bytes());
         header.extend_from_slice(&(packed.len() as u64).to_le_bytes());
+        header.extend_from_slice(&payload.to_le_bytes());
         sum.add_bytes(&header);
         self.out.write_all(&header).map_err(failed)?;
-        let mut entry = Vec::with_capacity(8 + W::BYTES);
+        // Whole words of `buf` go to the checksum and the file; the last
+        // few bytes of an entry wait in it for the next.
+        let mut buf: Vec<u8> = Vec::with_capacity(CHUNK + 64);
+        let mut flushed = 0u64;
+        let mut flush = |buf: &mut Vec<u8>, sum: &mut Checksum| {
+            let words = buf.len() / 8 * 8;
+            sum.add_bytes(&buf[..words]);
+            let wrote = self.out.write_all(&buf[..words]);
+            buf.drain(..words);
+            flushed += words as u64;
+            wrote
+        };
+        let mut last = 0u64;
         for (key, count) in packed.entries().iter() {
-            entry.clear();
-            entry.extend_from_slice(&key.to_le_bytes());
-            count.put(&mut entry);
-            sum.add_bytes(&entry);
-            self.out.write_all(&entry).map_err(failed)?;
+            // Sorted and distinct keys above 0: every gap is at least 1.
+            let gap = key.wrapping_sub(last);
+            last = key;
+            let gap_len = gap_bytes(gap);
+            count_bytes.clear();
+            count.put(&mut count_bytes);
+            let (code, len) = count_code(&count_bytes);
+            // Whole widths copied and cut back (no calls for copies of
+            // a length known only here).
+            buf.push(((gap_len - 1) << 5 | code) as u8);
+            buf.extend_from_slice(&gap.to_le_bytes());
+            buf.truncate(buf.len() - 8 + gap_len);
+            buf.extend_from_slice(&count_bytes[..W::BYTES]);
+            buf.truncate(buf.len() - W::BYTES + len);
+            if buf.len() >= CHUNK {
+                flush(&mut buf, &mut sum).map_err(failed)?;
+            }
         }
+        buf.resize(buf.len().div_ceil(8) * 8, 0);
+        flush(&mut buf, &mut sum).map_err(failed)?;
+        debug_assert_eq!(flushed, payload);
         self.out
             .write_all(&sum.value().to_le_bytes())
             .map_err(failed)?;
@@ -174,7 +237,7 @@ impl Writer {
             offset: self.at,
             len: packed.len(),
         };
-        self.at += record_bytes::<W>(packed.len());
+        self.at += HEADER as u64 + payload + 8;
         Ok(extent)
     }
 
@@ -200,20 +263,66 @@ impl Writer {
     }
 }
 
-/// The bytes of a record of `n` entries (`n` of a shard in memory: its
-/// record fits in a `u64`).
+/// The bytes of encoded entries gathered before their whole words are
+/// written.
+const CHUNK: usize = 1 << 16;
+
+/// The fewest bytes that hold `gap` (1 to 8).
+#[inline]
+fn gap_bytes(gap: u64) -> usize {
+    (64 - gap.leading_zeros() as usize).div_ceil(8).max(1)
+}
+
+/// A count's tag code and the bytes written of it, from its fixed-width
+/// little-endian `bytes`: up to its last nonzero byte, or all 32 for a
+/// 256-bit count of 31 or 32 (code 31).
+#[inline]
+fn count_code(bytes: &[u8]) -> (usize, usize) {
+    // A word at a time from the top (every count type is whole words).
+    let len = (bytes.chunks_exact(8).enumerate().rev())
+        .map(|(i, word)| (i, u64::from_le_bytes(word.try_into().unwrap_or_default())))
+        .find(|&(_, word)| word != 0)
+        .map_or(0, |(i, word)| 8 * i + 8 - word.leading_zeros() as usize / 8);
+    if len >= 31 {
+        (31, bytes.len())
+    } else {
+        (len, len)
+    }
+}
+
+/// The count's bytes a tag's low 5 bits `code` say follow.
+#[inline]
+fn count_len(code: u8) -> usize {
+    if code == 31 {
+        32
+    } else {
+        code as usize
+    }
+}
+
+/// The most bytes of a record of `n` entries (`n` of a shard in memory: its
+/// record fits in a `u64`): each entry's tag, a whole 8-byte gap and the
+/// count at its full width, padded to a word.  A record of one entry with
+/// a key from 2^56 up and a full-width count takes exactly this.
 pub fn record_bytes<W: Count>(n: usize) -> u64 {
-    (HEADER + n * (8 + W::BYTES) + 8) as u64
+    (HEADER + (n * (1 + 8 + W::BYTES)).div_ceil(8) * 8 + 8) as u64
 }
 
 /// [`record_bytes`] in 128 bits, for an `n` read from a file or a manifest:
 /// it may be anything, and must not wrap to a small size.
 pub(in crate::layers) fn record_bytes_wide<W: Count>(n: usize) -> u128 {
-    (HEADER + 8) as u128 + n as u128 * (8 + W::BYTES) as u128
+    (HEADER + 8) as u128 + (n as u128 * (1 + 8 + W::BYTES) as u128).div_ceil(8) * 8
+}
+
+/// The fewest bytes of a record of `n` entries (each a tag and a one-byte
+/// gap, counts of 0), in 128 bits: what a file must hold past a record's
+/// offset before the record is read.
+pub(in crate::layers) fn record_least(n: usize) -> u128 {
+    (HEADER + 8) as u128 + (n as u128 * 2).div_ceil(8) * 8
 }
 
 /// The shard recorded at `extent`, which must carry `label` and hold counts
-/// of type `W`.
+/// of type `W`; its entries in increasing order of key.
 pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, SearchError> {
     let path = extent.file.path();
     let corrupt = |why: &str| {
@@ -254,7 +363,15 @@ pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, 
     if entries != extent.len as u64 {
         return Err(corrupt("holds another number of entries than was written"));
     }
-    let end = extent.offset as u128 + record_bytes_wide::<W>(extent.len);
+    // Before anything is allocated for the entries: the record's size
+    // must be one its entries can take, and the file must hold it.
+    let payload = word(32);
+    let record = (HEADER + 8) as u128 + payload as u128;
+    let fits = record_least(extent.len)..=record_bytes_wide::<W>(extent.len);
+    if payload % 8 != 0 || !fits.contains(&record) {
+        return Err(corrupt("says a size its entries cannot take (altered?)"));
+    }
+    let end = extent.offset as u128 + record;
     if end > size as u128 {
         return Err(corrupt(&format!(
             "is {size} bytes long, but its record ends at byte {end} (truncated?)"
@@ -262,23 +379,64 @@ pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, 
     }
     let mut sum = Checksum::default();
     sum.add_bytes(&header);
+    let read = |e: std::io::Error| match e.kind() {
+        ErrorKind::UnexpectedEof => corrupt("ends inside a record (truncated?)"),
+        _ => file_error("read", path, e),
+    };
     let mut packed = Packed::with_capacity(extent.len, "a layer read back from disk")?;
-    let mut entry = vec![0u8; 8 + W::BYTES];
+    // The entries are decoded from `buf[at..filled]`, refilled a chunk of
+    // whole words at a time (each word added to the checksum as it comes)
+    // whenever less than a longest entry is left.  A gap and a count are
+    // read at their full width and cut to their length (copies of a fixed
+    // size, no calls), so `buf` has a longest entry to spare past them.
+    let longest = 1 + 8 + W::BYTES;
+    let mut buf = vec![0u8; CHUNK + 2 * longest];
+    let (mut at, mut filled, mut left) = (0usize, 0usize, payload);
+    let mut count = [0u8; 32];
+    let mut key = 0u64;
     for _ in 0..entries {
-        input
-            .read_exact(&mut entry)
-            .map_err(|e| file_error("read", path, e))?;
-        sum.add_bytes(&entry);
-        let key = u64::from_le_bytes(entry[..8].try_into().unwrap_or_default());
-        if key == 0 {
-            return Err(corrupt("holds a zero key"));
+        if filled - at < longest && left > 0 {
+            buf.copy_within(at..filled, 0);
+            filled -= at;
+            at = 0;
+            // A multiple of 8, as `left` and CHUNK are; room for it, as
+            // fewer than `longest` bytes wait.
+            let more = usize::try_from(left).map_or(CHUNK, |left| left.min(CHUNK));
+            input
+                .read_exact(&mut buf[filled..filled + more])
+                .map_err(read)?;
+            sum.add_bytes(&buf[filled..filled + more]);
+            filled += more;
+            left -= more as u64;
         }
-        packed.push(key, W::take(&entry[8..]))?;
+        let tag = buf[at];
+        let gap_len = (tag >> 5) as usize + 1;
+        let len = count_len(tag & 31);
+        if len > W::BYTES {
+            return Err(corrupt("holds a count wider than its type"));
+        }
+        if at + 1 + gap_len + len > filled {
+            return Err(corrupt("holds entries past its end (altered?)"));
+        }
+        let gap = u64::from_le_bytes(buf[at + 1..at + 9].try_into().unwrap_or_default());
+        let gap = gap & (u64::MAX >> (64 - 8 * gap_len));
+        key = match key.checked_add(gap) {
+            Some(next) if gap > 0 => next,
+            _ => return Err(corrupt("holds keys out of order")),
+        };
+        let from = at + 1 + gap_len;
+        for (i, byte) in count[..W::BYTES].iter_mut().enumerate() {
+            *byte = if i < len { buf[from + i] } else { 0 };
+        }
+        packed.push(key, W::take(&count[..W::BYTES]))?;
+        at = from + len;
+    }
+    // What is left of the payload is padding: less than a word, zeros.
+    if left > 0 || filled - at >= 8 || buf[at..filled].iter().any(|&b| b != 0) {
+        return Err(corrupt("holds more than its entries (altered?)"));
     }
     let mut trailer = [0u8; 8];
-    input
-        .read_exact(&mut trailer)
-        .map_err(|e| file_error("read", path, e))?;
+    input.read_exact(&mut trailer).map_err(read)?;
     if u64::from_le_bytes(trailer) != sum.value() {
         return Err(corrupt("does not match its checksum (altered?)"));
     }
@@ -409,10 +567,25 @@ mod tests {
             extents.push((label, extent));
         }
         let written = writer.finish().unwrap();
-        let sizes: u64 = records.iter().map(|r| record_bytes::<W>(r.len())).sum();
-        assert_eq!(written, sizes);
         let path = extents[0].1.file.path().to_path_buf();
-        assert_eq!(std::fs::metadata(&path).unwrap().len(), sizes);
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), written);
+        // Each record between the least and the most its entries take,
+        // the records end to end.
+        let ends: Vec<u64> = (extents.iter().skip(1).map(|(_, e)| e.offset))
+            .chain([written])
+            .collect();
+        for (((_, extent), record), end) in extents.iter().zip(&records).zip(ends) {
+            let took = end - extent.offset;
+            assert!(took <= record_bytes::<W>(record.len()), "{took}");
+            assert!(took as u128 >= record_least(record.len()), "{took}");
+            assert_eq!(took % 8, 0);
+        }
+        // One entry with a key from 2^56 up and a full-width count takes
+        // the most, exactly.
+        assert_eq!(
+            extents[3].1.offset - extents[2].1.offset,
+            record_bytes::<W>(1)
+        );
         for ((label, extent), record) in extents.iter().zip(&records).rev() {
             let back = read_shard::<W>(extent, *label).unwrap();
             assert_eq!(&entries(&back), record, "{label:?}");
@@ -456,7 +629,9 @@ mod tests {
             bad[at] ^= 0x10;
             let msg = refused(&bad);
             assert!(
-                msg.contains("checksum") || msg.contains("zero key") || msg.contains("magic"),
+                ["altered", "out of order", "wider", "truncated", "magic"]
+                    .iter()
+                    .any(|why| msg.contains(why)),
                 "{msg}"
             );
         }
@@ -476,8 +651,8 @@ mod tests {
         w.finish().unwrap();
         let path = one.file.path().to_path_buf();
         let good = std::fs::read(&path).unwrap();
-        let split = record_bytes::<u128>(2) as usize;
-        assert_eq!(two.offset as usize, split);
+        let split = two.offset as usize;
+        assert!(split as u64 <= record_bytes::<u128>(2));
         for cut in 0..good.len() {
             std::fs::write(&path, &good[..cut]).unwrap();
             // A record wholly before the cut still reads as written.
@@ -506,7 +681,7 @@ mod tests {
         w.finish().unwrap();
         let path = extent.file.path().to_path_buf();
         let good = std::fs::read(&path).unwrap();
-        assert_eq!(good.len() as u64, record_bytes::<u64>(3));
+        assert!(good.len() as u64 <= record_bytes::<u64>(3));
         for at in 0..good.len() {
             for bit in 0..8 {
                 let mut bad = good.clone();
@@ -518,7 +693,159 @@ mod tests {
         }
         std::fs::write(&path, &good).unwrap();
         let back = read_shard::<u64>(&extent, label).unwrap();
-        assert_eq!(entries(&back), entries(&packed));
+        assert_eq!(entries(&back), [(1, 5), (77, 0), (u64::MAX, u64::MAX)]);
+    }
+
+    /// A count of `W` with `bytes` significant bytes, from random `bits`.
+    fn count_of<W: Count>(bits: &[u8], bytes: usize) -> W {
+        let mut full = vec![0u8; W::BYTES];
+        full[..bytes].copy_from_slice(&bits[..bytes]);
+        if bytes > 0 {
+            full[bytes - 1] |= 1;
+        }
+        W::take(&full)
+    }
+
+    /// Random shards (keys of every gap width, counts of every length),
+    /// each written unsorted and read back sorted, within the bounds.
+    fn random_records_round_trip<W: Count>() {
+        let spill = Spill::new(0, None);
+        let mut writer = Writer::create(spill.fresh("t").unwrap()).unwrap();
+        let mut written = Vec::new();
+        for seed in 1..40u64 {
+            let n = (seed * seed * 7 % 1500) as usize;
+            let bits = noise(seed, 8 + 32 + n * 48);
+            let mut seen = std::collections::HashSet::new();
+            let mut record = Vec::new();
+            for (i, raw) in bits[40..].chunks_exact(48).enumerate() {
+                // Keys spread over 2^8 to 2^64: gaps of 1 to 8 bytes.
+                let key = u64::from_le_bytes(raw[..8].try_into().unwrap()) >> (8 * (i % 8));
+                let count = count_of::<W>(&raw[8..40], i % (W::BYTES + 1));
+                if key != 0 && seen.insert(key) {
+                    record.push((key, count));
+                }
+            }
+            let label = Label {
+                problem: seed,
+                shard: seed as u32 % 64,
+            };
+            let extent = writer
+                .append(label, &Packed::from_entries(&record))
+                .unwrap();
+            record.sort_by_key(|&(key, _)| key);
+            written.push((label, extent, record));
+        }
+        let end = writer.finish().unwrap();
+        for (i, (label, extent, record)) in written.iter().enumerate() {
+            let next = written.get(i + 1).map_or(end, |(_, e, _)| e.offset);
+            let took = next - extent.offset;
+            assert!(took <= record_bytes::<W>(record.len()));
+            assert!(took as u128 >= record_least(record.len()));
+            let back = read_shard::<W>(extent, *label).unwrap();
+            assert!(back.is_sorted());
+            assert_eq!(&entries(&back), record);
+        }
+    }
+
+    #[test]
+    fn random_records_of_every_count_type_round_trip() {
+        random_records_round_trip::<u64>();
+        random_records_round_trip::<u128>();
+        random_records_round_trip::<U256>();
+    }
+
+    #[test]
+    fn the_bounds_of_a_record_are_the_least_and_the_most_it_can_take() {
+        for n in [0usize, 1, 2, 7, 8, 1000] {
+            assert_eq!(record_bytes::<u64>(n) as u128, record_bytes_wide::<u64>(n));
+            assert_eq!(
+                record_bytes::<U256>(n) as u128,
+                record_bytes_wide::<U256>(n)
+            );
+            assert!(record_least(n) <= record_bytes_wide::<u64>(n));
+        }
+        // The header, the raw entries (8-byte keys, full counts) and a tag
+        // byte an entry, the checksum.
+        assert_eq!(record_bytes::<u64>(8), 40 + 8 * 17 + 8);
+        assert_eq!(record_bytes::<u128>(8), 40 + 8 * 25 + 8);
+        assert_eq!(record_bytes::<U256>(8), 40 + 8 * 41 + 8);
+        assert_eq!(record_least(8), 40 + 16 + 8);
+        // Keys 1, 2, ...: one-byte gaps, counts of 0: the least, exactly.
+        let spill = Spill::new(0, None);
+        let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
+        let zeros: Vec<(u64, u128)> = (1..=8).map(|k| (k, 0)).collect();
+        w.append(
+            Label {
+                problem: 0,
+                shard: 0,
+            },
+            &Packed::from_entries(&zeros),
+        )
+        .unwrap();
+        assert_eq!(w.finish().unwrap() as u128, record_least(8));
+        assert_eq!(gap_bytes(1), 1);
+        assert_eq!(gap_bytes(255), 1);
+        assert_eq!(gap_bytes(256), 2);
+        assert_eq!(gap_bytes(u64::MAX), 8);
+        assert_eq!(count_code(&[0; 32]), (0, 0));
+        assert_eq!(count_code(&[0xff; 32]), (31, 32));
+        let mut wide = [0u8; 32];
+        wide[30] = 1;
+        assert_eq!(count_code(&wide), (31, 32));
+        wide[30] = 0;
+        wide[29] = 1;
+        assert_eq!(count_code(&wide), (30, 30));
+    }
+
+    #[test]
+    fn a_forged_gap_or_count_is_refused() {
+        let spill = Spill::new(0, None);
+        let label = Label {
+            problem: 3,
+            shard: 1,
+        };
+        let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
+        let extent = w
+            .append(label, &Packed::from_entries(&[(9u64, 1u64), (10, 2)]))
+            .unwrap();
+        w.finish().unwrap();
+        let path = extent.file.path().to_path_buf();
+        let good = std::fs::read(&path).unwrap();
+        // The entries: tag, gap, count byte each, from byte 40.
+        assert_eq!(good[40..46], [1, 9, 1, 1, 1, 2]);
+        let forge = |at: usize, byte: u8| {
+            let mut bad = good.clone();
+            bad[at] = byte;
+            // The checksum made right again: only the decoding refuses.
+            let mut sum = Checksum::default();
+            let end = bad.len() - 8;
+            sum.add_bytes(&bad[..end]);
+            bad[end..].copy_from_slice(&sum.value().to_le_bytes());
+            std::fs::write(&path, &bad).unwrap();
+            corrupt(read_shard::<u64>(&extent, label))
+        };
+        assert!(forge(44, 0).contains("out of order"));
+        assert!(forge(40, 9).contains("wider"));
+        assert!(forge(40, 31).contains("wider"));
+        // A longer gap runs the entries past the record's end.
+        assert!(forge(43, 0x61).contains("past its end"));
+        // A count byte less leaves a byte that is not padding.
+        assert!(forge(43, 0).contains("more than its entries"));
+        // A gap that runs the key past 2^64.
+        let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
+        let top = [(u64::MAX - 1, 1u64), (u64::MAX, 1)];
+        let extent = w.append(label, &Packed::from_entries(&top)).unwrap();
+        w.finish().unwrap();
+        let mut bad = std::fs::read(extent.file.path()).unwrap();
+        // Tag, 8-byte gap, count; then the second entry's tag and gap.
+        assert_eq!(bad[50..53], [1, 1, 1]);
+        bad[51] = 2;
+        let mut sum = Checksum::default();
+        let end = bad.len() - 8;
+        sum.add_bytes(&bad[..end]);
+        bad[end..].copy_from_slice(&sum.value().to_le_bytes());
+        std::fs::write(extent.file.path(), &bad).unwrap();
+        assert!(corrupt(read_shard::<u64>(&extent, label)).contains("out of order"));
     }
 
     #[test]
@@ -618,7 +945,8 @@ mod tests {
             offset: 0,
             len: usize::MAX,
         };
-        assert!(corrupt(read_shard::<u64>(&bad, label)).contains("truncated"));
+        let msg = corrupt(read_shard::<u64>(&bad, label));
+        assert!(msg.contains("truncated") || msg.contains("size"), "{msg}");
     }
 
     #[test]

@@ -30,8 +30,9 @@
 //! Before step 1, the disk: the step's writes are estimated (the input in
 //! memory, the next layer at its planned bound, twice by runs) and refused
 //! (`SearchError::Disk`) if the spill directory's disk would keep less than
-//! a reserve free; each file is checked again, exactly, before it is
-//! written.  A disk is never filled.
+//! a reserve free; each file is checked again, with the most its records
+//! can take ([`record_bytes`]), before it is written.  A disk is never
+//! filled.
 //!
 //! Invariants:
 //! * the answer is the same with or without spilling, under any budget
@@ -54,7 +55,7 @@ mod store;
 
 pub use budget::{check_disk_at, Spill};
 pub use format::record_bytes;
-pub(super) use format::{file_error, record_bytes_wide};
+pub(super) use format::{file_error, record_bytes_wide, record_least};
 pub use format::{read_shard, Checksum, Extent, FileRef, Label, Writer};
 pub use planner::{step, Spilling};
 pub use store::{Shard, Stored};

@@ -9,6 +9,7 @@ use crate::engine::Control;
 use crate::error::SearchError;
 use crate::layers::count::Count;
 use crate::layers::table::{shard_of, Packed, SHARDS};
+use rayon::prelude::*;
 
 /// One shard of a stored layer.
 pub enum Shard<W: Count> {
@@ -135,17 +136,24 @@ impl<W: Count> Stored<W> {
         if bytes > 0 {
             spill.check_disk(bytes, "a layer")?;
         }
+        // Sorted by key (as a record holds them) in parallel first.
+        (self.shards.par_iter_mut()).for_each(|shard| {
+            if let Shard::Memory(packed) = shard {
+                packed.sort();
+            }
+        });
         let mut writer: Option<Writer> = None;
         for i in 0..self.shards.len() {
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
+            let label = self.label(i);
             if let Shard::Memory(packed) = &self.shards[i] {
                 let writer = match &mut writer {
                     Some(writer) => writer,
                     None => writer.insert(Writer::create(spill.fresh("layer")?)?),
                 };
-                self.shards[i] = Shard::File(writer.append(self.label(i), packed)?);
+                self.shards[i] = Shard::File(writer.append(label, packed)?);
             }
         }
         if let Some(writer) = writer {
