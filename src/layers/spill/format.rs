@@ -23,9 +23,10 @@
 //!
 //! The reader is given where the record lies and what it must say
 //! ([`Extent`], [`Label`]) and checks that its entries can take the size
-//! the header gives and that the file holds it first, so a truncated, altered or foreign record (another format, count
-//! type, problem, step or shard) is `SearchError::Corrupt`, never a wrong
-//! count and never a huge allocation taken from a damaged length.
+//! the header gives and that the file holds it first, so a truncated,
+//! altered or foreign record (another format, count type, problem, step or
+//! shard) is `SearchError::Corrupt`, never a wrong count and never a huge
+//! allocation taken from a damaged length.
 
 use crate::error::SearchError;
 use crate::layers::count::Count;
