@@ -10,23 +10,20 @@ use _core::knights::Board;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+mod common;
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let num = |i: usize, default: usize| -> usize {
-        args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default)
-    };
-    let (rows, cols) = (num(0, 6), num(1, 6));
-    let start = match args.get(2).map(String::as_str) {
-        None | Some("all") => None,
-        Some(rc) => {
-            let (r, c) = rc.split_once(',').expect("start as R,C");
-            Some(r.parse::<usize>().unwrap() * cols + c.parse::<usize>().unwrap())
-        }
-    };
-    let closed = args.get(3).is_some_and(|a| a == "closed");
-    let threads = num(4, 0);
+    let args = common::CountArgs::parse();
+    let max_rss = args.num(5, usize::MAX);
+    let common::CountArgs {
+        rows,
+        cols,
+        start,
+        closed,
+        threads,
+        ..
+    } = args;
     let board = Board::rectangle(rows, cols).expect("a board");
-    let max_rss = num(5, usize::MAX);
     let ctl = Control::new();
     let over = AtomicBool::new(false);
     let t = Instant::now();

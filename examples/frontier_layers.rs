@@ -1,31 +1,31 @@
 //! The states of each layer of a frontier count, with and without the
 //! merging of mirror images (`cargo run --release --example frontier_layers
-//! -- ROWS COLS [all|R,C] [closed] [THREADS] [both|mirror|plain] [top|out]`):
+//! -- ROWS COLS [all|R,C] [closed] [THREADS] [both|mirror|plain] [top|out]
+//! [GB DIR]`):
 //! one line a step (the states of each way and their ratio), then the
 //! widest layer, the sum over the steps and the seconds of each way; `top`
 //! or `out` takes each sweep column from the top or from the outside in
-//! (default: as the count does).
+//! (default: as the count does); `GB DIR` keeps the layers within `GB`
+//! gigabytes of memory, spilling to `DIR` past them (default: in memory).
 
 use _core::engine::Control;
-use _core::knights::frontier::layer_sizes;
+use _core::knights::frontier::layer_sizes_within;
 use _core::knights::Board;
+use _core::layers::Spill;
+use std::path::Path;
 use std::time::Instant;
 
+mod common;
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let num = |i: usize, default: usize| -> usize {
-        args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default)
-    };
-    let (rows, cols) = (num(0, 6), num(1, 6));
-    let start = match args.get(2).map(String::as_str) {
-        None | Some("all") => None,
-        Some(rc) => {
-            let (r, c) = rc.split_once(',').expect("start as R,C");
-            Some(r.parse::<usize>().unwrap() * cols + c.parse::<usize>().unwrap())
-        }
-    };
-    let closed = args.get(3).is_some_and(|a| a == "closed");
-    let threads = num(4, 0);
+    let common::CountArgs {
+        rows,
+        cols,
+        start,
+        closed,
+        threads,
+        rest: args,
+    } = common::CountArgs::parse();
     let ways: &[bool] = match args.get(5).map(String::as_str) {
         Some("mirror") => &[true],
         Some("plain") => &[false],
@@ -36,16 +36,24 @@ fn main() {
         Some("out") => Some(true),
         _ => None,
     };
+    let spill = match (args.get(7), args.get(8)) {
+        (Some(gb), Some(dir)) => {
+            let gb: f64 = gb.parse().expect("a budget in GB");
+            Spill::new((gb * 1e9) as u64, Some(Path::new(dir)))
+        }
+        _ => Spill::unlimited(),
+    };
     let board = Board::rectangle(rows, cols).expect("a board");
     let mut runs = Vec::new();
     for &mirror in ways {
         let t = Instant::now();
-        let (tours, sizes) = layer_sizes(
+        let (tours, sizes) = layer_sizes_within(
             &board,
             start,
             closed,
             (mirror, order),
             threads,
+            &spill,
             &Control::new(),
         )
         .expect("a count");

@@ -549,10 +549,12 @@ impl<W: Count> Packed<W> {
     pub fn sorted(&self) -> Result<Self, SearchError> {
         let mut slots = crate::memory::try_with_capacity(self.slots.len(), "a sorted layer shard")?;
         slots.extend_from_slice(&self.slots);
-        let mut copy = Packed {
-            slots,
-            wide: self.wide.clone(),
-        };
+        // The counts past 64 bits, copied as fallibly as the slots.
+        let mut wide = WideMap::default();
+        wide.try_reserve(self.wide.len())
+            .map_err(|_| SearchError::memory(WIDE_COUNTS, bytes_of::<(u64, W)>(self.wide.len())))?;
+        wide.extend(self.wide.iter().map(|(&key, &count)| (key, count)));
+        let mut copy = Packed { slots, wide };
         copy.sort();
         Ok(copy)
     }

@@ -4,10 +4,12 @@
 //! A frontier of up to 15 squares works in a `u64` (a working frontier is
 //! the frontier and the new square: 16 nibbles) and packs as it is.  The
 //! frontier of a shorter side of 8 has 17 squares (18 working slots, 72
-//! bits), so it works in a `u128` and packs denser: a square's code is one
-//! of 11 values (unused, done, or one of at most 9 labels: see [`Codes::pack`]),
-//! so two squares take 7 bits (121 <= 128 values), and 8 pairs and the
-//! 17th square take 56 + 4 bits.  Keys stay `u64`, so the layer engine,
+//! bits), or 18 taken from the outside in, so it works in a `u128` and
+//! packs denser: a square's code is one of 11 values (unused, done, or one
+//! of at most 9 labels: see [`Codes::pack`]), so two squares take 7 bits
+//! (121 <= 128 values): 17 squares take 56 + 4 bits, under the 4 bits of
+//! the tour ends fixed, and 18 squares take 63 bits, which only a closed
+//! count (no tour ends) can spare.  Keys stay `u64`, so the layer engine,
 //! its files and its memory per state are the same for every board.
 
 use std::ops::{BitAnd, BitOr, BitXor, Mul, Not, Shl, Shr, Sub};
@@ -36,14 +38,18 @@ pub(super) trait Codes:
     /// The low nibble.
     fn low_nibble(self) -> u8;
     /// The codes of a state (its frontier, not the working one) in the low
-    /// 60 bits of a key.
+    /// 60 bits of a key (63 for a frontier of 18 squares).
     fn pack(self) -> u64;
-    /// The codes in the low 60 bits of `key`.
+    /// The codes in the low bits of `key` (the bits above them cleared).
     fn unpack(key: u64) -> Self;
 }
 
-/// The low 60 bits of a key: the frontier's codes.
+/// The low 60 bits of a key: the frontier's codes (up to 17 squares).
 pub(super) const CODES_MASK: u64 = (1 << 60) - 1;
+
+/// The low 63 bits of a key: the codes of a frontier of 18 squares (a
+/// closed count's: the key's top bit only marks it as not free).
+pub(super) const WIDE_CODES_MASK: u64 = (1 << 63) - 1;
 
 impl Codes for u64 {
     const ONES: u64 = 0x1111_1111_1111_1111;
@@ -140,16 +146,20 @@ impl Codes for u128 {
         self as u8 & 15
     }
 
-    /// 17 squares at most: squares `2i, 2i + 1` in the 7 bits at `7i`
-    /// (`i < 8`), square 16 in the 4 bits at 56.  A code is below 11: a
-    /// frontier of 17 squares has at most 9 labels (a label marks two loose
-    /// ends of one fragment, or one whose other end is one of the tour's
-    /// two ends: `2 * 8 + 1` or `2 * 7 + 2` squares), numbered from 2.
+    /// 18 squares at most: squares `2i, 2i + 1` in the 7 bits at `7i`
+    /// (`i < 9`), so square 16 alone takes the 4 bits at 56 and 17 squares
+    /// stay in 60 bits.  A code is below 11: a frontier of 17 squares has
+    /// at most 9 labels (a label marks two loose ends of one fragment, or
+    /// one whose other end is one of the tour's two ends: `2 * 8 + 1` or
+    /// `2 * 7 + 2` squares), numbered from 2, and so does one of 18 in a
+    /// closed count (every label twice).
     #[inline]
     fn pack(self) -> u64 {
-        debug_assert_eq!(self >> 68, 0);
+        debug_assert_eq!(self >> 72, 0);
         let lo = self as u64;
-        let mut key = ((self >> 64) as u64) << 56;
+        let top = (self >> 64) as u8;
+        debug_assert!(top & 15 < 11 && top >> 4 < 11, "code past 10");
+        let mut key = (PAIR[top as usize] as u64) << 56;
         for i in 0..8 {
             let byte = (lo >> (8 * i)) as u8;
             debug_assert!(byte & 15 < 11 && byte >> 4 < 11, "code past 10");
@@ -165,7 +175,7 @@ impl Codes for u128 {
             let code = (key >> (7 * i)) as usize & 127;
             lo |= (UNPAIR[code] as u64) << (8 * i);
         }
-        (lo as u128) | ((key >> 56 & 15) as u128) << 64
+        (lo as u128) | (UNPAIR[(key >> 56) as usize & 127] as u128) << 64
     }
 }
 
@@ -174,25 +184,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dense_keys_are_the_codes_and_fit_60_bits() {
-        // Every pair of codes in every position, and the 17th square.
+    fn dense_keys_are_the_codes_and_fit_60_or_63_bits() {
+        // Every pair of codes in every position; 17 squares in 60 bits
+        // (under the tour ends), 18 in 63.
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        for round in 0..20_000u32 {
-            let mut codes = 0u128;
-            for i in 0..17 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let c = match round {
-                    0 => 10,
-                    1 => 0,
-                    _ => seed % 11,
-                };
-                codes |= (c as u128) << (4 * i);
+        for squares in [17, 18] {
+            let mask = if squares == 17 {
+                CODES_MASK
+            } else {
+                WIDE_CODES_MASK
+            };
+            for round in 0..20_000u32 {
+                let mut codes = 0u128;
+                for i in 0..squares {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let c = match round {
+                        0 => 10,
+                        1 => 0,
+                        _ => seed % 11,
+                    };
+                    codes |= (c as u128) << (4 * i);
+                }
+                let key = codes.pack();
+                assert_eq!(key & !mask, 0);
+                let marked = key | !mask & (9 << 60);
+                assert_eq!(u128::unpack(marked & mask), codes);
             }
-            let key = codes.pack();
-            assert_eq!(key & !CODES_MASK, 0);
-            assert_eq!(u128::unpack(key | 9 << 60), codes);
         }
         for c in 0..121 {
             assert_eq!(PAIR[UNPAIR[c] as usize] as usize, c);

@@ -3,7 +3,6 @@
 //! files past the memory budget), with counts of the narrowest type that
 //! surely holds them ([`Width`]).
 
-use super::code::CODES_MASK;
 use crate::error::SearchError;
 use crate::layers::{Count, Packed, Stored, U256};
 
@@ -35,17 +34,26 @@ impl Width {
     }
 }
 
-/// The total count of the states whose codes are `done` (every square finished).
-pub(super) fn finished<C: Count>(l: &Stored<C>, done: u64) -> Result<U256, SearchError> {
+/// The finished states of a sweep (every square done): their codes, and
+/// the bits of a key that hold codes (the others: the tour ends fixed, or
+/// a mark).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Done {
+    pub(super) codes: u64,
+    pub(super) mask: u64,
+}
+
+/// The total count of the finished states.
+pub(super) fn finished<C: Count>(l: &Stored<C>, done: Done) -> Result<U256, SearchError> {
     let sum = l.try_fold(U256::default(), |s, key, c| add_finished(s, key, c, done))?;
     sum.ok_or(SearchError::Overflow)
 }
 
-/// `sum` plus the count of `key` if it is a finished state (codes `done`);
-/// `None` past 256 bits.
+/// `sum` plus the count of `key` if it is a finished state; `None` past
+/// 256 bits.
 #[inline]
-pub(super) fn add_finished<C: Count>(sum: U256, key: u64, count: C, done: u64) -> Option<U256> {
-    match key & CODES_MASK == done {
+pub(super) fn add_finished<C: Count>(sum: U256, key: u64, count: C, done: Done) -> Option<U256> {
+    match key & done.mask == done.codes {
         true => sum.checked_add(count.to_wide()),
         false => Some(sum),
     }

@@ -251,12 +251,27 @@ pub fn layer_sizes(
     board: &Board,
     start: Option<usize>,
     closed: bool,
-    (mirror, outside_in): (bool, Option<bool>),
+    how: (bool, Option<bool>),
     threads: usize,
     ctl: &Control,
 ) -> Result<(U256, Vec<u64>), CountError> {
+    layer_sizes_within(board, start, closed, how, threads, &Spill::unlimited(), ctl)
+}
+
+/// [`layer_sizes`] within `spill`'s budget (the benches' runs of boards
+/// whose layers do not fit in memory).
+#[doc(hidden)]
+pub fn layer_sizes_within(
+    board: &Board,
+    start: Option<usize>,
+    closed: bool,
+    (mirror, outside_in): (bool, Option<bool>),
+    threads: usize,
+    spill: &Spill,
+    ctl: &Control,
+) -> Result<(U256, Vec<u64>), CountError> {
     let storage = Storage {
-        spill: &Spill::unlimited(),
+        spill,
         checkpoint: None,
     };
     let mut sizes = Vec::new();
@@ -569,6 +584,53 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn closed_columns_of_eight_from_the_outside_in() {
+        // A closed count keys a frontier of 18 squares (columns of 8 from
+        // the outside in) in 63 bits: the same boards swept across that
+        // way, with and without the mirror, against the sweep along.
+        let ctl = Control::new();
+        let storage = Storage {
+            spill: &Spill::unlimited(),
+            checkpoint: None,
+        };
+        let holes = |rows: usize, cols: usize, holes: &[usize]| {
+            let present = (0..rows * cols).map(|i| !holes.contains(&i)).collect();
+            Board::from_mask(rows, cols, present).unwrap()
+        };
+        for board in [
+            Board::rectangle(3, 8).unwrap(),
+            Board::rectangle(8, 4).unwrap(),
+            Board::rectangle(5, 8).unwrap(),
+            // Not symmetric under the flip of the columns of 8: no mirror.
+            holes(5, 8, &[0, 39]),
+        ] {
+            let want = count_paths(&board, None, true, 1, &ctl).unwrap().tours;
+            let by_columns = board.rows() > board.cols();
+            let across = Sweep::ordered(&board, (None, None), true, by_columns, true).unwrap();
+            assert_eq!(across.width, 18);
+            for sweep in [across.clone(), across.unmirrored()] {
+                let paths = match sweep.caps {
+                    Some(_) => sweep.run(1, storage, usize::MAX, &ctl, None).unwrap().0,
+                    None => U256::default(),
+                };
+                let tours = tours_from_paths(&board, None, true, paths).unwrap();
+                assert_eq!(tours, want, "{}x{}", board.rows(), board.cols());
+            }
+        }
+        assert_eq!(
+            count_paths(&Board::rectangle(5, 8).unwrap(), None, true, 1, &ctl)
+                .unwrap()
+                .tours,
+            U256::from(2 * 40 * 44_202u128),
+            "5x8 closed (OEIS A193055: 44,202 cycles)"
+        );
+        // An open count's key holds the tour ends: 17 squares at most.
+        let board = Board::rectangle(3, 8).unwrap();
+        let open = Sweep::ordered(&board, (None, None), false, false, true);
+        assert!(open.is_err_and(|e| e.0.contains("outside")));
     }
 
     /// The directed tours and each layer's states of a count, with and

@@ -9,8 +9,10 @@
 //! fragment whose other end is one of the tour's two ends and has already
 //! left.  Labels are renumbered in order of first appearance, so equal
 //! frontiers give equal states; a state packs into a `u64` key (the codes in
-//! 60 bits, see `code.rs`, and 4 bits for the ends already fixed), which
-//! caps the shorter side at [`MAX_FRONTIER_SIDE`](super::MAX_FRONTIER_SIDE).
+//! 60 bits, see `code.rs`, and 4 bits for the ends already fixed; a closed
+//! count fixes no end, so a frontier of 18 squares takes 63 bits and the
+//! top bit), which caps the shorter side at
+//! [`MAX_FRONTIER_SIDE`](super::MAX_FRONTIER_SIDE).
 //! Processing square `k` chooses which of its edges to earlier squares are
 //! used (none, one or two), joins the fragments (joining both ends of one
 //! fragment closes a cycle: allowed only as the very last edge of a closed
@@ -34,7 +36,8 @@
 //!   or by both ends of one fragment (closing a cycle) unless it is the last
 //!   square, ends the state.
 
-use super::code::{Codes, CODES_MASK};
+use super::code::Codes;
+use super::layer::Done;
 use super::sweep::{Step, Sweep, OUTSIDE};
 
 /// Codes of a frontier square; labels of loose ends are `2..`.
@@ -50,14 +53,17 @@ impl Sweep<'_> {
     /// The first layer: every frontier slot before the board, nothing fixed.
     pub(super) fn first_key(&self) -> u64 {
         match self.width <= NARROW {
-            true => key(u64::from_mask(self.ones), 0, 0),
-            false => key(self.ones, 0, 0),
+            true => self.key(u64::from_mask(self.ones), 0, 0),
+            false => self.key(self.ones, 0, 0),
         }
     }
 
-    /// The codes of a finished state: every frontier square done.
-    pub(super) fn done(&self) -> u64 {
-        self.first_key() & CODES_MASK
+    /// The finished states: every frontier square done.
+    pub(super) fn done(&self) -> Done {
+        Done {
+            codes: self.first_key() & self.codes_mask,
+            mask: self.codes_mask,
+        }
     }
 
     /// Every state that `key` goes on to at `step`, passed to `emit`.
@@ -74,8 +80,11 @@ impl Sweep<'_> {
     #[inline]
     fn expand_in<W: Codes>(&self, step: &Step, key: u64, emit: &mut impl FnMut(u64)) {
         let w = self.width;
-        let codes = W::unpack(key);
-        let ends = (key >> 60) as u32 - 1;
+        let codes = W::unpack(key & self.codes_mask);
+        let ends = match self.ends_in_key {
+            true => (key >> 60) as u32 - 1,
+            false => 0,
+        };
         let (tl, td) = (ends / 3, ends % 3);
         if !step.present {
             self.finish(step, codes | W::small(DONE as u64) << (4 * w), tl, td, emit);
@@ -188,7 +197,7 @@ impl Sweep<'_> {
             }
         }
         let out = renumbered(codes, labels);
-        let mut key = key(out, tl, td);
+        let mut key = self.key(out, tl, td);
         if let Some(from) = &step.mirror {
             key = key.min(self.mirrored(from, out, tl, td));
         }
@@ -202,14 +211,14 @@ impl Sweep<'_> {
     #[inline]
     fn mirrored<W: Codes>(&self, from: &[u8], codes: W, tl: u32, td: u32) -> u64 {
         let Some(mirror) = self.mirror else {
-            return key(codes, tl, td);
+            return self.key(codes, tl, td);
         };
         let mut image = W::small(0);
         for (i, &j) in from.iter().enumerate().take(self.width) {
             let code = match j {
                 // The image of a square outside the frontier: finished, so
                 // the square is too (a live square's image is live).
-                OUTSIDE if nibble(codes, i) != DONE => return key(codes, tl, td),
+                OUTSIDE if nibble(codes, i) != DONE => return self.key(codes, tl, td),
                 OUTSIDE => DONE,
                 j => nibble(codes, j as usize),
             };
@@ -221,7 +230,22 @@ impl Sweep<'_> {
             true => (td, tl),
             false => (tl, td),
         };
-        key(renumbered(image, labels), tl, td)
+        self.key(renumbered(image, labels), tl, td)
+    }
+
+    /// The key of a state: its codes, and the fixed ends `(light, dark)`
+    /// on top; never 0, so 0 marks a free table slot.  A closed count has
+    /// no ends to fix: its top bit alone marks the key (under it, the 63
+    /// bits of a frontier of 18 squares).
+    #[inline]
+    fn key<W: Codes>(&self, codes: W, tl: u32, td: u32) -> u64 {
+        match self.ends_in_key {
+            true => codes.pack() | ((tl * 3 + td + 1) as u64) << 60,
+            false => {
+                debug_assert_eq!((tl, td), (0, 0));
+                codes.pack() | 1 << 63
+            }
+        }
     }
 }
 
@@ -286,13 +310,6 @@ fn needs_fit<W: Codes>(step: &Step, codes: W) -> bool {
         }
     }
     true
-}
-
-/// The key of a state: its codes, and the fixed ends `(light, dark)` on
-/// top (never 0, so 0 marks a free table slot).
-#[inline]
-fn key<W: Codes>(codes: W, tl: u32, td: u32) -> u64 {
-    codes.pack() | ((tl * 3 + td + 1) as u64) << 60
 }
 
 /// Bit `4i` set where nibble `i` of `x` is 0.

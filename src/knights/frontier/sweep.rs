@@ -20,7 +20,7 @@
 //! [`MAX_FRONTIER_SIDE`].  The colour caps on the tour's ends (see
 //! `state.rs`, "Pruning") are counted here once, from the whole board.
 
-use super::code::Codes;
+use super::code::{Codes, CODES_MASK, WIDE_CODES_MASK};
 use super::MAX_FRONTIER_SIDE;
 use crate::error::InputError;
 use crate::knights::Board;
@@ -126,6 +126,12 @@ pub(super) struct Sweep<'a> {
     /// The reflection that merges states at column ends, where the board
     /// and the question allow it.
     pub(super) mirror: Option<Mirror>,
+    /// The bits of a key that hold the codes (see `code.rs`): 60, or 63
+    /// for a closed count's frontier of 18 squares.
+    pub(super) codes_mask: u64,
+    /// Whether keys hold the tour ends fixed (in the 4 bits over 60
+    /// bits of codes); a closed count with 18 squares fixes none.
+    pub(super) ends_in_key: bool,
 }
 
 /// A square's neighbours as sweep indices, ascending (at most 8).
@@ -152,8 +158,12 @@ pub(super) struct SquareInfo {
 }
 
 /// The longest sweep column taken from the outside in: its frontier (a
-/// square more than from the top, `2h + 2`) fits the 17 squares of a key.
+/// square more than from the top, `2h + 2`) fits the 17 squares of a key,
+/// and in a closed count (no tour ends in the key) the 18 of a column of 8.
 pub(super) const OUTSIDE_IN_SIDE: usize = 7;
+
+/// The most squares of a frontier whose key also holds the tour ends.
+const KEY_SQUARES: usize = 17;
 
 /// Squares in the ring [`Recent`].
 pub(super) const RING: usize = 32;
@@ -166,7 +176,8 @@ pub(super) struct Recent([SquareInfo; RING]);
 // taken from the outside in) fits in `Recent` and in the slot masks (`u32`)
 // of a `Step`; so does a frontier taken from the outside in in a key.
 const _: () = assert!(2 * MAX_FRONTIER_SIDE + 2 <= RING && RING <= 32);
-const _: () = assert!(2 * OUTSIDE_IN_SIDE + 2 <= 17);
+const _: () = assert!(2 * OUTSIDE_IN_SIDE + 2 <= KEY_SQUARES);
+const _: () = assert!(2 * MAX_FRONTIER_SIDE + 2 <= KEY_SQUARES + 1);
 
 impl Recent {
     pub(super) fn new() -> Recent {
@@ -217,7 +228,9 @@ impl<'a> Sweep<'a> {
     ///
     /// Each sweep column is taken from the outside in (rows `0, h - 1, 1,
     /// h - 2, ...`) on square boards whose columns the key holds that way
-    /// (up to [`OUTSIDE_IN_SIDE`]) and on boards a column longer than wide
+    /// (up to [`OUTSIDE_IN_SIDE`]; a closed count's key holds columns of 8
+    /// that way too, but 8x8 has more states so) and on boards a column
+    /// longer than wide
     /// with columns of up to 6, from the top otherwise.  From the outside in
     /// the swept part of a column is symmetric every second square, so the
     /// mirror merges states there too (see [`Mirror`]), and the widest
@@ -241,6 +254,9 @@ impl<'a> Sweep<'a> {
         // 7x8 closed has more states that way (and columns of 7 work in
         // 128 bits, which costs time).
         let outside_in = long == h || (long == h + 1 && h < OUTSIDE_IN_SIDE);
+        // 8x8 closed (a frontier of 18 squares, which only a closed count's
+        // key holds) has more states from the outside in: 809,493,661 at
+        // the widest, against about 640 million from the top.
         let outside_in = outside_in && h <= OUTSIDE_IN_SIDE;
         Sweep::ordered(board, ends, closed, by_columns, outside_in)
     }
@@ -288,6 +304,13 @@ impl<'a> Sweep<'a> {
             })
             .max();
         let width = (longest.unwrap_or(0) as usize).max(2 * h + 1);
+        // A key holds 17 squares and the tour ends, or 18 and no ends.
+        if width > KEY_SQUARES && !closed {
+            return Err(InputError(format!(
+                "an open count takes sweep columns of 8 from the top only: from the outside \
+                 in, its frontier of {width} squares and the tour ends do not fit a key"
+            )));
+        }
         let mut sweep = Sweep {
             board,
             ends: (start, end),
@@ -303,6 +326,11 @@ impl<'a> Sweep<'a> {
             closed,
             caps: None,
             mirror: None,
+            codes_mask: match width > KEY_SQUARES {
+                true => WIDE_CODES_MASK,
+                false => CODES_MASK,
+            },
+            ends_in_key: width <= KEY_SQUARES,
         };
         let len = rows * cols;
         // Every cycle passes through every square: a closed count needs no
