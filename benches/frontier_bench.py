@@ -24,7 +24,8 @@ merging of mirror images and the outside-in order (issue 30); since then, on a
 shared machine: 6x6 2.8 s / 1.24 M states / 93 MB (before 5.3 s / 4.05 M /
 253 MB the same hour), 6x6 closed 27,177 states (137,245), 6x7 17 s / 7.2 M /
 496 MB (35 s / 11.7 M / 650 MB), 6x7 closed 317,333 (521,266), 6x8 closed
-639,085 (854,677), 5x8 390,059 (551,096): the before/after table is in
+639,085 (854,677), 5x8 390,059 (551,096), and 7x7 (run alone) 240 s /
+146.6 M / 9,745 MB (208 s / 229 M / 10.6 GB): the before/after table is in
 docs/performance.md, and ``cargo run --release --example frontier_layers --
 6 7 all closed 2 both`` prints every step's states with and without the mirror.
 """

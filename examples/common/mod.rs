@@ -41,6 +41,7 @@ impl CountArgs {
     }
 
     /// Argument `i` as a number, `default` if absent or not one.
+    #[allow(dead_code)] // (each example compiles this module; not all take a number of their own)
     pub fn num(&self, i: usize, default: usize) -> usize {
         self.rest
             .get(i)

@@ -756,10 +756,13 @@ mod tests {
 
     #[test]
     fn knuths_partial_boards() {
-        // OEIS A383660 (3 rows, from n = 11) and A383661 (5 rows, from
-        // n = 9): the undirected closed tours of the first 2n cells of an
-        // h-row board filled column by column (Knuth, TAOCP pre-fascicle
-        // 8A), so each step of a sweep of columns of h; the boards of whole
+        // OEIS A383660 (3 rows, from n = 11), A383661 (5 rows, from n = 9)
+        // and A383663 (7 rows, from n = 11; its 11th term, the whole 7x6
+        // board, is A175881's 1,067,638): the undirected closed tours of
+        // the first 2n cells of an h-row board filled column by column
+        // (Knuth, TAOCP pre-fascicle 8A), so each step of a sweep of
+        // columns of h where the board is as long as h (the 7-row boards
+        // here are shorter and swept along their rows); the boards of whole
         // columns are symmetric and merge, the others do not.
         let a383660: [u128; 20] = [
             4, 0, 4, 24, 16, 56, 306, 176, 456, 2632, 1536, 4828, 26788, 15424, 44952, 254288,
@@ -768,8 +771,14 @@ mod tests {
         let a383661: [u128; 16] = [
             1, 0, 1, 30, 0, 148, 8, 78, 9309, 612, 62749, 44202, 42049, 2916485, 147192, 18284136,
         ];
+        let a383663: [u128; 11] = [2, 11, 58, 0, 21, 1020, 9309, 1481, 34162, 1295034, 1067638];
         let ctl = Control::new();
-        for (h, first, terms) in [(3, 11, &a383660[..]), (5, 9, &a383661[..])] {
+        let sequences = [
+            (3, 11, &a383660[..]),
+            (5, 9, &a383661[..]),
+            (7, 11, &a383663[..]),
+        ];
+        for (h, first, terms) in sequences {
             for (i, &want) in terms.iter().enumerate() {
                 let cells = 2 * (first + i);
                 let cols = cells.div_ceil(h);
