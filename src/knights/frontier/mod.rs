@@ -586,6 +586,12 @@ mod tests {
         }
     }
 
+    /// The `rows x cols` rectangle less the cells `holes`.
+    fn rectangle_less(rows: usize, cols: usize, holes: &[usize]) -> Board {
+        let present = (0..rows * cols).map(|i| !holes.contains(&i)).collect();
+        Board::from_mask(rows, cols, present).unwrap()
+    }
+
     #[test]
     fn closed_columns_of_eight_from_the_outside_in() {
         // A closed count keys a frontier of 18 squares (columns of 8 from
@@ -596,16 +602,12 @@ mod tests {
             spill: &Spill::unlimited(),
             checkpoint: None,
         };
-        let holes = |rows: usize, cols: usize, holes: &[usize]| {
-            let present = (0..rows * cols).map(|i| !holes.contains(&i)).collect();
-            Board::from_mask(rows, cols, present).unwrap()
-        };
         for board in [
             Board::rectangle(3, 8).unwrap(),
             Board::rectangle(8, 4).unwrap(),
             Board::rectangle(5, 8).unwrap(),
             // Not symmetric under the flip of the columns of 8: no mirror.
-            holes(5, 8, &[0, 39]),
+            rectangle_less(5, 8, &[0, 39]),
         ] {
             let want = count_paths(&board, None, true, 1, &ctl).unwrap().tours;
             let by_columns = board.rows() > board.cols();
@@ -729,16 +731,12 @@ mod tests {
         // the middle square of an odd column, or a square and its image
         // on an even one, so the colours still allow tours) and boards that
         // are not (a square taken from one side only: not merged).
-        let holes = |rows: usize, cols: usize, holes: &[usize]| {
-            let present = (0..rows * cols).map(|i| !holes.contains(&i)).collect();
-            Board::from_mask(rows, cols, present).unwrap()
-        };
         let ctl = Control::new();
         for (board, symmetric) in [
-            (holes(5, 6, &[12]), true),
-            (holes(6, 6, &[0, 30, 8, 26]), true),
-            (holes(5, 6, &[0]), false),
-            (holes(6, 6, &[7]), false),
+            (rectangle_less(5, 6, &[12]), true),
+            (rectangle_less(6, 6, &[0, 30, 8, 26]), true),
+            (rectangle_less(5, 6, &[0]), false),
+            (rectangle_less(6, 6, &[7]), false),
         ] {
             for closed in [false, true] {
                 let [merged, plain] = merged_and_plain(&board, None, closed);
