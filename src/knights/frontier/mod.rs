@@ -533,7 +533,12 @@ mod tests {
         closed: bool,
     ) -> U256 {
         let by_columns = board.rows() > board.cols();
-        let sweep = Sweep::oriented(board, ends, closed, by_columns).unwrap();
+        paths_in_memory(&Sweep::oriented(board, ends, closed, by_columns).unwrap())
+    }
+
+    /// The undirected paths (cycles) of `sweep`, run in memory; 0 where the
+    /// colours rule out every tour (no sweep is run then).
+    fn paths_in_memory(sweep: &Sweep<'_>) -> U256 {
         if sweep.caps.is_none() {
             return U256::default();
         }
@@ -598,10 +603,6 @@ mod tests {
         // the outside in) in 63 bits: the same boards swept across that
         // way, with and without the mirror, against the sweep along.
         let ctl = Control::new();
-        let storage = Storage {
-            spill: &Spill::unlimited(),
-            checkpoint: None,
-        };
         for board in [
             Board::rectangle(3, 8).unwrap(),
             Board::rectangle(8, 4).unwrap(),
@@ -614,10 +615,7 @@ mod tests {
             let across = Sweep::ordered(&board, (None, None), true, by_columns, true).unwrap();
             assert_eq!(across.width, 18);
             for sweep in [across.clone(), across.unmirrored()] {
-                let paths = match sweep.caps {
-                    Some(_) => sweep.run(1, storage, usize::MAX, &ctl, None).unwrap().0,
-                    None => U256::default(),
-                };
+                let paths = paths_in_memory(&sweep);
                 let tours = tours_from_paths(&board, None, true, paths).unwrap();
                 assert_eq!(tours, want, "{}x{}", board.rows(), board.cols());
             }
