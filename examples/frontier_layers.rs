@@ -7,13 +7,17 @@
 //! or `out` takes each sweep column from the top or from the outside in
 //! (default: as the count does); `GB DIR` keeps the layers within `GB`
 //! gigabytes of memory, spilling to `DIR` past them (default: in memory).
+//! Each step is also reported on stderr as it ends (its states, the bytes
+//! written so far, the seconds since the start), so a run stopped early
+//! still leaves its layers' sizes.
 
 use _core::engine::Control;
 use _core::knights::frontier::layer_sizes_within;
 use _core::knights::Board;
 use _core::layers::Spill;
 use std::path::Path;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 mod common;
 
@@ -47,16 +51,22 @@ fn main() {
     let mut runs = Vec::new();
     for &mirror in ways {
         let t = Instant::now();
-        let (tours, sizes) = layer_sizes_within(
-            &board,
-            start,
-            closed,
-            (mirror, order),
-            threads,
-            &spill,
-            &Control::new(),
-        )
-        .expect("a count");
+        let ctl = Control::new();
+        let ended = AtomicBool::new(false);
+        let (tours, sizes) = std::thread::scope(|scope| {
+            scope.spawn(|| watch(&ctl, &spill, &ended, t));
+            let counted = layer_sizes_within(
+                &board,
+                start,
+                closed,
+                (mirror, order),
+                threads,
+                &spill,
+                &ctl,
+            );
+            ended.store(true, Ordering::Relaxed);
+            counted.expect("a count")
+        });
         runs.push((mirror, tours, sizes, t.elapsed().as_secs_f64()));
     }
     let steps = runs[0].2.len();
@@ -77,5 +87,23 @@ fn main() {
             "{rows}x{cols} {start:?} closed={closed} {how}: {tours} tours, widest {widest} \
              (step {at} of {steps}), {total} states in all, {seconds:.2} s"
         );
+    }
+}
+
+/// Report each step on stderr as it ends, until `ended`.
+fn watch(ctl: &Control, spill: &Spill, ended: &AtomicBool, t: Instant) {
+    let mut seen = 0;
+    while !ended.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(100));
+        let (done, total) = ctl.progress();
+        if done > seen {
+            seen = done;
+            eprintln!(
+                "step {done} of {total}: {} states, {:.1} GB written, {:.0} s",
+                spill.states(),
+                spill.written() as f64 / 1e9,
+                t.elapsed().as_secs_f64()
+            );
+        }
     }
 }

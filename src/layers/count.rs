@@ -24,6 +24,9 @@ pub trait Count: Copy + Send + Sync + Default + PartialEq + std::fmt::Debug + 's
     const BYTES: usize;
     const TAG: u8;
     fn put(self, out: &mut Vec<u8>);
+    /// The bytes of [`Count::put`] up to the last nonzero one (0 for 0):
+    /// what a spill file writes of the count.
+    fn used_bytes(self) -> usize;
     /// The count in `bytes` (exactly [`Count::BYTES`] long).
     fn take(bytes: &[u8]) -> Self;
 }
@@ -50,6 +53,10 @@ impl Count for u64 {
     const TAG: u8 = 0;
     fn put(self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.to_le_bytes());
+    }
+    #[inline]
+    fn used_bytes(self) -> usize {
+        (64 - self.leading_zeros() as usize).div_ceil(8)
     }
     fn take(bytes: &[u8]) -> Self {
         u64::from_le_bytes(bytes.try_into().unwrap_or_default())
@@ -79,6 +86,10 @@ impl Count for u128 {
     fn put(self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.to_le_bytes());
     }
+    #[inline]
+    fn used_bytes(self) -> usize {
+        (128 - self.leading_zeros() as usize).div_ceil(8)
+    }
     fn take(bytes: &[u8]) -> Self {
         u128::from_le_bytes(bytes.try_into().unwrap_or_default())
     }
@@ -107,6 +118,14 @@ impl Count for U256 {
     fn put(self, out: &mut Vec<u8>) {
         self.lo.put(out);
         self.hi.put(out);
+    }
+    #[inline]
+    fn used_bytes(self) -> usize {
+        if self.hi == 0 {
+            self.lo.used_bytes()
+        } else {
+            16 + self.hi.used_bytes()
+        }
     }
     fn take(bytes: &[u8]) -> Self {
         let (lo, hi) = bytes.split_at(16);

@@ -172,14 +172,11 @@ impl Writer {
         };
         let path = self.file.path.clone();
         let failed = |e| file_error("write", &path, e);
-        let mut count_bytes = Vec::with_capacity(32);
-        // The entries' bytes first, for the header.
+        // The entries' bytes first, for the header: measured, not encoded.
         let (mut payload, mut last) = (0u64, 0u64);
         for (key, count) in packed.entries().iter() {
-            count_bytes.clear();
-            count.put(&mut count_bytes);
             let gap = gap_bytes(key.wrapping_sub(last));
-            payload += (1 + gap + count_code(&count_bytes).1) as u64;
+            payload += (1 + gap + count_code(count).1) as u64;
             last = key;
         }
         let payload = payload.div_ceil(8) * 8;
@@ -213,15 +210,13 @@ impl Writer {
             let gap = key.wrapping_sub(last);
             last = key;
             let gap_len = gap_bytes(gap);
-            count_bytes.clear();
-            count.put(&mut count_bytes);
-            let (code, len) = count_code(&count_bytes);
+            let (code, len) = count_code(count);
             // Whole widths copied and cut back (no calls for copies of
             // a length known only here).
             buf.push(((gap_len - 1) << 5 | code) as u8);
             buf.extend_from_slice(&gap.to_le_bytes());
             buf.truncate(buf.len() - 8 + gap_len);
-            buf.extend_from_slice(&count_bytes[..W::BYTES]);
+            count.put(&mut buf);
             buf.truncate(buf.len() - W::BYTES + len);
             if buf.len() >= CHUNK {
                 flush(&mut buf, &mut sum).map_err(failed)?;
@@ -274,20 +269,13 @@ fn gap_bytes(gap: u64) -> usize {
     (64 - gap.leading_zeros() as usize).div_ceil(8).max(1)
 }
 
-/// A count's tag code and the bytes written of it, from its fixed-width
-/// little-endian `bytes`: up to its last nonzero byte, or all 32 for a
-/// 256-bit count of 31 or 32 (code 31).
+/// A count's tag code and the bytes written of it: up to its last nonzero
+/// byte, or all 32 for a 256-bit count of 31 or 32 (code 31).
 #[inline]
-fn count_code(bytes: &[u8]) -> (usize, usize) {
-    // A word at a time from the top (every count type is whole words).
-    let len = (bytes.chunks_exact(8).enumerate().rev())
-        .map(|(i, word)| (i, u64::from_le_bytes(word.try_into().unwrap_or_default())))
-        .find(|&(_, word)| word != 0)
-        .map_or(0, |(i, word)| 8 * i + 8 - word.leading_zeros() as usize / 8);
-    if len >= 31 {
-        (31, bytes.len())
-    } else {
-        (len, len)
+fn count_code<W: Count>(count: W) -> (usize, usize) {
+    match count.used_bytes() {
+        len if len >= 31 => (31, W::BYTES),
+        len => (len, len),
     }
 }
 
@@ -788,14 +776,18 @@ mod tests {
         assert_eq!(gap_bytes(255), 1);
         assert_eq!(gap_bytes(256), 2);
         assert_eq!(gap_bytes(u64::MAX), 8);
-        assert_eq!(count_code(&[0; 32]), (0, 0));
-        assert_eq!(count_code(&[0xff; 32]), (31, 32));
-        let mut wide = [0u8; 32];
-        wide[30] = 1;
-        assert_eq!(count_code(&wide), (31, 32));
-        wide[30] = 0;
-        wide[29] = 1;
-        assert_eq!(count_code(&wide), (30, 30));
+        assert_eq!(count_code(0u64), (0, 0));
+        assert_eq!(count_code(255u64), (1, 1));
+        assert_eq!(count_code(256u128), (2, 2));
+        assert_eq!(count_code(u64::MAX), (8, 8));
+        assert_eq!(count_code(u128::MAX), (16, 16));
+        let wide = |hi: u128, lo: u128| count_code(U256 { hi, lo });
+        assert_eq!(wide(0, 1), (1, 1));
+        assert_eq!(wide(1, 0), (17, 17));
+        assert_eq!(wide(u128::MAX, 0), (31, 32));
+        // 31 bytes are written whole (the tag's 5 bits stop at 31).
+        assert_eq!(wide(1 << 112, 0), (31, 32));
+        assert_eq!(wide(1 << 111, 0), (30, 30));
     }
 
     #[test]
