@@ -266,7 +266,7 @@ const CHUNK: usize = 1 << 16;
 /// The fewest bytes that hold `gap` (1 to 8).
 #[inline]
 fn gap_bytes(gap: u64) -> usize {
-    (64 - gap.leading_zeros() as usize).div_ceil(8).max(1)
+    gap.used_bytes().max(1)
 }
 
 /// A count's tag code and the bytes written of it: up to its last nonzero
