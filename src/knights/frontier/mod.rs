@@ -50,6 +50,7 @@
 //! use others than the first.
 
 mod code;
+mod growth;
 mod layer;
 mod pairs;
 mod round;
@@ -63,6 +64,7 @@ use crate::knights::{Board, Window};
 use crate::layers::{
     accumulate_some, mix, Checksum, Count, Entries, Feed, Packed, Spill, Spilling, Stored,
 };
+use growth::Growth;
 use layer::{finished, Layer, Width};
 use saved::Resume;
 use std::marker::PhantomData;
@@ -315,11 +317,11 @@ impl Sweep<'_> {
         let mut first = 0;
         let mut widest = 0u64;
         let mut layer = Layer::first(self.first_key(), tag(0));
-        let mut growth = 2.0f64;
+        let mut growth = Growth::new(self.column());
         let mut recent = Recent::new();
         if let Some(dir) = storage.checkpoint {
             // The layer after step k is tagged as the step's output, k + 1.
-            match saved::resume(dir, problem, steps, |k| tag(k + 1))? {
+            match saved::resume(dir, problem, steps, self.column(), |k| tag(k + 1))? {
                 None => {}
                 Some(Resume::Done { paths, widest }) => {
                     ctl.resume(steps, steps);
@@ -349,12 +351,7 @@ impl Sweep<'_> {
             }
             let step = &self.step_at(k, &mut recent);
             let before = layer.len().max(1);
-            // Tables sized for the growth of the step before; they grow if
-            // that is too little (a shard at a time, so growing is cheap).
-            let expected = (before as f64 * growth.min(2.0)) as usize;
-            // A memory budget is planned for the step's growth uncapped,
-            // with a quarter more.
-            let bound = (before as f64 * growth * 1.25) as usize;
+            let (expected, bound) = growth.plan(k, before);
             let width = layer.next_width()?;
             let what = format!(
                 "the frontier count's tables at step {} of {steps}, after {before} states",
@@ -374,13 +371,13 @@ impl Sweep<'_> {
                 Layer::Huge(l) => self.step_to(width, &next, l, ctl)?,
             };
             let after = layer.len();
-            growth = (after as f64 / before as f64).clamp(0.25, 8.0);
+            growth.record(k, before, after);
             widest = widest.max(after as u64);
             if let Some(sizes) = sizes.as_deref_mut() {
                 sizes.push(after as u64);
             }
             if let Some(dir) = storage.checkpoint {
-                saved::save(dir, problem, k, &layer, (widest, growth), ctl)?;
+                saved::save(dir, problem, k, &layer, (widest, &growth), ctl)?;
             }
             ctl.finish_one();
         }
@@ -643,6 +640,39 @@ mod tests {
         let ctl = Control::new();
         [true, false]
             .map(|mirror| layer_sizes(board, start, closed, (mirror, None), 1, &ctl).unwrap())
+    }
+
+    #[test]
+    fn each_wide_step_makes_no_more_states_than_its_memory_plan() {
+        // The plan of a step (`growth.rs`) is what its memory budget is
+        // planned for: a step past it outgrows the budget.  Planned by the
+        // last step's growth alone, the steps after a column's end (where
+        // the mirror halves the layer) made up to 2.4 times their plan.
+        // The steps that matter are the wide ones (a quarter of the widest
+        // layer or more); from the top and from the outside in.
+        let ctl = Control::new();
+        for (rows, cols, closed) in [(6, 6, true), (6, 7, true), (5, 8, false), (5, 7, false)] {
+            let board = Board::rectangle(rows, cols).unwrap();
+            for outside_in in [false, true] {
+                let how = (true, Some(outside_in));
+                let (_, sizes) = layer_sizes(&board, None, closed, how, 2, &ctl).unwrap();
+                let widest = sizes.iter().copied().max().unwrap() as usize;
+                let mut growth = Growth::new(rows.min(cols));
+                let mut before = 1;
+                for (k, &after) in sizes.iter().enumerate() {
+                    let after = after as usize;
+                    let (_, bound) = growth.plan(k, before);
+                    assert!(
+                        after < widest / 4 || after <= bound,
+                        "{rows}x{cols} closed={closed} outside_in={outside_in}: step {} made \
+                         {after} states from {before}, planned for {bound}",
+                        k + 1
+                    );
+                    growth.record(k, before, after);
+                    before = after.max(1);
+                }
+            }
+        }
     }
 
     #[test]

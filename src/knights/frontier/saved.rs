@@ -1,8 +1,9 @@
 //! The frontier's side of a checkpoint directory
 //! ([`crate::layers::checkpoint`]): a [`Layer`] of any count width saved
 //! after each step, with what the sweep needs to go on (the widest layer so
-//! far, the last step's growth), and read back as where to resume.
+//! far, the growth of the recent steps), and read back as where to resume.
 
+use super::growth::{self, Growth};
 use super::layer::Layer;
 use crate::engine::Control;
 use crate::error::SearchError;
@@ -13,26 +14,27 @@ use std::path::Path;
 /// Where a sweep goes on from, as a checkpoint directory says.
 pub(super) enum Resume {
     /// The layer after step `step`, the widest layer up to it and the
-    /// growth of its step.
+    /// growth of the steps up to it.
     Layer {
         step: usize,
         layer: Layer,
         widest: u64,
-        growth: f64,
+        growth: Growth,
     },
     /// The count was finished: the undirected paths and the widest layer.
     Done { paths: U256, widest: u64 },
 }
 
 const WIDEST: &str = "widest";
-const GROWTH: &str = "growth";
 
-/// What `dir` holds for the sweep of `steps` steps tagged `problem`, whose
-/// layer after step `k` is tagged `tag(k)`; `None`: nothing yet.
+/// What `dir` holds for the sweep of `steps` steps (`column` squares a
+/// sweep column) tagged `problem`, whose layer after step `k` is tagged
+/// `tag(k)`; `None`: nothing yet.
 pub(super) fn resume(
     dir: &Path,
     problem: u64,
     steps: usize,
+    column: usize,
     tag: impl Fn(usize) -> u64,
 ) -> Result<Option<Resume>, SearchError> {
     Ok(Some(match checkpoint::load(dir, problem)? {
@@ -51,7 +53,8 @@ pub(super) fn resume(
                 )));
             }
             let widest = saved.extras.get(WIDEST)?;
-            let growth = f64::from_bits(saved.extras.get(GROWTH)?);
+            let last = saved.extras.get(growth::LAST)?;
+            let growth = Growth::restored(column, last, |name| saved.extras.get(name).ok());
             let layer = match saved.count {
                 t if t == u64::TAG => Layer::Narrow(saved.stored()?),
                 t if t == u128::TAG => Layer::Wide(saved.stored()?),
@@ -74,10 +77,11 @@ pub(super) fn save(
     problem: u64,
     step: usize,
     layer: &Layer,
-    (widest, growth): (u64, f64),
+    (widest, growth): (u64, &Growth),
     ctl: &Control,
 ) -> Result<(), SearchError> {
-    let extras = [(WIDEST, widest), (GROWTH, growth.to_bits())];
+    let mut extras = growth.saved();
+    extras.push((WIDEST, widest));
     let step = step as u64;
     match layer {
         Layer::Narrow(l) => checkpoint::save(dir, problem, step, l, &extras, ctl),

@@ -361,6 +361,12 @@ impl<'a> Sweep<'a> {
         Sweep::ordered(board, self.ends, closed, by_columns, outside_in)
     }
 
+    /// Squares per sweep column (a step's position in its column is its
+    /// index modulo this).
+    pub(super) fn column(&self) -> usize {
+        self.h
+    }
+
     /// The same sweep with no mirror merging (the reference it is
     /// measured and tested against).
     pub(super) fn unmirrored(mut self) -> Self {
