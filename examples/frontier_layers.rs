@@ -8,8 +8,9 @@
 //! (default: as the count does); `GB DIR` keeps the layers within `GB`
 //! gigabytes of memory, spilling to `DIR` past them (default: in memory).
 //! Each step is also reported on stderr as it ends (its states, the bytes
-//! written so far, the seconds since the start), so a run stopped early
-//! still leaves its layers' sizes.
+//! written so far, the seconds since the start, the peak resident memory so
+//! far), so a run stopped early still leaves its layers' sizes, and a peak
+//! past the budget names its step.
 
 use _core::engine::Control;
 use _core::knights::frontier::layer_sizes_within;
@@ -98,12 +99,25 @@ fn watch(ctl: &Control, spill: &Spill, ended: &AtomicBool, t: Instant) {
         let (done, total) = ctl.progress();
         if done > seen {
             seen = done;
+            let peak = match peak_resident_gb() {
+                Some(gb) => format!(", peak {gb:.2} GB resident so far"),
+                None => String::new(),
+            };
             eprintln!(
-                "step {done} of {total}: {} states, {:.1} GB written, {:.0} s",
+                "step {done} of {total}: {} states, {:.1} GB written, {:.0} s{peak}",
                 spill.states(),
                 spill.written() as f64 / 1e9,
                 t.elapsed().as_secs_f64()
             );
         }
     }
+}
+
+/// The process's peak resident memory so far (Linux's `VmHWM`), in GB; the
+/// step whose line first shows a peak is the step that made it.
+fn peak_resident_gb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024.0 / 1e9)
 }

@@ -9,9 +9,10 @@
 //! outgrew the memory budget (8x9 closed: a peak of 12.4 GB within 10.98;
 //! 7x8 closed within 250 MB: 296 MB).  So a step is planned by the larger
 //! of the last step's growth and that of the same square of the column
-//! before, which covered every step of 6x6, 6x7, 6x8, 7x7 and 7x8 (outside
-//! in and from the top) and the measured steps of 8x8 open, at most 0.91 of
-//! the plan.
+//! before, which covered every wide step (a quarter of the widest layer or
+//! more) of 6x6, 6x7, 6x8, 7x7 and 7x8 (outside in and from the top) and
+//! the measured steps of 8x8 open, at most 0.91 of the plan; and never for
+//! fewer states than the step reads (see [`Growth::plan`]).
 
 use crate::knights::frontier::MAX_FRONTIER_SIDE;
 

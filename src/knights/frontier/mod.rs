@@ -12,6 +12,8 @@
 //! * `state.rs`: a state as a `u64` key; one step's children of a key
 //!   (join the fragments, finalize, prune, renumber).
 //! * `code.rs`: a frontier's codes in a machine word, and packed in a key.
+//! * `growth.rs`: how much a step is expected to grow the layer (the
+//!   size of its tables, the states its memory is planned for).
 //! * `layer.rs`: a layer of states in packed shards, with counts of the
 //!   narrowest type that holds them; the tables that build it, the count
 //!   types and the parallel step are the layer engine's ([`crate::layers`]).
