@@ -52,6 +52,10 @@ pub(super) struct Step {
     /// The bit of the board's last square among the unswept ones (0 if it
     /// is past them).
     pub(super) last_unswept: u32,
+    /// Pairs of `needy_one` slots whose one unswept neighbour is the same
+    /// square, not the board's last: two loose ends of one fragment there
+    /// would close a cycle early (see `state.rs`, "Pruning").
+    pub(super) twin_ends: Vec<(u8, u8)>,
     /// The slots of the pinned ends (the start, and the end if given) in the
     /// working frontier.
     pub(super) pinned_slots: u32,
@@ -544,6 +548,23 @@ impl<'a> Sweep<'a> {
                     step.forced_light |= 1 << (4 * (i - 1));
                 } else {
                     step.forced_dark |= 1 << (4 * (i - 1));
+                }
+            }
+        }
+        let mut ones = step.needy_one;
+        while ones != 0 {
+            let a = ones.trailing_zeros() as usize;
+            ones &= ones - 1;
+            let need = step.unswept[a];
+            if need & step.last_unswept != 0 {
+                continue;
+            }
+            let mut rest = ones;
+            while rest != 0 {
+                let b = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                if step.unswept[b] == need {
+                    step.twin_ends.push((a as u8, b as u8));
                 }
             }
         }
