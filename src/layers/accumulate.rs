@@ -11,7 +11,7 @@
 //! without rayon work (see `table.rs`).  Every task looks at the cancel flag.
 
 use super::count::Count;
-use super::table::{needing, shard_of, Frozen, Packed, ShardTable, Sum, SHARDS};
+use super::table::{needing, shard_of, Frozen, ShardTable, Sum, SHARDS};
 use crate::engine::Control;
 use crate::error::SearchError;
 use crate::memory::check_available;
@@ -73,36 +73,6 @@ pub fn tables_in<W: Count>(
             // A memory error names all the tables, not the one that failed.
             let table = ShardTable::with_capacity(per_shard, what, true);
             Ok(Some(table.map_err(|e| needing(e, all))?))
-        })
-        .collect()
-}
-
-/// [`tables_for`], each shard's table made in the memory of `spare`'s
-/// shard of the same index where it fits ([`Packed::into_table`]): shards
-/// written to disk by the step's last group of parents.
-pub fn tables_reusing<W: Count>(
-    spare: Vec<Packed<W>>,
-    expected: usize,
-    what: &str,
-    ctl: &Control,
-) -> Result<Tables<W>, SearchError> {
-    let per_shard = expected / SHARDS;
-    let reused = spare.iter().filter(|p| p.fits_table(per_shard)).count();
-    let fresh = ShardTable::<W>::bytes_for(per_shard).saturating_mul((SHARDS - reused) as u64);
-    check_available(fresh, what)?;
-    let mut spare: Vec<Option<Packed<W>>> = spare.into_iter().map(Some).collect();
-    spare.resize_with(SHARDS, || None);
-    spare
-        .into_par_iter()
-        .map(|shard| {
-            if ctl.is_cancelled() {
-                return Err(SearchError::Cancelled);
-            }
-            let table = match shard {
-                Some(packed) => packed.into_table(per_shard, what, false),
-                None => ShardTable::with_capacity(per_shard, what, false),
-            };
-            Ok(Some(table.map_err(|e| needing(e, fresh))?))
         })
         .collect()
 }

@@ -379,18 +379,8 @@ impl<W: Count> ShardTable<W> {
     }
 
     /// The entries packed to the front of the table's own memory, in slot
-    /// order (no second copy of the layer is made); the memory past them
-    /// goes back.
+    /// order (no second copy of the layer is made).
     pub fn pack(self) -> Packed<W> {
-        let mut packed = self.pack_spare();
-        packed.shrink();
-        packed
-    }
-
-    /// [`Self::pack`], keeping all of the table's memory: for a shard that
-    /// is written and then dropped, whose memory can make the next table
-    /// ([`Packed::into_table`]).
-    pub fn pack_spare(self) -> Packed<W> {
         let mut slots = self.slots;
         let mut w = 0;
         for i in 0..slots.len() {
@@ -400,6 +390,7 @@ impl<W: Count> ShardTable<W> {
             }
         }
         slots.truncate(w);
+        slots.shrink_to_fit();
         Packed {
             slots,
             wide: self.wide,
@@ -497,49 +488,6 @@ impl<W: Count> Packed<W> {
     pub fn with_capacity(n: usize, what: &str) -> Result<Self, SearchError> {
         Ok(Packed {
             slots: crate::memory::try_with_capacity(n, what)?,
-            wide: WideMap::default(),
-        })
-    }
-
-    /// Give back the memory past the entries (of a shard packed by
-    /// [`ShardTable::pack_spare`] that stays in memory after all).
-    pub fn shrink(&mut self) {
-        self.slots.shrink_to_fit();
-    }
-
-    /// Whether this shard's memory can hold the table for about `n` keys
-    /// that [`Self::into_table`] makes: big enough, and not more than twice
-    /// the size (the rest would sit idle in memory).
-    pub fn fits_table(&self, n: usize) -> bool {
-        let size = ShardTable::<W>::slots_for(n).unwrap_or(usize::MAX);
-        (size..=size.saturating_mul(2)).contains(&self.slots.capacity())
-    }
-
-    /// An empty table for about `n` keys, in this shard's memory (its
-    /// entries dropped) where it [fits](Self::fits_table), else fresh
-    /// (`parallel` as in [`ShardTable::with_capacity`]).  Memory the
-    /// process already has is zeroed here at memory speed; fresh memory is
-    /// zeroed by the kernel page by page as it is first touched, which on
-    /// the 2-core machines here runs at about 1 GB/s (a tenth of a closed
-    /// 8x8 count's CPU time went to it, tables made for each group of a
-    /// spilled step).
-    pub fn into_table(
-        self,
-        n: usize,
-        what: &str,
-        parallel: bool,
-    ) -> Result<ShardTable<W>, SearchError> {
-        if !self.fits_table(n) {
-            drop(self);
-            return ShardTable::with_capacity(n, what, parallel);
-        }
-        let size = ShardTable::<W>::slots_for(n).unwrap_or(0);
-        let mut slots = self.slots;
-        slots.clear();
-        slots.resize(size, [0; 2]);
-        Ok(ShardTable {
-            slots,
-            used: 0,
             wide: WideMap::default(),
         })
     }

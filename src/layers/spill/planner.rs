@@ -13,12 +13,11 @@ use super::format::{read_shard, record_bytes, Extent, Label, Writer};
 use super::store::{Shard, Stored};
 use crate::engine::Control;
 use crate::error::SearchError;
-use crate::layers::accumulate::{tables_for, tables_in, tables_reusing, Tables};
+use crate::layers::accumulate::{tables_for, tables_in, Tables};
 use crate::layers::count::Count;
 use crate::layers::table::{Packed, ShardTable, SHARDS};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 
 /// The next layer from `input`, within `spill`'s budget (see the module
 /// doc): `expand(shards, tables)` adds the children of some input shards
@@ -226,7 +225,7 @@ impl Plan<'_> {
                 if ctl.is_cancelled() {
                     return Err(SearchError::Cancelled);
                 }
-                shards.push(self.place(j, packed, &kept)?.0);
+                shards.push(self.place(j, packed, &kept)?);
             }
         }
         Ok(Stored {
@@ -264,9 +263,6 @@ impl Plan<'_> {
         // runs[j]: the records of output shard j, one per group that reached it.
         let mut runs: Vec<Vec<Extent>> = (0..SHARDS).map(|_| Vec::new()).collect();
         let mut per_state: Option<f64> = None;
-        // The last group's shards, written: their memory makes the next
-        // group's tables (see `Packed::into_table`).
-        let mut spare: Vec<Packed<O>> = Vec::new();
         let mut start = 0;
         while start < extents.len() {
             let ratio = per_state.unwrap_or(bound.max(guess) as f64 / states as f64);
@@ -289,8 +285,7 @@ impl Plan<'_> {
                 shards.push(read_shard::<I>(extent, input.label(*i))?);
             }
             let refs: Vec<&Packed<I>> = shards.iter().collect();
-            let reused = std::mem::take(&mut spare);
-            let tables = expand(&refs, tables_reusing(reused, children(n), what, ctl)?)?;
+            let tables = expand(&refs, tables_for(children(n), what, ctl)?)?;
             let tables: Vec<ShardTable<O>> = tables.into_iter().flatten().collect();
             drop(shards);
             let made: usize = tables.iter().map(ShardTable::len).sum();
@@ -300,28 +295,23 @@ impl Plan<'_> {
             spill.check_disk(bytes, what)?;
             // Packed and sorted (as a record holds them) in parallel.
             let packed: Vec<Packed<O>> = (tables.into_par_iter())
-                .map(|table| sorted(table.pack_spare()))
+                .map(|table| sorted(table.pack()))
                 .collect();
             let mut writer = Writer::create(spill.fresh("run")?)?;
-            for (j, run) in packed.iter().enumerate() {
+            for (j, run) in packed.into_iter().enumerate() {
                 if ctl.is_cancelled() {
                     return Err(SearchError::Cancelled);
                 }
                 if !run.is_empty() {
-                    runs[j].push(writer.append(run_label(j), run)?);
+                    runs[j].push(writer.append(run_label(j), &run)?);
                 }
             }
             spill.wrote(writer.finish()?);
-            spare = packed;
             start = end;
         }
-        drop(spare);
         // 3. Each output shard merged on its own; the first ones kept in memory,
         //    the others each to a file of its own.
         let keep = AtomicU64::new(0);
-        // Shards written to files leave their memory here for the next
-        // shard's table (at most one a thread).
-        let spare: Mutex<Vec<Packed<O>>> = Mutex::new(Vec::new());
         let shards = (runs.into_par_iter().enumerate())
             .map(|(j, runs)| -> Result<Shard<O>, SearchError> {
                 if ctl.is_cancelled() {
@@ -329,11 +319,7 @@ impl Plan<'_> {
                 }
                 let what = "a merged layer shard";
                 let total: usize = runs.iter().map(|run| run.len).sum();
-                let reused = spare.lock().map_or(None, |mut s| s.pop());
-                let mut table = match reused {
-                    Some(packed) => packed.into_table(total, what, false)?,
-                    None => ShardTable::<O>::with_capacity(total, what, false)?,
-                };
+                let mut table = ShardTable::<O>::with_capacity(total, what, false)?;
                 for run in runs {
                     if ctl.is_cancelled() {
                         return Err(SearchError::Cancelled);
@@ -346,11 +332,7 @@ impl Plan<'_> {
                         table.add_all(&batch, what)?;
                     }
                 }
-                let (shard, written) = self.place(j, sorted(table.pack_spare()), &keep)?;
-                if let (Some(packed), Ok(mut spare)) = (written, spare.lock()) {
-                    spare.push(packed);
-                }
-                Ok(shard)
+                self.place(j, sorted(table.pack()), &keep)
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Stored { shards, problem })
@@ -358,14 +340,13 @@ impl Plan<'_> {
 
     /// Where finished output shard `j` goes: memory if the shards kept there
     /// (`kept` bytes, counting only those) stay within a quarter of the
-    /// budget with it (the memory past its entries given back), else a file
-    /// of its own; a shard written comes back too, for its memory.
+    /// budget with it, else a file of its own.
     fn place<O: Count>(
         &self,
         j: usize,
-        mut packed: Packed<O>,
+        packed: Packed<O>,
         kept: &AtomicU64,
-    ) -> Result<(Shard<O>, Option<Packed<O>>), SearchError> {
+    ) -> Result<Shard<O>, SearchError> {
         let bytes = packed_bytes(packed.len());
         let quarter = self.budget / 4;
         let room = |k: u64| (k.saturating_add(bytes) <= quarter).then_some(k + bytes);
@@ -373,8 +354,7 @@ impl Plan<'_> {
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, room)
             .is_ok()
         {
-            packed.shrink();
-            return Ok((Shard::Memory(packed), None));
+            return Ok(Shard::Memory(packed));
         }
         self.spill
             .check_disk(record_bytes::<O>(packed.len()), self.what)?;
@@ -385,7 +365,7 @@ impl Plan<'_> {
         };
         let extent = writer.append(label, &packed)?;
         self.spill.wrote(writer.finish()?);
-        Ok((Shard::File(extent), Some(packed)))
+        Ok(Shard::File(extent))
     }
 }
 
