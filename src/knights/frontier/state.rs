@@ -196,7 +196,7 @@ impl Sweep<'_> {
                 return;
             }
         }
-        let out = renumbered(codes, labels);
+        let out = renumbered(codes, labels, self.closed);
         let mut key = self.key(out, tl, td);
         if let Some(from) = &step.mirror {
             key = key.min(self.mirrored(from, out, tl, td));
@@ -230,7 +230,7 @@ impl Sweep<'_> {
             true => (td, tl),
             false => (tl, td),
         };
-        self.key(renumbered(image, labels), tl, td)
+        self.key(renumbered(image, labels, self.closed), tl, td)
     }
 
     /// The key of a state: its codes, and the fixed ends `(light, dark)`
@@ -251,13 +251,46 @@ impl Sweep<'_> {
 
 /// `codes` with its labels (bit `4i` of `labels` for each slot `i` that
 /// holds one) renumbered `2, 3, ...` in order of first appearance, so equal
-/// frontiers give equal states.
-///
-/// One round per label, not per slot: the round finds every slot holding
-/// the first label left (a label marks the two ends of a fragment, so most
-/// labels are two slots) and writes its new number into all of them.
+/// frontiers give equal states.  `closed`: every label marks two loose
+/// ends, so [`renumbered_in_pairs`] takes half the rounds; an open count's
+/// labels are often alone (a fragment ending at a tour end), where the
+/// slot-by-slot loop is cheaper.
 #[inline]
-fn renumbered<W: Codes>(codes: W, mut labels: W) -> W {
+fn renumbered<W: Codes>(codes: W, labels: W, closed: bool) -> W {
+    match closed {
+        true => renumbered_in_pairs(codes, labels),
+        false => renumbered_by_slots(codes, labels),
+    }
+}
+
+/// [`renumbered`] a slot at a time.
+#[inline]
+fn renumbered_by_slots<W: Codes>(codes: W, mut labels: W) -> W {
+    // `map` holds the new label of label `c` in nibble `c` (kept in a
+    // register: an array on the stack made this loop a third slower).
+    let mut map = 0u64;
+    let mut next = 2u64;
+    let mut out = codes;
+    while labels != W::small(0) {
+        let at = labels.trailing_zeros() as usize;
+        labels = labels & (labels - W::small(1));
+        let c = (codes >> at).low_nibble() as u64;
+        let mut to = (map >> (4 * c)) & 15;
+        if to == 0 {
+            to = next;
+            map |= next << (4 * c);
+            next += 1;
+        }
+        out = out ^ W::small(c ^ to) << at;
+    }
+    debug_assert!(next <= 15);
+    out
+}
+
+/// [`renumbered`] a label at a time: each round finds every slot holding
+/// the first label left and writes its new number into all of them.
+#[inline]
+fn renumbered_in_pairs<W: Codes>(codes: W, mut labels: W) -> W {
     let mut out = codes & !(labels * W::small(15));
     let mut next = 2u64;
     while labels != W::small(0) {
