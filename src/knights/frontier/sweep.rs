@@ -49,9 +49,6 @@ pub(super) struct Step {
     pub(super) needy: u32,
     pub(super) needy_one: u32,
     pub(super) unswept: [u32; RING],
-    /// The bit of the board's last square among the unswept ones (0 if it
-    /// is past them).
-    pub(super) last_unswept: u32,
     /// Pairs of `needy_one` slots whose one unswept neighbour is the same
     /// square, not the board's last: two loose ends of one fragment there
     /// would close a cycle early (see `state.rs`, "Pruning").
@@ -505,10 +502,6 @@ impl<'a> Sweep<'a> {
         let square = |i: usize| (k + i).checked_sub(width);
         let mut step = Step {
             present: recent.0[k % RING].present,
-            last_unswept: match self.last.checked_sub(k + 1) {
-                Some(j) if j < 32 => 1 << j,
-                _ => 0,
-            },
             last: k == self.last,
             mirror: self.mirror_at(k),
             pinned_done: self.pinned.iter().filter(|&&(_, done)| done <= k).count() as u32,
@@ -551,12 +544,18 @@ impl<'a> Sweep<'a> {
                 }
             }
         }
+        // The bit of the board's last square among the unswept ones (0 if
+        // it is past them): the one square that may close the cycle.
+        let last_unswept = match self.last.checked_sub(k + 1) {
+            Some(j) if j < 32 => 1 << j,
+            _ => 0,
+        };
         let mut ones = step.needy_one;
         while ones != 0 {
             let a = ones.trailing_zeros() as usize;
             ones &= ones - 1;
             let need = step.unswept[a];
-            if need & step.last_unswept != 0 {
+            if need & last_unswept != 0 {
                 continue;
             }
             let mut rest = ones;
