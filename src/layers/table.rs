@@ -559,6 +559,59 @@ impl<W: Count> Packed<W> {
         Ok(copy)
     }
 
+    /// The count of `slot` (one of this shard's).
+    #[inline]
+    fn count_of(&self, slot: [u64; 2]) -> W {
+        match slot[1] {
+            WIDE => self.wide[&slot[0]],
+            n => W::from_narrow(n),
+        }
+    }
+
+    /// The entries of `self` and `other`, both sorted by key, in one shard
+    /// sorted by key: the counts of a key in both summed (checked:
+    /// `SearchError::Overflow`); `what` it is, in a memory error.  One pass
+    /// over each, in order (no table, no sort).
+    pub fn merge(self, other: Packed<W>, what: &str) -> Result<Packed<W>, SearchError> {
+        debug_assert!(self.is_sorted() && other.is_sorted());
+        if other.is_empty() {
+            return Ok(self);
+        }
+        if self.is_empty() {
+            return Ok(other);
+        }
+        let mut out = Packed::with_capacity(self.len() + other.len(), what)?;
+        let (a, b) = (&self.slots, &other.slots);
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            let (x, y) = (a[i], b[j]);
+            let (key, count) = match x[0].cmp(&y[0]) {
+                std::cmp::Ordering::Less => {
+                    i += 1;
+                    (x[0], self.count_of(x))
+                }
+                std::cmp::Ordering::Greater => {
+                    j += 1;
+                    (y[0], other.count_of(y))
+                }
+                std::cmp::Ordering::Equal => {
+                    i += 1;
+                    j += 1;
+                    let sum = self.count_of(x).checked_add(other.count_of(y));
+                    (x[0], sum.ok_or(SearchError::Overflow)?)
+                }
+            };
+            out.push(key, count)?;
+        }
+        for &x in &a[i..] {
+            out.push(x[0], self.count_of(x))?;
+        }
+        for &y in &b[j..] {
+            out.push(y[0], other.count_of(y))?;
+        }
+        Ok(out)
+    }
+
     /// The entries in runs of at most `n` (the tasks of a step).
     pub fn chunks(&self, n: usize) -> impl Iterator<Item = Entries<'_, W>> + '_ {
         (self.slots.chunks(n)).map(|slots| Entries {
@@ -618,6 +671,35 @@ mod tests {
         assert_eq!(entries[999], (1000, 3003));
         let chunked: usize = packed.chunks(64).map(|c| c.iter().count()).sum();
         assert_eq!(chunked, 1000);
+    }
+
+    #[test]
+    fn merging_sorted_shards_sums_equal_keys_wide_counts_too() {
+        // Keys 1..=300 in steps of 2 and of 3: 6, 12, ... in both.
+        let twos: Vec<(u64, u128)> = (1..=150).map(|k| (2 * k, k as u128)).collect();
+        let mut threes: Vec<(u64, u128)> = (1..=100).map(|k| (3 * k, 1000)).collect();
+        threes[1].1 = u64::MAX as u128 + 7; // key 6: a wide count
+        let merged = Packed::from_entries(&twos)
+            .merge(Packed::from_entries(&threes), "t")
+            .unwrap();
+        assert!(merged.is_sorted());
+        let got: Vec<(u64, u128)> = merged.entries().iter().collect();
+        let mut want = std::collections::BTreeMap::new();
+        for &(k, c) in twos.iter().chain(&threes) {
+            *want.entry(k).or_insert(0u128) += c;
+        }
+        assert_eq!(got, want.into_iter().collect::<Vec<_>>());
+        assert_eq!(
+            got.iter().find(|e| e.0 == 6),
+            Some(&(6, u64::MAX as u128 + 10))
+        );
+        // An empty side, and a sum past the count type.
+        let one = Packed::from_entries(&[(4u64, 9u64)]);
+        let empty = Packed::<u64>::from_entries(&[]);
+        assert_eq!(one.merge(empty, "t").unwrap().len(), 1);
+        let full = Packed::from_entries(&[(4u64, u64::MAX - 1)]);
+        let more = Packed::from_entries(&[(4u64, 2u64)]);
+        assert_eq!(full.merge(more, "t").err(), Some(SearchError::Overflow));
     }
 
     #[test]

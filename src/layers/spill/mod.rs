@@ -25,7 +25,8 @@
 //! about every child once per parent, and a French-board step of 345
 //! million positions wrote some 50 GB of runs.)  A pass re-reads the input
 //! instead, from the page cache when it fits there.  Families whose states
-//! make few, dear children still go by runs ([`Spilling::Runs`]).
+//! make few, dear children still go by runs ([`Spilling::Runs`]) where a
+//! step takes more than one pass.
 //!
 //! Before step 1, the disk: the step's writes are estimated (the input in
 //! memory, the next layer at its planned bound, twice by runs) and refused
