@@ -219,19 +219,25 @@ fn add_into<W: Count>(
     Ok(added)
 }
 
+/// The count a slot `[key, n]` holds: `n` itself, or from `wide` where
+/// `n` is [`WIDE`] (see [`slot_count`]).
+#[inline]
+fn slot_value<W: Count>(wide: &WideMap<W>, [key, n]: [u64; 2]) -> W {
+    match n {
+        WIDE => wide[&key],
+        n => W::from_narrow(n),
+    }
+}
+
 /// The count of `key` in `slots` (wide counts in `wide`), zero if absent.
 #[inline]
 fn find<W: Count>(slots: &[[u64; 2]], wide: &WideMap<W>, key: u64) -> W {
     let len = slots.len();
     let mut slot = home(key, len);
     loop {
-        let [k, n] = slots[slot];
+        let k = slots[slot][0];
         if k == key {
-            return if n == WIDE {
-                wide[&key]
-            } else {
-                W::from_narrow(n)
-            };
+            return slot_value(wide, slots[slot]);
         }
         if k == 0 {
             return W::default();
@@ -559,15 +565,6 @@ impl<W: Count> Packed<W> {
         Ok(copy)
     }
 
-    /// The count of `slot` (one of this shard's).
-    #[inline]
-    fn count_of(&self, slot: [u64; 2]) -> W {
-        match slot[1] {
-            WIDE => self.wide[&slot[0]],
-            n => W::from_narrow(n),
-        }
-    }
-
     /// The entries of `self` and `other`, both sorted by key, in one shard
     /// sorted by key: the counts of a key in both summed (checked:
     /// `SearchError::Overflow`); `what` it is, in a memory error.  One pass
@@ -588,26 +585,26 @@ impl<W: Count> Packed<W> {
             let (key, count) = match x[0].cmp(&y[0]) {
                 std::cmp::Ordering::Less => {
                     i += 1;
-                    (x[0], self.count_of(x))
+                    (x[0], slot_value(&self.wide, x))
                 }
                 std::cmp::Ordering::Greater => {
                     j += 1;
-                    (y[0], other.count_of(y))
+                    (y[0], slot_value(&other.wide, y))
                 }
                 std::cmp::Ordering::Equal => {
                     i += 1;
                     j += 1;
-                    let sum = self.count_of(x).checked_add(other.count_of(y));
+                    let sum = slot_value(&self.wide, x).checked_add(slot_value(&other.wide, y));
                     (x[0], sum.ok_or(SearchError::Overflow)?)
                 }
             };
             out.push(key, count)?;
         }
         for &x in &a[i..] {
-            out.push(x[0], self.count_of(x))?;
+            out.push(x[0], slot_value(&self.wide, x))?;
         }
         for &y in &b[j..] {
-            out.push(y[0], other.count_of(y))?;
+            out.push(y[0], slot_value(&other.wide, y))?;
         }
         Ok(out)
     }
@@ -635,14 +632,7 @@ impl<'a, W: Count> Entries<'a, W> {
         let wide = self.wide;
         (self.slots.iter())
             .filter(|slot| slot[0] != 0)
-            .map(move |&[key, n]| {
-                let count = if n == WIDE {
-                    wide[&key]
-                } else {
-                    W::from_narrow(n)
-                };
-                (key, count)
-            })
+            .map(move |&slot| (slot[0], slot_value(wide, slot)))
     }
 }
 

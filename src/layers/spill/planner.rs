@@ -387,7 +387,8 @@ fn merged_runs<O: Count>(
         if ctl.is_cancelled() {
             return Err(SearchError::Cancelled);
         }
-        let mut top = (1, sorted(read_shard::<O>(run, label)?));
+        // `read_shard` refuses a record whose keys are out of order.
+        let mut top = (1, read_shard::<O>(run, label)?);
         while stack.last().is_some_and(|(n, _)| *n == top.0) {
             if let Some((n, below)) = stack.pop() {
                 top = (n + top.0, below.merge(top.1, what)?);
