@@ -37,6 +37,8 @@ pub(super) trait Codes:
     fn count_ones(self) -> u32;
     /// The low nibble.
     fn low_nibble(self) -> u8;
+    /// The same bits in a `u128`.
+    fn wide(self) -> u128;
     /// The codes of a state (its frontier, not the working one) in the low
     /// 60 bits of a key (63 for a frontier of 18 squares).
     fn pack(self) -> u64;
@@ -79,6 +81,11 @@ impl Codes for u64 {
         self as u8 & 15
     }
 
+    #[inline]
+    fn wide(self) -> u128 {
+        self as u128
+    }
+
     /// 15 squares at most, as they are.
     #[inline]
     fn pack(self) -> u64 {
@@ -118,6 +125,11 @@ impl Codes for u128 {
     #[inline]
     fn low_nibble(self) -> u8 {
         self as u8 & 15
+    }
+
+    #[inline]
+    fn wide(self) -> u128 {
+        self
     }
 
     /// 18 squares at most: squares `2i, 2i + 1` in the 7 bits at `7i`

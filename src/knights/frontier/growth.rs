@@ -12,7 +12,7 @@
 //! before, which covered every wide step (a quarter of the widest layer or
 //! more) of 6x6, 6x7, 6x8, 7x7 and 7x8 (outside in and from the top) and
 //! the measured steps of 8x8 open, at most 0.91 of the plan; and never for
-//! fewer states than the step reads (see [`Growth::plan`]).
+//! fewer than a quarter more states than the step reads (see [`Growth::plan`]).
 
 use crate::knights::frontier::MAX_FRONTIER_SIDE;
 
@@ -53,14 +53,15 @@ impl Growth {
     /// size its tables for (they grow if that is too little, a shard at a
     /// time, so growing is cheap), and the most it is likely to make, what
     /// a memory budget is planned for: the growth uncapped, with a quarter
-    /// more, and never fewer states than the layer read (where layers
-    /// shrink, towards the board's end, the growth of the column before
-    /// says little: 5x7 open, from the outside in, went from 0.45 and 0.68
-    /// to 0.90).
+    /// more, and never fewer than a quarter more states than the layer
+    /// read (where layers shrink, towards the board's end, the growth of
+    /// the column before says little: 5x7 open, from the outside in, went
+    /// from 0.45 and 0.68 to 0.90, and once the starved squares prune its
+    /// states, from shrinking to 1.03).
     pub(super) fn plan(&self, k: usize, before: usize) -> (usize, usize) {
         let growth = self.at(k);
         let expected = before as f64 * growth.min(2.0);
-        let bound = before as f64 * (growth * 1.25).max(1.0);
+        let bound = before as f64 * growth.max(1.0) * 1.25;
         (expected as usize, bound as usize)
     }
 

@@ -11,6 +11,8 @@
 //!   tour's ends, worked out one step at a time (the ring `Recent`).
 //! * `state.rs`: a state as a `u64` key; one step's children of a key
 //!   (join the fragments, finalize, prune, renumber).
+//! * `residual.rs`: whether the rest of the board can give a closed
+//!   count's state the edges it needs (near the board's end).
 //! * `code.rs`: a frontier's codes in a machine word, and packed in a key.
 //! * `growth.rs`: how much a step is expected to grow the layer (the
 //!   size of its tables, the states its memory is planned for).
@@ -55,6 +57,7 @@ mod code;
 mod growth;
 mod layer;
 mod pairs;
+mod residual;
 mod round;
 mod saved;
 mod state;
@@ -900,8 +903,9 @@ mod tests {
             let steps = rows * cols;
             for (i, stop) in [1, steps / 3, steps / 2, steps - 1].into_iter().enumerate() {
                 let dir = scratch(&format!("resume-{rows}x{cols}-{i}"));
-                // Past 1 MiB the widest layers of 6x6 and 4x30 spill.
-                let budget = Spill::new(1 << 20, None);
+                // Past 1 MiB the widest layers of 6x6 open and 4x30 spill,
+                // past 64 KiB those of 6x6 closed (5,057 states at most).
+                let budget = Spill::new(if closed { 1 << 16 } else { 1 << 20 }, None);
                 let (first, then) = match i % 2 {
                     0 => (&budget, &unlimited),
                     _ => (&unlimited, &budget),

@@ -179,15 +179,37 @@ impl Sweep<'_> {
         let codes = codes >> 4;
         let ones = W::from_mask(self.ones);
         let unused = zero_nibbles(codes) & ones;
-        let forced_l = (unused & W::from_mask(step.forced_light)).count_ones();
-        let forced_d = (unused & W::from_mask(step.forced_dark)).count_ones();
+        let mut forced_l = (unused & W::from_mask(step.forced_light)).count_ones();
+        let mut forced_d = (unused & W::from_mask(step.forced_dark)).count_ones();
+        if !step.starved.is_empty() {
+            // Frontier squares that can take one more edge or two.
+            let open = ones & !zero_nibbles(codes ^ W::ONES);
+            for s in &step.starved {
+                let edges = (open & W::from_mask(s.swept)).count_ones() + s.unswept;
+                match (self.closed, edges) {
+                    (true, 0 | 1) | (false, 0) => return,
+                    (false, 1) if !s.pinned => match s.light {
+                        true => forced_l += 1,
+                        false => forced_d += 1,
+                    },
+                    _ => {}
+                }
+            }
+        }
         if tl + forced_l > cap_l || td + forced_d > cap_d {
             return;
         }
-        if self.closed && !needs_fit(step, codes) {
-            return;
-        }
         let labels = (codes >> 1 | codes >> 2 | codes >> 3) & ones;
+        if self.closed {
+            if !needs_fit(step, codes) {
+                return;
+            }
+            if let Some(rest) = &step.residual {
+                if !rest.feasible(unused.wide(), labels.wide()) {
+                    return;
+                }
+            }
+        }
         if !self.closed && labels == W::small(0) && !step.last {
             // Both tour ends fixed and no loose end: the path is complete
             // (or there is none yet, if no end is fixed).

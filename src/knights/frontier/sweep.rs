@@ -21,6 +21,7 @@
 //! `state.rs`, "Pruning") are counted here once, from the whole board.
 
 use super::code::{Codes, CODES_MASK, WIDE_CODES_MASK};
+use super::residual::{Residual, MAX_VERTICES, RESIDUAL_COLUMNS};
 use super::MAX_FRONTIER_SIDE;
 use crate::error::InputError;
 use crate::knights::Board;
@@ -53,6 +54,11 @@ pub(super) struct Step {
     /// square, not the board's last: two loose ends of one fragment there
     /// would close a cycle early (see `state.rs`, "Pruning").
     pub(super) twin_ends: Vec<(u8, u8)>,
+    /// Unswept squares with at most one unswept neighbour left: the edges
+    /// they can still get (see `state.rs`, "Pruning").
+    pub(super) starved: Vec<Starved>,
+    /// A closed count's rest of the board, near its end (see `residual.rs`).
+    pub(super) residual: Option<Residual>,
     /// The slots of the pinned ends (the start, and the end if given) in the
     /// working frontier.
     pub(super) pinned_slots: u32,
@@ -65,6 +71,21 @@ pub(super) struct Step {
     /// `from[i]` of the state ([`OUTSIDE`]: a square whose image is not in
     /// the frontier, finished in every state).
     pub(super) mirror: Option<[u8; 2 * MAX_FRONTIER_SIDE + 2]>,
+}
+
+/// An unswept square that has at most one unswept neighbour left, after a
+/// step: the frontier squares it can still take edges from decide whether
+/// it can have the degree a tour gives it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Starved {
+    /// Its swept neighbours, as slots of the frontier after the step (bit
+    /// `4i` for slot `i`).
+    pub(super) swept: u128,
+    /// Its unswept neighbours (0 or 1).
+    pub(super) unswept: u32,
+    pub(super) light: bool,
+    /// A pinned end (which takes one edge, and is no extra tour end).
+    pub(super) pinned: bool,
 }
 
 /// In [`Step::mirror`]: the image of the slot's square lies outside the
@@ -422,6 +443,37 @@ impl<'a> Sweep<'a> {
         Some(from)
     }
 
+    /// The rest of the board after step `k` of a closed count, where
+    /// [`RESIDUAL_COLUMNS`] sweep columns or fewer are left and the graph
+    /// fits its masks.
+    fn residual_after(&self, k: usize) -> Option<Residual> {
+        let (width, left) = (self.width, self.last.checked_sub(k)?);
+        if !self.closed || left > RESIDUAL_COLUMNS * self.h || width + left > MAX_VERTICES {
+            return None;
+        }
+        // Slot i of the frontier after the step is square k + 1 + i - width;
+        // vertex width + j the unswept square k + 1 + j.
+        let vertex = |q: usize| q + width - 1 - k;
+        let mut frontier_light = 0u64;
+        for i in 0..width {
+            if let Some(q) = (k + 1 + i).checked_sub(width) {
+                frontier_light |= ((self.present(q) && self.light(q)) as u64) << i;
+            }
+        }
+        let unswept = k + 1..=self.last;
+        let squares: Vec<(bool, bool)> = unswept
+            .clone()
+            .map(|q| (self.present(q), self.light(q)))
+            .collect();
+        let edges: Vec<(usize, usize)> = unswept
+            .flat_map(|q| {
+                let nbrs = self.neighbours(q);
+                (0..nbrs.len).map(move |i| (vertex(q), vertex(nbrs.at[i])))
+            })
+            .collect();
+        Some(Residual::new(width, frontier_light, &squares, edges))
+    }
+
     /// The sweep index of board cell `i`.
     fn to_sweep(&self, i: usize) -> usize {
         let cols = self.board.cols();
@@ -567,6 +619,29 @@ impl<'a> Sweep<'a> {
                 }
             }
         }
+        // Squares past this one, each as it will be when its turn comes: the
+        // edges it can have are those from frontier squares still open and
+        // from its unswept neighbours.
+        for u in (k + 1..=k + width).take_while(|&u| u <= self.last) {
+            if !self.present(u) {
+                continue;
+            }
+            let nbrs = self.neighbours(u);
+            let unswept = nbrs.all().iter().filter(|&&q| q > k).count() as u32;
+            if unswept >= 2 {
+                continue;
+            }
+            let swept = (nbrs.all().iter())
+                .filter(|&&q| q <= k)
+                .fold(0u128, |m, &q| m | 1 << (4 * (q + width - 1 - k)));
+            step.starved.push(Starved {
+                swept,
+                unswept,
+                light: self.light(u),
+                pinned: is_pinned(u),
+            });
+        }
+        step.residual = self.residual_after(k);
         if step.present {
             step.earlier = (recent.0[k % RING].nbrs.all().iter())
                 .filter(|&&u| u < k)
