@@ -48,6 +48,12 @@ pub(super) struct Residual {
     light: u64,
     /// Unswept vertices that are squares (each needs two edges).
     unswept: u64,
+    /// Vertices that are pinned ends: one edge fewer, and no other end.
+    pinned: u64,
+    /// An open count: vertices `n` (light) and `n + 1` (dark) stand for
+    /// the tour ends still to come, joined to every square of the other
+    /// colour that can be one (see [`Self::feasible`]).
+    ends: bool,
     /// Each vertex's neighbours among the vertices, where at least one of
     /// the two is unswept.
     adj: Box<[u64; MAX_VERTICES]>,
@@ -56,15 +62,18 @@ pub(super) struct Residual {
 impl Residual {
     /// The residual graph after a step: `width` frontier slots, the
     /// unswept squares `squares` (whether each is a square, and light),
-    /// and `edges` between vertices.
+    /// `edges` between vertices, the `pinned` ends among the vertices, and
+    /// whether the count is open (`ends`: two more vertices).
     pub(super) fn new(
         width: usize,
         frontier_light: u64,
         squares: &[(bool, bool)],
         edges: impl IntoIterator<Item = (usize, usize)>,
+        pinned: u64,
+        ends: bool,
     ) -> Residual {
         let n = width + squares.len();
-        debug_assert!(n <= MAX_VERTICES);
+        debug_assert!(n + 2 * ends as usize <= MAX_VERTICES);
         let mut light = frontier_light;
         let mut unswept = 0u64;
         for (j, &(present, is_light)) in squares.iter().enumerate() {
@@ -78,22 +87,45 @@ impl Residual {
             adj[a] |= 1 << b;
             adj[b] |= 1 << a;
         }
+        if ends {
+            // Every square may be a tour end but a pinned one; frontier
+            // slots that are not squares never need an edge.
+            let squares = ((1u64 << n) - 1) & !pinned;
+            let (end_light, end_dark) = (n, n + 1);
+            light |= 1 << end_light;
+            adj[end_light] = squares & !light;
+            adj[end_dark] = squares & light;
+            for v in bits(squares) {
+                adj[v] |= 1
+                    << if light >> v & 1 == 1 {
+                        end_dark
+                    } else {
+                        end_light
+                    };
+            }
+        }
         Residual {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             width,
             n,
             light,
             unswept,
+            pinned,
+            ends,
             adj,
         }
     }
 
     /// Whether the frontier's `unused` slots (two edges each) and `loose`
     /// ends (one each), bit `4i` for slot `i`, and the unswept squares (two
-    /// each) can all get their edges.  Answers are cached per worker.
+    /// each) can all get their edges, a pinned end one fewer; in an open
+    /// count `(light, dark)` squares of each colour become tour ends (one
+    /// edge fewer), as the vertices of the ends take one edge of theirs.
+    /// Answers are cached per worker.
     #[inline]
-    pub(super) fn feasible(&self, unused: u128, loose: u128) -> bool {
-        let pattern = pattern(unused | loose << 1);
+    pub(super) fn feasible(&self, unused: u128, loose: u128, (light, dark): (u32, u32)) -> bool {
+        debug_assert!(light < 3 && dark < 3 && (self.ends || light + dark == 0));
+        let pattern = pattern(unused | loose << 1) | ((light * 3 + dark) as u64) << 36;
         let at = (pattern.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - CACHE_BITS)) as usize;
         CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
@@ -107,7 +139,7 @@ impl Residual {
             if *entry >> 2 == pattern && *entry & 2 != 0 {
                 return *entry & 1 == 1;
             }
-            let ok = self.solve(unused, loose);
+            let ok = self.solve(unused, loose, (light, dark));
             *entry = pattern << 2 | 2 | ok as u64;
             ok
         })
@@ -115,15 +147,22 @@ impl Residual {
 
     /// [`Self::feasible`] worked out: a flow from the light vertices to
     /// the dark ones, by augmenting paths over the vertices' masks.
-    fn solve(&self, unused: u128, loose: u128) -> bool {
+    fn solve(&self, unused: u128, loose: u128, (light, dark): (u32, u32)) -> bool {
         let mut deficit = [0u8; MAX_VERTICES];
-        let mut active = self.unswept;
+        let mut active = 0u64;
         for (v, d) in deficit.iter_mut().enumerate().take(self.n) {
-            *d = match v < self.width {
+            let need = match v < self.width {
                 true => 2 * (unused >> (4 * v) & 1) as u8 + (loose >> (4 * v) & 1) as u8,
                 false => 2 * (self.unswept >> v & 1) as u8,
             };
+            *d = need.saturating_sub((self.pinned >> v & 1) as u8);
             active |= ((*d > 0) as u64) << v;
+        }
+        if self.ends {
+            // The light vertex of the ends meets the dark squares that end.
+            deficit[self.n] = dark as u8;
+            deficit[self.n + 1] = light as u8;
+            active |= ((dark > 0) as u64) << self.n | ((light > 0) as u64) << (self.n + 1);
         }
         let light = self.light & active;
         let dark = !self.light & active;
@@ -238,7 +277,7 @@ fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
 const CACHE_BITS: u32 = 18;
 
 /// A worker's answers for one graph: each entry is a pattern (see
-/// [`pattern`]) shifted up two, with a bit that marks the entry used and
+/// [`pattern`], and the ends over it) shifted up two, with a bit that marks the entry used and
 /// the answer in bit 0.
 #[derive(Default)]
 struct Cache {
@@ -273,10 +312,10 @@ mod tests {
     #[test]
     fn a_cycle_has_its_degrees_and_a_path_does_not() {
         let squares = [(true, true), (true, false), (true, true), (true, false)];
-        let cycle = Residual::new(0, 0, &squares, [(0, 1), (1, 2), (2, 3), (3, 0)]);
-        assert!(cycle.solve(0, 0));
-        let path = Residual::new(0, 0, &squares, [(0, 1), (1, 2), (2, 3)]);
-        assert!(!path.solve(0, 0));
+        let cycle = Residual::new(0, 0, &squares, [(0, 1), (1, 2), (2, 3), (3, 0)], 0, false);
+        assert!(cycle.solve(0, 0, (0, 0)));
+        let path = Residual::new(0, 0, &squares, [(0, 1), (1, 2), (2, 3)], 0, false);
+        assert!(!path.solve(0, 0, (0, 0)));
     }
 
     #[test]
@@ -285,20 +324,21 @@ mod tests {
         // square u (vertex 2) joined to slot 0 and an unswept light v
         // (vertex 3) joined to slot 1 and to u.
         let squares = [(true, false), (true, true)];
-        let g = Residual::new(2, 0b01, &squares, [(0, 2), (1, 3), (2, 3)]);
+        let g = Residual::new(2, 0b01, &squares, [(0, 2), (1, 3), (2, 3)], 0, false);
         // u and v need two each: slot 0 -> u, u -> v, v -> slot 1; so both
         // slots are loose ends (one edge each).
-        assert!(!g.solve(1 | 1 << 4, 0));
-        assert!(g.solve(0, 1 | 1 << 4));
-        assert!(!g.solve(0, 1));
-        assert!(g.feasible(0, 1 | 1 << 4));
-        assert!(!g.feasible(0, 1));
+        assert!(!g.solve(1 | 1 << 4, 0, (0, 0)));
+        assert!(g.solve(0, 1 | 1 << 4, (0, 0)));
+        assert!(!g.solve(0, 1, (0, 0)));
+        assert!(g.feasible(0, 1 | 1 << 4, (0, 0)));
+        assert!(!g.feasible(0, 1, (0, 0)));
     }
 
     #[test]
     fn agrees_with_every_subset_of_edges_on_small_graphs() {
         // Random bipartite graphs of up to 9 vertices (up to 3 of them
-        // frontier slots with random needs), against a brute force over
+        // frontier slots with random needs), closed and open (pinned ends,
+        // tour ends to come of each colour), against a brute force over
         // every subset of their edges.
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = |n: u64| {
@@ -307,8 +347,8 @@ mod tests {
             seed ^= seed << 17;
             seed % n
         };
-        let (mut yes, mut no) = (0, 0);
-        for _ in 0..12_000 {
+        let (mut yes, mut no, mut open_yes) = (0, 0, 0);
+        for _ in 0..16_000 {
             let width = next(4) as usize;
             let unswept = 1 + next(6) as usize;
             let n = width + unswept;
@@ -339,8 +379,27 @@ mod tests {
                     *need = 2;
                 }
             }
+            let open = next(2) == 1;
+            let pinned = match open {
+                true => (0..n).fold(0u64, |m, v| m | ((next(6) == 0) as u64) << v),
+                false => 0,
+            };
+            for (v, need) in need.iter_mut().enumerate() {
+                *need = need.saturating_sub((pinned >> v & 1) as u32);
+            }
+            let ends = match open {
+                true => (next(3) as u32, next(3) as u32),
+                false => (0, 0),
+            };
             let frontier_light = (0..width).fold(0u64, |m, v| m | (colour[v] as u64) << v);
-            let g = Residual::new(width, frontier_light, &squares, edges.iter().copied());
+            let g = Residual::new(
+                width,
+                frontier_light,
+                &squares,
+                edges.iter().copied(),
+                pinned,
+                open,
+            );
             let brute = (0u32..1 << edges.len()).any(|subset| {
                 let mut degree = vec![0u32; n];
                 for (e, &(a, b)) in edges.iter().enumerate() {
@@ -349,17 +408,36 @@ mod tests {
                         degree[b] += 1;
                     }
                 }
-                degree == need
+                // Each vertex has its need, or one less as a tour end (not
+                // a pinned one), with the tour ends of each colour given.
+                let mut ended = (0, 0);
+                for v in 0..n {
+                    if degree[v] == need[v] {
+                        continue;
+                    }
+                    if pinned >> v & 1 == 1 || degree[v] + 1 != need[v] {
+                        return false;
+                    }
+                    match colour[v] {
+                        true => ended.0 += 1,
+                        false => ended.1 += 1,
+                    }
+                }
+                ended == ends
             });
             assert_eq!(
-                g.solve(unused, loose),
+                g.solve(unused, loose, ends),
                 brute,
-                "{edges:?} {need:?} {colour:?} {width}"
+                "{edges:?} {need:?} {colour:?} {width} {pinned:b} {ends:?}"
             );
-            assert_eq!(g.feasible(unused, loose), brute);
+            assert_eq!(g.feasible(unused, loose, ends), brute);
             (yes, no) = (yes + brute as u32, no + !brute as u32);
+            open_yes += (brute && open && ends != (0, 0)) as u32;
         }
-        assert!(yes > 100 && no > 100, "{yes} with a subgraph, {no} without");
+        assert!(
+            yes > 100 && no > 100 && open_yes > 30,
+            "{yes} with a subgraph ({open_yes} open), {no} without"
+        );
     }
 
     #[test]
@@ -385,9 +463,9 @@ mod tests {
         // graph l0-d0, l0-d1, l1-d0, l1-d1: a 4-cycle, found even when the
         // greedy pass starts badly.  With l1-d1 missing it has no 2-factor.
         let squares = [(true, true), (true, true), (true, false), (true, false)];
-        let full = Residual::new(0, 0, &squares, [(0, 2), (0, 3), (1, 2), (1, 3)]);
-        assert!(full.solve(0, 0));
-        let less = Residual::new(0, 0, &squares, [(0, 2), (0, 3), (1, 2)]);
-        assert!(!less.solve(0, 0));
+        let full = Residual::new(0, 0, &squares, [(0, 2), (0, 3), (1, 2), (1, 3)], 0, false);
+        assert!(full.solve(0, 0, (0, 0)));
+        let less = Residual::new(0, 0, &squares, [(0, 2), (0, 3), (1, 2)], 0, false);
+        assert!(!less.solve(0, 0, (0, 0)));
     }
 }

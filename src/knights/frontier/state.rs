@@ -35,6 +35,16 @@
 //!   one unswept neighbour needs it.  An unswept square needed three times,
 //!   or by both ends of one fragment (closing a cycle) unless it is the last
 //!   square, ends the state.
+//! * An unswept square with one unswept neighbour or none (`Step::starved`)
+//!   gets its edges from those and from the frontier squares next to it
+//!   that can still take one (unused, or a loose end): in a closed count it
+//!   needs two, in an open count one, and with exactly one it must be a tour
+//!   end (counted against the colour caps).
+//! * In the board's last sweep columns, the rest of the board must have a
+//!   subgraph giving every square the edges it still needs (`residual.rs`).
+//!
+//! Every rule removes only states without a completion: the counts never
+//! depend on them.
 
 use super::code::Codes;
 use super::layer::Done;
@@ -200,14 +210,14 @@ impl Sweep<'_> {
             return;
         }
         let labels = (codes >> 1 | codes >> 2 | codes >> 3) & ones;
-        if self.closed {
-            if !needs_fit(step, codes) {
+        if self.closed && !needs_fit(step, codes) {
+            return;
+        }
+        if let Some(rest) = &step.residual {
+            // The tour ends still to come, of each colour (none if closed).
+            let ends = (cap_l - tl, cap_d - td);
+            if !rest.feasible(unused.wide(), labels.wide(), ends) {
                 return;
-            }
-            if let Some(rest) = &step.residual {
-                if !rest.feasible(unused.wide(), labels.wide()) {
-                    return;
-                }
             }
         }
         if !self.closed && labels == W::small(0) && !step.last {

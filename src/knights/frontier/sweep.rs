@@ -57,7 +57,7 @@ pub(super) struct Step {
     /// Unswept squares with at most one unswept neighbour left: the edges
     /// they can still get (see `state.rs`, "Pruning").
     pub(super) starved: Vec<Starved>,
-    /// A closed count's rest of the board, near its end (see `residual.rs`).
+    /// The rest of the board, near its end (see `residual.rs`).
     pub(super) residual: Option<Residual>,
     /// The slots of the pinned ends (the start, and the end if given) in the
     /// working frontier.
@@ -443,12 +443,13 @@ impl<'a> Sweep<'a> {
         Some(from)
     }
 
-    /// The rest of the board after step `k` of a closed count, where
-    /// [`RESIDUAL_COLUMNS`] sweep columns or fewer are left and the graph
-    /// fits its masks.
+    /// The rest of the board after step `k`, where [`RESIDUAL_COLUMNS`]
+    /// sweep columns or fewer are left and the graph fits its masks (an
+    /// open count's takes two vertices more, for the tour ends).
     fn residual_after(&self, k: usize) -> Option<Residual> {
         let (width, left) = (self.width, self.last.checked_sub(k)?);
-        if !self.closed || left > RESIDUAL_COLUMNS * self.h || width + left > MAX_VERTICES {
+        let ends = !self.closed;
+        if left > RESIDUAL_COLUMNS * self.h || width + left + 2 * ends as usize > MAX_VERTICES {
             return None;
         }
         // Slot i of the frontier after the step is square k + 1 + i - width;
@@ -471,7 +472,17 @@ impl<'a> Sweep<'a> {
                 (0..nbrs.len).map(move |i| (vertex(q), vertex(nbrs.at[i])))
             })
             .collect();
-        Some(Residual::new(width, frontier_light, &squares, edges))
+        let pinned = (self.pinned.iter())
+            .filter(|&&(s, _)| s + width > k)
+            .fold(0u64, |m, &(s, _)| m | 1 << vertex(s));
+        Some(Residual::new(
+            width,
+            frontier_light,
+            &squares,
+            edges,
+            pinned,
+            ends,
+        ))
     }
 
     /// The sweep index of board cell `i`.
