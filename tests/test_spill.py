@@ -47,9 +47,9 @@ def test_a_small_budget_really_spills(tmp_path):
     # see that a 1 MiB budget wrote files and the default wrote none.
     from solvers import _core
 
-    *_, spilled = _core.count_tours_frontier(5, 6, None, None, False, 2, None, None, 2**20)
+    *_, spilled = _core.count_tours_frontier(6, 6, None, None, False, 2, None, None, 2**20)
     assert spilled > MB
-    *_, spilled = _core.count_tours_frontier(5, 6, None, None, False, 2)
+    *_, spilled = _core.count_tours_frontier(6, 6, None, None, False, 2)
     assert spilled == 0
 
 
@@ -91,16 +91,17 @@ def test_bad_spill_directories_are_refused(tmp_path):
 @needs_prlimit
 @pytest.mark.slow
 def test_what_does_not_fit_in_memory_fits_within_an_automatic_budget():
-    # 6x7 from every square does not fit a 325 MB address-space limit all in
-    # memory (spill=False: a MemoryError about step 28 of 42; 6x6 fits since
-    # the mirror merging); the plain call budgets from what the limit leaves
-    # (as memory="auto" does), so it spills and counts (779,938,932, the
+    # 6x7 from every square does not fit a 200 MB address-space limit all in
+    # memory (spill=False: a MemoryError about step 28 of 42; 325 MB before
+    # the pruning of states without a completion narrowed its layers, and
+    # 6x6 fits since the mirror merging); the plain call budgets from what
+    # the limit leaves (as memory="auto" does), so it spills and counts (779,938,932, the
     # published figure of test_frontier_checkpoint.py). (Explicit budgets
     # spill and count in test_a_budget_gives_the_same_count.)
     call = 'solvers.count_tours(6, 7, start="all", method="frontier"{})'
-    report = limited(call.format(", spill=False"), 325 * MB)
+    report = limited(call.format(", spill=False"), 200 * MB)
     assert report.startswith("raised MemoryError"), report
-    report = limited(call.format(""), 325 * MB, timeout=300)
+    report = limited(call.format(""), 200 * MB, timeout=300)
     assert report == "returned 779938932", report
 
 

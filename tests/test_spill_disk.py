@@ -32,14 +32,14 @@ from solvers.peg.calls import dp_driver
 #: The core's private hook that fakes the free bytes of the spill disk.
 FAKE_FREE = "_SOLVERS_FAKE_FREE_DISK"
 
-#: Directed open tours of 5x6 from every square (OEIS A165134); within
-#: 1 MiB the frontier spills its wider steps (some 17 MiB in all).
-TOURS_5X6 = 37568
+#: Directed open tours of 6x6 from every square (OEIS A165134); within
+#: 1 MiB the frontier spills its wider steps (276,247 states at the widest).
+TOURS_6X6 = 6637920
 
 
-def spilled_5x6(tmp_path, **options):
+def spilled_6x6(tmp_path, **options):
     return solvers.count_tours(
-        5, 6, start="all", method="frontier", memory="1MiB", spill=tmp_path, **options
+        6, 6, start="all", method="frontier", memory="1MiB", spill=tmp_path, **options
     )
 
 
@@ -123,7 +123,7 @@ def refused(error: OSError, directory) -> str:
 def test_a_disk_without_room_is_refused_with_the_figures(monkeypatch, tmp_path):
     monkeypatch.setenv(FAKE_FREE, "100000")
     with pytest.raises(OSError) as info:
-        spilled_5x6(tmp_path)
+        spilled_6x6(tmp_path)
     message = refused(info.value, tmp_path)
     assert "frontier count's tables at step" in message
     assert "97.7 KiB free" in message
@@ -195,7 +195,7 @@ def test_a_small_filesystem_is_refused_before_any_file_is_written(tmp_path, monk
 def test_the_bar_says_when_layers_spill(monkeypatch, tmp_path):
     notes: list[str] = []
     monkeypatch.setattr(_progress.ProgressBar, "note", lambda self, text: notes.append(text))
-    assert spilled_5x6(tmp_path, progress=True) == TOURS_5X6
+    assert spilled_6x6(tmp_path, progress=True) == TOURS_6X6
     spilling = [note for note in notes if "spilling:" in note]
     assert spilling, notes
     last = spilling[-1]
