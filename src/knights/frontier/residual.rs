@@ -1,4 +1,4 @@
-//! Whether the edges a closed count's state still needs can all exist: the
+//! Whether the edges a state still needs can all exist: the
 //! rest of the board as a bipartite graph, checked for a subgraph with the
 //! degrees a tour gives (an *f-factor*), near the board's end.
 //!
@@ -6,7 +6,11 @@
 //! unswept square or to a frontier square that can still take one (a
 //! frontier square unused needs two edges, a loose end one; two swept
 //! squares are never joined later).  In a closed count each unswept square
-//! needs two.  A knight's move joins a light square to a dark one, so the
+//! needs two; in an open count a square that ends the tour needs one fewer,
+//! and the ends still to come of each colour are known (the colour caps
+//! less the ends fixed), so two more vertices stand for them, one joined to
+//! every square of each colour that may end the tour; a pinned end needs
+//! one edge fewer and is no other end.  A knight's move joins a light square to a dark one, so the
 //! edges left must form a subgraph of this bipartite graph in which each
 //! square has exactly its need: a flow problem.  A state without one has no
 //! completion, whatever its labels pair up.
@@ -132,6 +136,10 @@ impl Residual {
             if cache.graph != self.id + 1 {
                 // Another graph's answers: a worker starts each step afresh.
                 cache.entries.clear();
+                if cache.entries.try_reserve_exact(1 << CACHE_BITS).is_err() {
+                    // No memory for the answers: work each one out.
+                    return self.solve(unused, loose, (light, dark));
+                }
                 cache.entries.resize(1 << CACHE_BITS, 0);
                 cache.graph = self.id + 1;
             }
