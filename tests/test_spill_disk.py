@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -137,6 +138,37 @@ def test_a_disk_without_room_is_refused_with_the_figures(monkeypatch, tmp_path):
     # A count that fits its budget never looks at the disk.
     monkeypatch.setenv(FAKE_FREE, "0")
     assert solvers.count_tours(5, 5, start="all", method="frontier", spill=tmp_path) == 1728
+
+
+def test_a_count_that_cannot_fit_is_refused_before_it_gets_there(monkeypatch, tmp_path):
+    # 6x8 closed within 1 MiB spills its wide steps.  Past the board's
+    # middle each step of the next sweep column is projected by the growth
+    # of its square one column before, and the count is refused as soon as
+    # half of a projected step does not fit: with 4 MB free before step 25,
+    # while with twice that the step's own check refuses only step 28.
+    def count(free: int) -> int:
+        monkeypatch.setenv(FAKE_FREE, str(free))
+        return solvers.count_tours(
+            6, 8, closed=True, start="all", method="frontier", memory="1MiB", spill=tmp_path
+        )
+
+    with pytest.raises(OSError) as info:
+        count(8_000_000)
+    late = refused(info.value, tmp_path)
+    step = int(re.search(r"tables at step (\d+) of 48, after \d+ states", late).group(1))
+    with pytest.raises(OSError) as info:
+        count(4_000_000)
+    early = refused(info.value, tmp_path)
+    projected = re.search(r"at step (\d+) of 48, projected before step (\d+) to make", early)
+    assert projected, early
+    assert int(projected.group(2)) < step
+    assert "half the projection is counted" in early
+    assert os.listdir(tmp_path) == []
+    # A disk that holds the count is not refused: the projections of
+    # 6x8 closed stay within 1.6 times its widest layer.
+    monkeypatch.delenv(FAKE_FREE)
+    want = solvers.count_tours(6, 8, closed=True, start="all", method="frontier")
+    assert count(16_000_000) == want
 
 
 def test_an_executor_s_partition_files_are_refused_too(monkeypatch, tmp_path):

@@ -40,8 +40,8 @@ pub use accumulate::{
 };
 pub use count::{Count, U256};
 pub use spill::{
-    check_disk_at, read_shard, record_bytes, step, Checksum, Extent, FileRef, Label, Shard, Spill,
-    Spilling, Stored, Writer,
+    check_ahead, check_disk_at, read_shard, record_bytes, step, Checksum, Extent, FileRef, Label,
+    Shard, Spill, Spilling, Stored, Writer,
 };
 pub use table::{
     mix, needing, owner_of, shard_of, zeroed_slots, Entries, Frozen, MixHasher, Packed, Region,

@@ -65,6 +65,32 @@ impl Growth {
         (expected as usize, bound as usize)
     }
 
+    /// The steps after step `k` over the next sweep column, each
+    /// projected from a layer of `before` states before step `k` by the
+    /// growth its square had one column before: `(j, into, made)`, the
+    /// states step `j` reads and makes, for `j` in `k + 1 ..` while it is
+    /// below `end` and every square on the way has a growth measured (none
+    /// in the first column).  What a count that will not fit is refused by
+    /// before it gets there (see `Sweep::run`); a projection, not a bound.
+    pub(super) fn ahead(&self, k: usize, before: usize, end: usize) -> Vec<(usize, usize, usize)> {
+        let growth = |i: usize| self.by_square[i % self.column];
+        let mut states = before as f64;
+        let mut steps = Vec::new();
+        if growth(k) == 0.0 {
+            return steps;
+        }
+        states *= growth(k);
+        for j in (k + 1..end).take(self.column - 1) {
+            let g = growth(j);
+            if g == 0.0 {
+                break;
+            }
+            steps.push((j, states as usize, (states * g) as usize));
+            states *= g;
+        }
+        steps
+    }
+
     /// Step `k` took a layer of `before` states to `after`.
     pub(super) fn record(&mut self, k: usize, before: usize, after: usize) {
         let g = (after as f64 / before.max(1) as f64).clamp(0.25, 8.0);
@@ -120,6 +146,29 @@ mod tests {
         growth.record(7, 90, 270);
         assert_eq!(growth.at(8), 3.0);
         assert_eq!(growth.at(9), 3.0);
+    }
+
+    #[test]
+    fn the_next_column_is_projected_by_the_column_before() {
+        // A column of 3 growing by 2, 4 and then halving at its end.
+        let mut growth = Growth::new(3);
+        assert_eq!(growth.ahead(0, 1, 100), vec![]);
+        let layers = [1, 2, 8, 4, 8, 32];
+        for k in 1..layers.len() {
+            growth.record(k - 1, layers[k - 1], layers[k]);
+        }
+        // Before step 5 (position 2, last grown 0.5), from 32 states:
+        // step 5 makes 16, step 6 (x2) 32, step 7 (x4) 128; no further
+        // than the next column, nor than `end`.
+        assert_eq!(growth.ahead(5, 32, 100), vec![(6, 16, 32), (7, 32, 128)]);
+        assert_eq!(growth.ahead(5, 32, 7), vec![(6, 16, 32)]);
+        assert_eq!(growth.ahead(5, 32, 6), vec![]);
+        // A square not measured yet ends the projection.
+        let mut young = Growth::new(4);
+        young.record(0, 1, 3);
+        young.record(1, 3, 6);
+        assert_eq!(young.ahead(0, 10, 100), vec![(1, 30, 60)]);
+        assert_eq!(young.ahead(2, 10, 100), vec![]);
     }
 
     #[test]

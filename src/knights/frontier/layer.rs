@@ -78,6 +78,16 @@ impl Layer {
         }
     }
 
+    /// At most the bytes of the layer's spill files (see
+    /// [`Stored::spilled_bytes`]).
+    pub(super) fn spilled_bytes(&self) -> u64 {
+        match self {
+            Layer::Narrow(l) => l.spilled_bytes(),
+            Layer::Wide(l) => l.spilled_bytes(),
+            Layer::Huge(l) => l.spilled_bytes(),
+        }
+    }
+
     /// The sum of the counts, `None` past 256 bits.
     fn total(&self) -> Result<Option<U256>, SearchError> {
         match self {

@@ -67,7 +67,8 @@ use crate::engine::{with_pool, Control};
 use crate::error::{CountError, InputError, SearchError};
 use crate::knights::{Board, Window};
 use crate::layers::{
-    accumulate_some, mix, Checksum, Count, Entries, Feed, Packed, Spill, Spilling, Stored,
+    accumulate_some, check_ahead, mix, Checksum, Count, Entries, Feed, Packed, Spill, Spilling,
+    Stored,
 };
 use growth::Growth;
 use layer::{finished, Layer, Width};
@@ -358,6 +359,7 @@ impl Sweep<'_> {
             let before = layer.len().max(1);
             let (expected, bound) = growth.plan(k, before);
             let width = layer.next_width()?;
+            self.refuse_ahead(k, before, &growth, (&layer, width), spill)?;
             let what = format!(
                 "the frontier count's tables at step {} of {steps}, after {before} states",
                 k + 1
@@ -396,6 +398,55 @@ impl Sweep<'_> {
             saved::finish(dir, problem, paths, widest)?;
         }
         Ok((paths, widest))
+    }
+
+    /// Refuse the count before step `k` (`SearchError::Disk`) where a step
+    /// still to come is projected not to fit the memory budget and the
+    /// spill disk, before the steps on the way write their layers (8x8
+    /// open tours here: refused before step 33 after about 2 minutes, not
+    /// before step 36 after 10 minutes and 37 GB written).  Each step of
+    /// the next sweep column is projected by the growth of its square one
+    /// column before ([`Growth::ahead`]), and the count is refused only
+    /// where half the projection does not fit, since the growth of the
+    /// columns slows down:
+    /// * from the board's middle on: before it, a column grows by orders
+    ///   of magnitude less than the one before (7x7 open: 528, 509, 14);
+    /// * never into the last columns' pruning (`residual.rs`), where the
+    ///   layers shrink column by column (7x7 open: 4.2, 0.5).
+    ///
+    /// So projected, no step of 6x8 and 7x8 closed or of 7x7 open went past
+    /// 1.54 times the widest layer.  What `layer`'s spill files hold is
+    /// free by then.
+    fn refuse_ahead(
+        &self,
+        k: usize,
+        before: usize,
+        growth: &Growth,
+        (layer, width): (&Layer, Width),
+        spill: &Spill,
+    ) -> Result<(), SearchError> {
+        let (steps, end) = (self.last + 1, self.pruned_from());
+        if 2 * k < steps || k >= end {
+            return Ok(());
+        }
+        let freed = layer.spilled_bytes();
+        for (j, into, made) in growth.ahead(k, before, end) {
+            let what = format!(
+                "the frontier count's tables at step {} of {steps}, projected before step {} to \
+                 make about {made} states (each step growing as its square did one sweep \
+                 column before; half the projection is counted)",
+                j + 1,
+                k + 1
+            );
+            let (into, made) = (into / 2, made / 2);
+            let how = (Spilling::Runs, what.as_str());
+            match width {
+                Width::Narrow => check_ahead::<u64>(spill, (into, made), freed, how),
+                Width::Wide => check_ahead::<u128>(spill, (into, made), freed, how),
+                Width::Huge => check_ahead::<U256>(spill, (into, made), freed, how),
+            }?;
+        }
+        Ok(())
     }
 
     /// One step into a layer of counts of `width`.

@@ -389,6 +389,13 @@ impl<'a> Sweep<'a> {
         self.h
     }
 
+    /// The first step whose states are checked against the rest of the
+    /// board as a degree problem (see [`Self::residual_after`]; where its
+    /// graph fits the masks).
+    pub(super) fn pruned_from(&self) -> usize {
+        self.last.saturating_sub(RESIDUAL_COLUMNS * self.h)
+    }
+
     /// The same sweep with no mirror merging (the reference it is
     /// measured and tested against).
     pub(super) fn unmirrored(mut self) -> Self {

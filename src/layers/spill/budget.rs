@@ -117,7 +117,15 @@ impl Spill {
     /// space is unknown (the writes themselves still fail cleanly).
     pub fn check_disk(&self, bytes: u64, what: &str) -> Result<(), SearchError> {
         let layers = (self.disk(), self.directory(), ", or more memory=");
-        refuse_past(layers, bytes, what)
+        refuse_past(layers, (bytes, 0), what)
+    }
+
+    /// [`Self::check_disk`] for a step still to come, when the files
+    /// written so far that will be gone by then hold `freed` bytes: the
+    /// disk is taken to have those free too.
+    pub fn check_disk_ahead(&self, bytes: u64, freed: u64, what: &str) -> Result<(), SearchError> {
+        let layers = (self.disk(), self.directory(), ", or more memory=");
+        refuse_past(layers, (bytes, freed), what)
     }
 
     /// A fresh file name in the spill directory (made if need be).
@@ -137,27 +145,32 @@ impl Spill {
 /// [`Spill::check_disk`] for files written straight into `dir`, not through
 /// a [`Spill`]: an executor's partition files.
 pub fn check_disk_at(dir: &Path, bytes: u64, what: &str) -> Result<(), SearchError> {
-    refuse_past((disk_of(dir), dir, ""), bytes, what)
+    refuse_past((disk_of(dir), dir, ""), (bytes, 0), what)
 }
 
 /// `Err(Disk)` when `bytes` more in `dir` would leave less than [`reserve`]
-/// free on `disk` (`None`: unknown, no check); the message ends with `more`
-/// (what else the user may give).
+/// free on `disk` (`None`: unknown, no check), once files holding `freed`
+/// bytes are gone; the message ends with `more` (what else the user may
+/// give).
 fn refuse_past(
     (disk, dir, more): (Option<Disk>, &Path, &str),
-    bytes: u64,
+    (bytes, freed): (u64, u64),
     what: &str,
 ) -> Result<(), SearchError> {
     let Some(disk) = disk else {
         return Ok(());
     };
     let keep = reserve(disk.total);
-    if bytes.saturating_add(keep) <= disk.free {
+    if bytes.saturating_add(keep) <= disk.free.saturating_add(freed) {
         return Ok(());
     }
+    let later = match freed {
+        0 => String::new(),
+        _ => format!(", and {} more by then", human_bytes(freed)),
+    };
     Err(SearchError::Disk(format!(
         "not enough free disk to spill {what}: about {} would be written to {}, \
-         which has {} free (the count leaves {} of it free); give spill= a directory \
+         which has {} free{later} (the count leaves {} of it free); give spill= a directory \
          on a disk with more room{more}",
         human_bytes(bytes),
         dir.display(),

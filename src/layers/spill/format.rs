@@ -124,6 +124,11 @@ impl FileRef {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// Whether the file goes with its last shard (a spill file's does).
+    pub fn is_owned(&self) -> bool {
+        self.owned
+    }
 }
 
 /// Where a shard record lies: its file, its offset, its entries.

@@ -58,5 +58,5 @@ pub use budget::{check_disk_at, Spill};
 pub use format::record_bytes;
 pub(super) use format::{file_error, record_bytes_wide, record_least};
 pub use format::{read_shard, Checksum, Extent, FileRef, Label, Writer};
-pub use planner::{step, Spilling};
+pub use planner::{check_ahead, step, Spilling};
 pub use store::{Shard, Stored};

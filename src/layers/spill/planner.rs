@@ -80,13 +80,8 @@ fn step_within<I: Count, O: Count>(
     // A family that prefers runs still goes by passes when one pass holds
     // every output table: the input is read and expanded once either way,
     // and the pass writes no runs and merges nothing.
-    let runs = match how {
-        Spilling::Runs => passes > 1,
-        Spilling::Passes => passes > MAX_PASSES,
-    };
-    let output = record_estimate::<O>(bound.max(guess));
-    let estimate = record_estimate::<I>(input.memory_len())
-        .saturating_add(output.saturating_mul(if runs { 2 } else { 1 }));
+    let runs = by_runs(how, passes);
+    let estimate = disk_estimate::<I, O>(input.memory_len(), bound.max(guess), runs);
     spill.check_disk(estimate, what)?;
     // 1. The input's shards still in memory to one file, freeing the memory
     //    (the input stays a whole layer, now on disk).
@@ -111,6 +106,44 @@ fn step_within<I: Count, O: Count>(
     } else {
         plan.by_passes(input, &expand)
     }
+}
+
+/// Whether a step of `passes` goes by runs (see [`Spilling`]).
+fn by_runs(how: Spilling, passes: usize) -> bool {
+    match how {
+        Spilling::Runs => passes > 1,
+        Spilling::Passes => passes > MAX_PASSES,
+    }
+}
+
+/// The bytes a step that does not fit writes: the `parked` input entries
+/// still in memory, the next layer of `made` states, and by runs the runs
+/// too (each child at least once).
+fn disk_estimate<I: Count, O: Count>(parked: usize, made: usize, runs: bool) -> u64 {
+    let output = record_estimate::<O>(made);
+    record_estimate::<I>(parked).saturating_add(output.saturating_mul(if runs { 2 } else { 1 }))
+}
+
+/// Refuse now (`SearchError::Disk`, naming `what`) a step still to come
+/// that is projected to read `into` states and make `made`, with counts of
+/// `W`, where [`step`] would refuse it when it gets there: the same plan
+/// and estimate, the whole input counted as written (it will be on disk or
+/// parked by then), against the disk free now and the `freed` bytes that
+/// this count's files hold now and will have dropped by then.  A count
+/// that cannot fit is refused before it writes the layers on the way.
+pub fn check_ahead<W: Count>(
+    spill: &Spill,
+    (into, made): (usize, usize),
+    freed: u64,
+    (how, what): (Spilling, &str),
+) -> Result<(), SearchError> {
+    let budget = spill.budget() / 3 * 2;
+    if packed_bytes(into).saturating_add(table_bytes::<W>(made)) <= budget {
+        return Ok(());
+    }
+    let passes = passes_for(budget, into.div_ceil(SHARDS), (made, made));
+    let estimate = disk_estimate::<W, W>(into, made, by_runs(how, passes));
+    spill.check_disk_ahead(estimate, freed, what)
 }
 
 /// How many passes a step by passes takes within `budget` beside input
@@ -420,6 +453,7 @@ const RUN: u64 = 0x5255_4e5f_5255_4e5f;
 mod tests {
     use super::*;
     use crate::layers::accumulate::halves;
+    use crate::layers::spill::budget::disk_of;
     use crate::layers::spill::FileRef;
     use crate::layers::{accumulate_some, Entries, Feed};
     use std::marker::PhantomData;
@@ -598,6 +632,33 @@ mod tests {
         let (by_passes, passes_wrote) = written(tight, Spilling::Passes);
         assert_eq!(by_runs, by_passes);
         assert!(runs_wrote > passes_wrote, "{runs_wrote} <= {passes_wrote}");
+    }
+
+    #[test]
+    fn a_step_still_to_come_is_refused_only_past_memory_and_disk() {
+        let dir = std::env::temp_dir();
+        let how = (Spilling::Runs, "a projected step");
+        let huge = (1 << 40, 1 << 41);
+        // No budget, or a step that fits it: the disk is not looked at.
+        assert!(check_ahead::<u64>(&Spill::unlimited(), huge, 0, how).is_ok());
+        let roomy = Spill::new(1 << 30, Some(&dir));
+        assert!(check_ahead::<u64>(&roomy, (1000, 2000), 0, how).is_ok());
+        // Past the budget: no disk here has room for 2^41 states (tens of
+        // TB), unless the files that will be gone by then free as much.
+        if disk_of(&dir).is_none() {
+            return; // (off Linux the free space is not known: no check)
+        }
+        match check_ahead::<u64>(&roomy, huge, 0, how) {
+            Err(SearchError::Disk(message)) => {
+                assert!(
+                    message.contains("to spill a projected step: about"),
+                    "{message}"
+                );
+                assert!(!message.contains("more by then"), "{message}");
+            }
+            other => panic!("{:?}", other.err()),
+        }
+        assert!(check_ahead::<u64>(&roomy, huge, u64::MAX / 2, how).is_ok());
     }
 
     #[test]

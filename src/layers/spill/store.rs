@@ -81,6 +81,16 @@ impl<W: Count> Stored<W> {
         in_memory.map(packed_bytes).sum()
     }
 
+    /// At most the bytes the shards in spill files take on disk, which
+    /// are freed with them (a checkpoint's kept files are not counted).
+    pub fn spilled_bytes(&self) -> u64 {
+        let spilled = self.shards.iter().filter_map(|shard| match shard {
+            Shard::File(extent) if extent.file.is_owned() => Some(record_bytes::<W>(extent.len)),
+            _ => None,
+        });
+        spilled.fold(0, u64::saturating_add)
+    }
+
     /// The number of shards (at most [`SHARDS`]).
     pub fn shards(&self) -> usize {
         self.shards.len()
