@@ -142,9 +142,9 @@ def test_a_disk_without_room_is_refused_with_the_figures(monkeypatch, tmp_path):
 
 def test_a_count_that_cannot_fit_is_refused_before_it_gets_there(monkeypatch, tmp_path):
     # 6x8 closed within 1 MiB spills its wide steps.  Past the board's
-    # middle each step of the next sweep column is projected by the growth
-    # of its square one column before, and the count is refused as soon as
-    # half of a projected step does not fit: with 4 MB free before step 25,
+    # middle the next three steps are projected by the growth of their
+    # squares one sweep column before, and the count is refused as soon as
+    # half of a projected step does not fit: with 4 MB free before step 26,
     # while with twice that the step's own check refuses only step 28.
     def count(free: int) -> int:
         monkeypatch.setenv(FAKE_FREE, str(free))

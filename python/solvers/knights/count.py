@@ -79,7 +79,7 @@ def count_tours(
     layers are written there, the disk's free space is checked against what
     they take (``OSError``, errno ``ENOSPC``, naming the estimate, the free
     bytes and the directory: the disk is never filled), and from the
-    board's middle on a count whose next sweep column is projected not to
+    board's middle on a count whose next steps are projected not to
     fit is refused the same way before it gets there.  ``spill=False``
     writes no files: every layer in memory, ``MemoryError`` where a step
     does not fit the machine (not with ``memory`` or ``executor``).

@@ -65,14 +65,20 @@ impl Growth {
         (expected as usize, bound as usize)
     }
 
-    /// The steps after step `k` over the next sweep column, each
-    /// projected from a layer of `before` states before step `k` by the
-    /// growth its square had one column before: `(j, into, made)`, the
-    /// states step `j` reads and makes, for `j` in `k + 1 ..` while it is
-    /// below `end` and every square on the way has a growth measured (none
-    /// in the first column).  What a count that will not fit is refused by
-    /// before it gets there (see `Sweep::run`); a projection, not a bound.
-    pub(super) fn ahead(&self, k: usize, before: usize, end: usize) -> Vec<(usize, usize, usize)> {
+    /// The `count` steps after step `k` (at most a sweep column's less
+    /// one), each projected from a layer of `before` states before step `k`
+    /// by the growth its square had one column before: `(j, into, made)`,
+    /// the states step `j` reads and makes, for `j` in `k + 1 ..` while it
+    /// is below `end` and every square on the way has a growth measured
+    /// (none in the first column).  What a count that will not fit is
+    /// refused by before it gets there (see `Sweep::refuse_ahead`); a
+    /// projection, not a bound.
+    pub(super) fn ahead(
+        &self,
+        k: usize,
+        before: usize,
+        (count, end): (usize, usize),
+    ) -> Vec<(usize, usize, usize)> {
         let growth = |i: usize| self.by_square[i % self.column];
         let mut states = before as f64;
         let mut steps = Vec::new();
@@ -80,7 +86,7 @@ impl Growth {
             return steps;
         }
         states *= growth(k);
-        for j in (k + 1..end).take(self.column - 1) {
+        for j in (k + 1..end).take(count.min(self.column - 1)) {
             let g = growth(j);
             if g == 0.0 {
                 break;
@@ -149,26 +155,28 @@ mod tests {
     }
 
     #[test]
-    fn the_next_column_is_projected_by_the_column_before() {
+    fn the_next_steps_are_projected_by_the_column_before() {
         // A column of 3 growing by 2, 4 and then halving at its end.
         let mut growth = Growth::new(3);
-        assert_eq!(growth.ahead(0, 1, 100), vec![]);
+        assert_eq!(growth.ahead(0, 1, (5, 100)), vec![]);
         let layers = [1, 2, 8, 4, 8, 32];
         for k in 1..layers.len() {
             growth.record(k - 1, layers[k - 1], layers[k]);
         }
         // Before step 5 (position 2, last grown 0.5), from 32 states:
         // step 5 makes 16, step 6 (x2) 32, step 7 (x4) 128; no further
-        // than the next column, nor than `end`.
-        assert_eq!(growth.ahead(5, 32, 100), vec![(6, 16, 32), (7, 32, 128)]);
-        assert_eq!(growth.ahead(5, 32, 7), vec![(6, 16, 32)]);
-        assert_eq!(growth.ahead(5, 32, 6), vec![]);
+        // than the next column, nor than `end`, nor than `count` steps.
+        let next = vec![(6, 16, 32), (7, 32, 128)];
+        assert_eq!(growth.ahead(5, 32, (5, 100)), next);
+        assert_eq!(growth.ahead(5, 32, (1, 100)), next[..1]);
+        assert_eq!(growth.ahead(5, 32, (5, 7)), next[..1]);
+        assert_eq!(growth.ahead(5, 32, (5, 6)), vec![]);
         // A square not measured yet ends the projection.
         let mut young = Growth::new(4);
         young.record(0, 1, 3);
         young.record(1, 3, 6);
-        assert_eq!(young.ahead(0, 10, 100), vec![(1, 30, 60)]);
-        assert_eq!(young.ahead(2, 10, 100), vec![]);
+        assert_eq!(young.ahead(0, 10, (3, 100)), vec![(1, 30, 60)]);
+        assert_eq!(young.ahead(2, 10, (3, 100)), vec![]);
     }
 
     #[test]

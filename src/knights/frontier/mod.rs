@@ -400,23 +400,26 @@ impl Sweep<'_> {
         Ok((paths, widest))
     }
 
-    /// Refuse the count before step `k` (`SearchError::Disk`) where a step
-    /// still to come is projected not to fit the memory budget and the
-    /// spill disk, before the steps on the way write their layers (8x8
-    /// open tours here: refused before step 33 after about 2 minutes, not
-    /// before step 36 after 10 minutes and 37 GB written).  Each step of
-    /// the next sweep column is projected by the growth of its square one
-    /// column before ([`Growth::ahead`]), and the count is refused only
-    /// where half the projection does not fit, since the growth of the
-    /// columns slows down:
+    /// Refuse the count before step `k` (`SearchError::Disk`) where one of
+    /// the next [`PROJECTED_STEPS`] steps is projected not to fit the
+    /// memory budget and the spill disk, before the steps on the way write
+    /// their layers (8x8 open tours here: refused before step 35 after 5
+    /// minutes and 20 GB written, not before step 36 after 10 minutes and
+    /// 37 GB).  Each step is projected by the growth of its square one
+    /// sweep column before ([`Growth::ahead`]), and the count is refused
+    /// only where half the projection does not fit, since the growth of
+    /// the columns slows down:
     /// * from the board's middle on: before it, a column grows by orders
     ///   of magnitude less than the one before (7x7 open: 528, 509, 14);
     /// * never into the last columns' pruning (`residual.rs`), where the
-    ///   layers shrink column by column (7x7 open: 4.2, 0.5).
+    ///   layers shrink column by column (7x7 open: 4.2, 0.5);
+    /// * a few steps ahead: on a long board the growth of the middle
+    ///   columns slows down too (8x11 closed: projected a whole column
+    ///   ahead, a step made 2.8 times the widest layer).
     ///
-    /// So projected, no step of 6x8 and 7x8 closed or of 7x7 open went past
-    /// 1.54 times the widest layer.  What `layer`'s spill files hold is
-    /// free by then.
+    /// So projected, no step of 6x8, 7x8 and 8x11 closed or 7x7 open went
+    /// past 1.54 times the widest layer.  What `layer`'s spill files hold
+    /// is free by then.
     fn refuse_ahead(
         &self,
         k: usize,
@@ -430,7 +433,7 @@ impl Sweep<'_> {
             return Ok(());
         }
         let freed = layer.spilled_bytes();
-        for (j, into, made) in growth.ahead(k, before, end) {
+        for (j, into, made) in growth.ahead(k, before, (PROJECTED_STEPS, end)) {
             let what = format!(
                 "the frontier count's tables at step {} of {steps}, projected before step {} to \
                  make about {made} states (each step growing as its square did one sweep \
@@ -489,6 +492,9 @@ impl Sweep<'_> {
         crate::layers::step(&mut layer, sizes, problem, next.spill, expand, how, ctl)
     }
 }
+
+/// How many steps ahead a count is projected (see `Sweep::refuse_ahead`).
+const PROJECTED_STEPS: usize = 3;
 
 /// A tag of the problem for the layer files: the board's cells, the start
 /// (inward, or none), whether tours are closed, and the end if pinned.
