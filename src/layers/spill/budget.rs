@@ -116,8 +116,7 @@ impl Spill {
     /// the spill directory (nothing is written then); `Ok` where the free
     /// space is unknown (the writes themselves still fail cleanly).
     pub fn check_disk(&self, bytes: u64, what: &str) -> Result<(), SearchError> {
-        let layers = (self.disk(), self.directory(), ", or more memory=");
-        refuse_past(layers, (bytes, 0), what)
+        self.check_disk_ahead(bytes, 0, what)
     }
 
     /// [`Self::check_disk`] for a step still to come, when the files
