@@ -415,7 +415,7 @@ impl Sweep<'_> {
     ///   layers shrink column by column (7x7 open: 4.2, 0.5);
     /// * a few steps ahead: on a long board the growth of the middle
     ///   columns slows down too (8x11 closed: projected a whole column
-    ///   ahead, a step made 2.8 times the widest layer).
+    ///   ahead, a step made 2.5 times the widest layer).
     ///
     /// So projected, no step of 6x8, 7x8 and 8x11 closed or 7x7 open went
     /// past 1.54 times the widest layer.  What `layer`'s spill files hold
