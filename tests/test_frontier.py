@@ -29,7 +29,7 @@ RECTANGLES = [(r, c) for r in range(1, 7) for c in range(r, 7)]
 @pytest.mark.parametrize(("rows", "cols"), RECTANGLES)
 @pytest.mark.parametrize("closed", [False, True])
 def test_all_starts_agree_with_the_search(rows, cols, closed):
-    frontier, search = both(rows, cols, start="all", closed=closed)
+    frontier, search = both(rows, cols, start="all", closed=closed, method="frontier")
     assert frontier == search
     # and on the transposed board (the sweep turns with it)
     assert count_tours(cols, rows, start="all", closed=closed, method="frontier") == search
@@ -252,3 +252,111 @@ def test_a_board_spanning_8x8_agrees_with_the_search():
 def test_8x8_stops_at_its_timeout():
     with pytest.raises(TimeoutError):
         count_tours(8, 8, closed=True, method="frontier", timeout=0.3)
+
+
+# Knuth's partial boards (TAOCP pre-fascicle 8A; OEIS data as published, from
+# each sequence's offset): the first cells of an h-row board filled column by
+# column, cell (r, c) the (c h + r)-th, so the last column is cut short.
+# Closed: undirected closed tours on the first 2n cells (A383660 to A383664).
+# Open: undirected Hamiltonian paths on the first n cells (A389754 to A389759).
+# The Rust tests (src/knights/frontier/mod.rs) take each sequence's first
+# terms; these take later ones, longer boards, through the public call:
+# name -> (rows, closed, offset, the n tested from and to, the data).
+KNUTH_PARTIAL = {
+    "A383662": (
+        6,
+        True,
+        11,
+        (30, 33),
+        "6,0,2,302,8,151,19072,9862,18202,1603948,1067638,"
+        "1310791,107096187,55488142,66608924,6149236417,3374967940,4259963914,"
+        "402706752421,239187240144,292999006211,26470682075988,15360134570696",
+    ),
+    "A383664": (
+        8,
+        True,
+        13,
+        (25, 26),
+        "4,12,212,0,50,4525,101730,44202,66034,2408624,69362264,55488142,101343548,2398536889",
+    ),
+    "A389759": (
+        3,
+        False,
+        1,
+        (32, 53),
+        "1,0,0,0,0,0,0,0,0,2,2,8,8,4,0,8,0,0,20,44,52,465,276,"
+        "396,988,824,560,3888,1384,3048,10348,12796,10672,69831,36962,57248,171104,"
+        "155756,128864,815520,405024,646272,2219336,2132304,1838784,11184337,6011834,"
+        "8636880,30354388,26341332,23400992,138689004,75211944",
+    ),
+    "A389754": (
+        4,
+        False,
+        1,
+        (33, 55),
+        "1,0,0,0,0,0,0,0,0,0,2,8,0,16,40,0,0,20,144,82,0,269,"
+        "1172,744,0,2643,13711,6378,0,15192,72803,31088,0,82790,440955,189688,0,518913,"
+        "2921478,1213112,0,3044484,17084437,6683852,0,16550347,96400406,36486328,0,"
+        "90602461,550731140,201282470,0,492087597,3080159951",
+    ),
+    "A389755": (
+        5,
+        False,
+        1,
+        (31, 49),
+        "1,0,0,0,0,0,0,0,0,0,0,0,0,4,0,0,4,95,144,82,16,125,"
+        "1188,4292,864,416,1030,28229,40770,18784,3858,38255,490809,2422436,622868,"
+        "274910,781472,19903840,34518608,18061054,3321476,21614495,275004291,"
+        "1129158488,264895640,105735266,308434443,8657614329,16039377654",
+    ),
+    "A389756": (
+        6,
+        False,
+        1,
+        (39, 42),
+        "1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,53,1286,1172,"
+        "744,207,800,4607,60293,40770,18784,9133,44778,247872,4453920,3354758,3318960,"
+        "1321288,6063880,27757719,465898661,415326332,389969466",
+    ),
+    "A389757": (
+        7,
+        False,
+        1,
+        (41, 42),
+        "1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,4,44,52,160,239,"
+        "1595,1391,13438,13711,6378,1930,11394,48948,312319,1151375,2422436,622868,"
+        "577180,1063017,11791551,34929196,398826652,415326332,389969466",
+    ),
+    "A389758": (
+        8,
+        False,
+        1,
+        (30, 38),
+        "1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,24,276,396,"
+        "164,1034,3470,6404,5555,74927,72803,31088,8932,53645,345827,1892591,3134440,"
+        "32766547",
+    ),
+}
+
+
+def partial_board(rows, cells):
+    cols = -(-cells // rows)
+    return "\n".join(
+        "".join("." if c * rows + r < cells else "#" for c in range(cols)) for r in range(rows)
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(KNUTH_PARTIAL))
+def test_knuths_partial_boards(name):
+    rows, closed, offset, (first, last), data = KNUTH_PARTIAL[name]
+    terms = dict(enumerate((int(t) for t in data.split(",")), offset))
+    assert last == max(terms)
+    for n in range(first, last + 1):
+        cells = 2 * n if closed else n
+        tours = count_tours(
+            board=partial_board(rows, cells), start="all", closed=closed, method="frontier"
+        )
+        # Directed, over every start: a closed tour once per square and way,
+        # a path once from each end.
+        assert tours == terms[n] * (2 * cells if closed else 2), (name, n)

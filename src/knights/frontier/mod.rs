@@ -845,16 +845,27 @@ mod tests {
         }
     }
 
+    /// The first `cells` cells of an `h`-row board filled column by column,
+    /// as Knuth's partial-board sequences take them: cell (r, c) is the
+    /// (c h + r)-th, so the last column holds `cells mod h` rows when `h`
+    /// does not divide `cells`.
+    fn knuths_partial_board(h: usize, cells: usize) -> Board {
+        let cols = cells.div_ceil(h);
+        let present = (0..h * cols).map(|i| (i % cols) * h + i / cols < cells);
+        Board::from_mask(h, cols, present.collect()).unwrap()
+    }
+
     #[test]
-    fn knuths_partial_boards() {
-        // OEIS A383660 (3 rows, from n = 11), A383661 (5 rows, from n = 9)
-        // and A383663 (7 rows, from n = 11; its 11th term, the whole 7x6
-        // board, is A175881's 1,067,638): the undirected closed tours of
-        // the first 2n cells of an h-row board filled column by column
-        // (Knuth, TAOCP pre-fascicle 8A), so each step of a sweep of
-        // columns of h where the board is as long as h (the 7-row boards
-        // here are shorter and swept along their rows); the boards of whole
-        // columns are symmetric and merge, the others do not.
+    fn knuths_partial_boards_closed() {
+        // OEIS A383660 to A383664 (Knuth, TAOCP pre-fascicle 8A; 3 to 8
+        // rows): the undirected closed tours of the first 2n cells of an
+        // h-row board, from the n of each sequence's first term. Every term
+        // is the answer on a board that ends one step further into its last
+        // column, so together they check each step of a sweep of columns of
+        // h (the boards of 6 to 8 rows here are short and swept along their
+        // rows); the boards of whole columns are symmetric and merge, the
+        // others do not. Each sequence's terms at whole columns are the
+        // rectangles' counts (A175881 for 6 rows, A193055 for 8).
         let a383660: [u128; 20] = [
             4, 0, 4, 24, 16, 56, 306, 176, 456, 2632, 1536, 4828, 26788, 15424, 44952, 254288,
             147728, 448032, 2502568, 1448416,
@@ -862,23 +873,81 @@ mod tests {
         let a383661: [u128; 16] = [
             1, 0, 1, 30, 0, 148, 8, 78, 9309, 612, 62749, 44202, 42049, 2916485, 147192, 18284136,
         ];
+        let a383662: [u128; 14] = [
+            6, 0, 2, 302, 8, 151, 19072, 9862, 18202, 1603948, 1067638, 1310791, 107096187,
+            55488142,
+        ];
         let a383663: [u128; 11] = [2, 11, 58, 0, 21, 1020, 9309, 1481, 34162, 1295034, 1067638];
+        let a383664: [u128; 12] = [
+            4, 12, 212, 0, 50, 4525, 101730, 44202, 66034, 2408624, 69362264, 55488142,
+        ];
         let ctl = Control::new();
         let sequences = [
             (3, 11, &a383660[..]),
             (5, 9, &a383661[..]),
+            (6, 11, &a383662[..]),
             (7, 11, &a383663[..]),
+            (8, 13, &a383664[..]),
         ];
         for (h, first, terms) in sequences {
             for (i, &want) in terms.iter().enumerate() {
                 let cells = 2 * (first + i);
-                let cols = cells.div_ceil(h);
-                // Cell (r, c) is the (c h + r)-th of the filling.
-                let present = (0..h * cols).map(|i| (i % cols) * h + i / cols < cells);
-                let board = Board::from_mask(h, cols, present.collect()).unwrap();
+                let board = knuths_partial_board(h, cells);
                 let tours = count_paths(&board, None, true, 1, &ctl).unwrap().tours;
                 let cycles = tours.to_u128().unwrap() / (2 * cells as u128);
                 assert_eq!(cycles, want, "{h} rows, {cells} cells");
+            }
+        }
+    }
+
+    #[test]
+    fn knuths_partial_boards_open() {
+        // OEIS A389759 and A389754 to A389758 (Knuth, TAOCP pre-fascicle
+        // 8A; 3 to 8 rows): the undirected Hamiltonian paths of the first n
+        // cells of an h-row board, n from 2 (a(1) = 1 is the path of one
+        // square). The sweep with no end pinned carries every start at
+        // once, and counts each path from both of its ends. Terms at whole
+        // columns are A169696, A079137, A083386, A306281 and A306283.
+        let a389759: [u128; 30] = [
+            0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 8, 8, 4, 0, 8, 0, 0, 20, 44, 52, 465, 276, 396, 988, 824,
+            560, 3888, 1384, 3048, 10348,
+        ];
+        let a389754: [u128; 31] = [
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 8, 0, 16, 40, 0, 0, 20, 144, 82, 0, 269, 1172, 744, 0,
+            2643, 13711, 6378, 0, 15192, 72803, 31088,
+        ];
+        let a389755: [u128; 29] = [
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 4, 95, 144, 82, 16, 125, 1188, 4292, 864,
+            416, 1030, 28229, 40770, 18784,
+        ];
+        let a389756: [u128; 29] = [
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 53, 1286, 1172, 744, 207, 800,
+            4607, 60293, 40770, 18784,
+        ];
+        let a389757: [u128; 34] = [
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 44, 52, 160, 239, 1595, 1391,
+            13438, 13711, 6378, 1930, 11394, 48948, 312319, 1151375, 2422436, 622868,
+        ];
+        let a389758: [u128; 37] = [
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 24, 276, 396, 164, 1034,
+            3470, 6404, 5555, 74927, 72803, 31088, 8932, 53645, 345827, 1892591, 3134440, 32766547,
+        ];
+        let ctl = Control::new();
+        for (h, terms) in [
+            (3, &a389759[..]),
+            (4, &a389754[..]),
+            (5, &a389755[..]),
+            (6, &a389756[..]),
+            (7, &a389757[..]),
+            (8, &a389758[..]),
+        ] {
+            for (i, &want) in terms.iter().enumerate() {
+                let cells = i + 2;
+                let board = knuths_partial_board(h, cells);
+                let tours = count_paths(&board, None, false, 1, &ctl).unwrap().tours;
+                let paths = tours.to_u128().unwrap();
+                assert_eq!(paths % 2, 0, "{h} rows, {cells} cells: {paths} directed");
+                assert_eq!(paths / 2, want, "{h} rows, {cells} cells");
             }
         }
     }
