@@ -862,9 +862,9 @@ mod tests {
         // h-row board, from the n of each sequence's first term. Every term
         // is the answer on a board that ends one step further into its last
         // column, so together they check each step of a sweep of columns of
-        // h (the boards of 6 to 8 rows here are short and swept along their
-        // rows); the boards of whole columns are symmetric and merge, the
-        // others do not. Each sequence's terms at whole columns are the
+        // h (a board here with fewer columns than rows, as most of the 7- and
+        // 8-row ones are, is swept along its rows instead); the boards of
+        // whole columns are symmetric and merge, the others do not. Each sequence's terms at whole columns are the
         // rectangles' counts (A175881 for 6 rows, A193055 for 8).
         let a383660: [u128; 20] = [
             4, 0, 4, 24, 16, 56, 306, 176, 456, 2632, 1536, 4828, 26788, 15424, 44952, 254288,
