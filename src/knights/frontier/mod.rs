@@ -864,8 +864,9 @@ mod tests {
         // column, so together they check each step of a sweep of columns of
         // h (a board here with fewer columns than rows, as most of the 7- and
         // 8-row ones are, is swept along its rows instead); the boards of
-        // whole columns are symmetric and merge, the others do not. Each sequence's terms at whole columns are the
-        // rectangles' counts (A175881 for 6 rows, A193055 for 8).
+        // whole columns are symmetric and merge, the others do not. Each
+        // sequence's terms at whole columns are the rectangles' counts
+        // (A175881 for 6 rows, A193055 for 8).
         let a383660: [u128; 20] = [
             4, 0, 4, 24, 16, 56, 306, 176, 456, 2632, 1536, 4828, 26788, 15424, 44952, 254288,
             147728, 448032, 2502568, 1448416,
