@@ -42,7 +42,8 @@ pub enum SearchError {
     Corrupt(String),
     /// Layers would be spilled to a disk without room for them: refused
     /// before the files are written (the message gives the estimate, the
-    /// free bytes and the directory).
+    /// free bytes and the directory), or a write found the disk full after
+    /// all (the message names the file).
     Disk(String),
 }
 

@@ -1,7 +1,10 @@
 """Stopping long calls: timeouts, Ctrl-C, abandoned iterators, progress bars.
 
-The only timing assertions in the suite live here, and they are loose: a
-search that should stop "within about 0.2 s" is allowed several seconds.
+A test here checks that a call stops, and leaves nothing running, never how
+fast: the bound is the suite's hang guard (``tests/hang.py``), far above what
+a loaded machine shows.  The latencies themselves are measured by
+``benches/cancel_bench.py`` (the ``LONG_CALLS`` below, each interrupted and
+timed) and reported in ``docs/performance.md``.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import types
 
 import pytest
 import solvers
+from hang import HANG_GUARD
 from solvers import count_tours, find_tour, tours
 
 HARD = (8, 8)  # far too many tours to count in a test run
@@ -53,7 +57,7 @@ def test_count_timeout_raises_promptly(baseline_threads):
     with pytest.raises(TimeoutError, match="timeout"):
         count_tours(*HARD, timeout=0.3)
     elapsed = time.monotonic() - began
-    assert 0.25 <= elapsed < 4.0
+    assert 0.25 <= elapsed < HANG_GUARD
     # the interpreter and the package still work, and no worker is left running
     assert count_tours(4, 7) == 1682
     if baseline_threads is not None:
@@ -65,7 +69,7 @@ def test_count_timeout_with_any_number_of_threads(threads):
     began = time.monotonic()
     with pytest.raises(TimeoutError):
         count_tours(*HARD, start="all", timeout=0.2, threads=threads)
-    assert time.monotonic() - began < 4.0
+    assert time.monotonic() - began < HANG_GUARD
 
 
 def test_zero_timeout_on_a_hard_count():
@@ -93,7 +97,7 @@ def test_find_tour_timeout_is_respected():
         pass
     else:
         assert result is None  # the colours are unbalanced: no tour
-    assert time.monotonic() - began < 5.0
+    assert time.monotonic() - began < HANG_GUARD
 
 
 # ---------------------------------------------------------------- Ctrl-C
@@ -135,7 +139,7 @@ def test_ctrl_c_stops_a_count():
     code, _, err, elapsed = _interrupt(READY + "import solvers; solvers.count_tours(8, 8)")
     assert code != 0
     assert "KeyboardInterrupt" in err
-    assert elapsed < 5.0
+    assert elapsed < HANG_GUARD
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
@@ -150,7 +154,7 @@ def test_ctrl_c_can_be_caught_and_work_goes_on():
     code, out, err, elapsed = _interrupt(program)
     assert code == 0, err
     assert out.split() == ["caught", "1682"]
-    assert elapsed < 5.0
+    assert elapsed < HANG_GUARD
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
@@ -159,7 +163,7 @@ def test_ctrl_c_stops_the_command_line():
     code, _, err, elapsed = _interrupt(program)
     assert code == 130
     assert err.strip() == "solvers: interrupted"
-    assert elapsed < 5.0
+    assert elapsed < HANG_GUARD
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
@@ -175,7 +179,7 @@ def test_ctrl_c_stops_an_iterator_and_a_find():
     code, out, err, elapsed = _interrupt(program)
     assert code == 0, err
     assert out.split() == ["stopped", "2"]
-    assert elapsed < 5.0
+    assert elapsed < HANG_GUARD
 
 
 #: Long calls of every family, each interrupted ``after`` seconds into it.
@@ -203,11 +207,30 @@ LONG_CALLS = {
 @pytest.mark.parametrize("name", sorted(LONG_CALLS))
 def test_ctrl_c_stops_every_long_call_promptly(name):
     # The child signals itself from a timer thread and measures, in-process,
-    # the time from the signal to the KeyboardInterrupt (the target is 0.2 s;
-    # the bound is loose for loaded machines), then checks that its worker
-    # threads are gone and that the package still answers.
+    # the time from the signal to the KeyboardInterrupt (the target, 0.2 s,
+    # is the benchmark's; here only a hang fails), then checks that its
+    # worker threads are gone and that the package still answers.
+    done = subprocess.run(
+        [sys.executable, "-c", long_call_program(name)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout != "finished\n", f"{name} finished before the signal"
+    latency, extra_threads, answer = done.stdout.split()
+    assert float(latency) < HANG_GUARD, f"{name} took {latency} s to stop"
+    assert int(extra_threads) <= 0, f"{name} left {extra_threads} threads behind"
+    assert answer == "1682"
+
+
+def long_call_program(name: str) -> str:
+    """A child program that starts the long call ``name``, interrupts itself
+    ``after`` seconds into it and prints the latency from the signal to the
+    ``KeyboardInterrupt``, the worker threads left behind, and a count made
+    after (``benches/cancel_bench.py`` runs it too)."""
     after, call = LONG_CALLS[name]
-    program = (
+    return (
         "import os, signal, threading, time\n"
         "import solvers\n"
         "from solvers import PegBoard\n"
@@ -227,20 +250,11 @@ def test_ctrl_c_stops_every_long_call_promptly(name):
         "except KeyboardInterrupt:\n"
         "    latency = time.monotonic() - sent[0]\n"
         "# out of the except block, the traceback (and an iterator it holds) is gone\n"
-        "deadline = time.monotonic() + 5\n"
+        "deadline = time.monotonic() + 20\n"
         "while threads() > base and time.monotonic() < deadline:\n"
         "    time.sleep(0.01)\n"
         "print(f'{latency:.3f}', threads() - base, solvers.count_tours(4, 7))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout != "finished\n", f"{name} finished before the signal"
-    latency, extra_threads, answer = done.stdout.split()
-    assert float(latency) < 0.5, f"{name} took {latency} s to stop"
-    assert int(extra_threads) <= 0, f"{name} left {extra_threads} threads behind"
-    assert answer == "1682"
 
 
 # ---------------------------------------------------------------- abandoned iterators

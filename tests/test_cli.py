@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 import solvers
+from hang import HANG_GUARD
 from solvers import cli
 from test_cancel import _interrupt
 from test_queens import A000170, A002562, brute_force, images
@@ -720,7 +721,7 @@ def test_ctrl_c_stops_counting_queens():
     # `solvers queens 18`: hundreds of millions of solutions
     code, out, err, elapsed = interrupt(["queens", "18"], after=0.5)
     assert (code, out, err) == (130, "", "solvers: interrupted\n")
-    assert elapsed < 1.0
+    assert elapsed < HANG_GUARD
 
 
 def test_queens_list_into_a_closed_pipe_is_not_an_error():

@@ -9,6 +9,7 @@ import struct
 import time
 
 import pytest
+from hang import HANG_GUARD
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from solvers import _core
@@ -163,7 +164,7 @@ def test_a_long_count_times_out_and_a_stream_can_be_closed() -> None:
     start = time.monotonic()
     with pytest.raises(TimeoutError):
         _core.count_covers(p, 2, timeout=0.2)
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < HANG_GUARD
     stream = _core.CoverStream(p)
     first = next(stream)
     assert len(unpack(first)) == 16
@@ -171,4 +172,4 @@ def test_a_long_count_times_out_and_a_stream_can_be_closed() -> None:
     # What the producer made before it saw the flag may still come; then it ends.
     start = time.monotonic()
     list(stream)
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < HANG_GUARD

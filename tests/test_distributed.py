@@ -21,6 +21,7 @@ from pathlib import Path
 import oracle
 import pytest
 import solvers
+from hang import HANG_GUARD
 from solvers import count_queens, count_tours, distributed
 from solvers._engine import _args
 from solvers._engine._args import LEDGER_NAME
@@ -171,7 +172,7 @@ def test_timeout_with_an_executor(processes):
     began = time.monotonic()
     with pytest.raises(TimeoutError):
         count_queens(19, executor=processes, timeout=0.5)
-    assert time.monotonic() - began < 10
+    assert time.monotonic() - began < HANG_GUARD
 
 
 def test_progress_with_an_executor(capsys, monkeypatch, processes):
@@ -459,7 +460,7 @@ def test_a_killed_peg_count_goes_on_from_its_saved_layers(tmp_path):
     # and a third call answers from the file at once
     began = time.monotonic()
     assert solvers.count_peg_solutions(board, start=(3, 3), checkpoint=path) == total
-    assert time.monotonic() - began < 5
+    assert time.monotonic() - began < HANG_GUARD
     with pytest.raises(ValueError, match="another problem"):
         solvers.count_peg_solutions(board, start=(2, 3), checkpoint=path)
 

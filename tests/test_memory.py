@@ -19,6 +19,7 @@ import textwrap
 
 import pytest
 import solvers
+from hang import HANG_GUARD
 from test_cancel import READY, _interrupt
 
 PRLIMIT = shutil.which("prlimit")
@@ -184,4 +185,4 @@ def test_ctrl_c_stops_a_plan_being_built():
     code, _, err, elapsed = _interrupt(program, after=0.5)
     assert code != 0
     assert "KeyboardInterrupt" in err, err
-    assert elapsed < 3.0
+    assert elapsed < HANG_GUARD

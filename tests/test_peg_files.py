@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import peg_oracle as oracle
 import pytest
+from hang import HANG_GUARD
 from solvers import PegBoard, count_peg_solutions, finish_counts
 from solvers.peg import dist as _peg_dist
 from test_distributed import dask_client
@@ -288,7 +289,7 @@ def test_the_directory_goes_after_a_timeout(tmp_path, processes):
         count_peg_solutions(
             PegBoard.english(), start=(3, 3), executor=processes, timeout=0.8, spill=tmp_path
         )
-    assert time.monotonic() - begin < 3.0
+    assert time.monotonic() - begin < HANG_GUARD
     assert os.listdir(tmp_path) == []
 
 

@@ -23,6 +23,20 @@
 //!   changed it (`stamp` marks the phase), so it never outgrows the nodes,
 //!   and [`Cells::restore`] to a [`Mark`] undoes everything since.
 //!
+//! Choosing the item to branch on scans the active primary items, which is
+//! the fastest way for the few hundred items of most puzzles but makes a
+//! search quadratic in the items when they number in the hundreds of
+//! thousands (a long strip).  From [`TREE_ITEMS`] primary items on, the
+//! choice reads a tournament tree instead ([`Cells::choose`]): its leaves
+//! hold a *lower bound* of each primary item's key `(size, item)` (the key
+//! of a dead item is `u64::MAX`), so a key that goes up (a restore, a kill)
+//! needs no update until the tree's minimum lands on it, and one that goes
+//! down is found on the trail: every size that fell since the last choice
+//! was saved there after the trail's low-water mark `low` (choices come
+//! between phases, and a phase saves each item it changes), and items
+//! revived by a restore are written at once.  Each choice therefore costs
+//! the sizes changed since the last one times the tree's height.
+//!
 //! Nothing here allocates after [`Cells::new`]: every stack has its bound
 //! (trail <= nodes, dead <= secondary items).  The hot loops index without
 //! bounds checks; the indices come from the checked [`Problem`] (every
@@ -36,6 +50,11 @@ const NONE: u32 = u32::MAX;
 const DEAD: u32 = 0;
 const COVERING: u32 = 1;
 const ACTIVE: u32 = 2;
+
+/// From this many primary items on, [`Cells::choose`] reads a tournament
+/// tree instead of scanning the active items.  Below it the scan is faster;
+/// only the speed depends on it, never the item chosen.
+pub(super) const TREE_ITEMS: usize = 4096;
 
 /// An item's slice of `set`, its active length, and its bookkeeping
 /// (one cache line holds four of them).
@@ -90,13 +109,33 @@ pub struct Cells {
     /// (Knuth's forced moves): the next node branches on one of them
     /// without a scan.  Emptied on every backtrack.
     force: Vec<u32>,
+    /// The tournament tree of the items' key lower bounds (see the module
+    /// docs): node `k`'s children are `2k` and `2k + 1`, item `m`'s leaf is
+    /// `leaves + m`.  Empty below [`TREE_ITEMS`] primary items.
+    tree: Vec<u64>,
+    leaves: u32,
+    /// The trail's length at the last choice, or less: the sizes that fell
+    /// since are saved after it.
+    low: u32,
 }
 
 /// The bytes one worker's [`Cells`] and search stacks take.
 pub(super) fn cells_bytes(p: &Problem) -> u64 {
     let (n, i, o) = (p.n_nodes() as u64, p.n_items() as u64, p.n_options() as u64);
     let pr = p.n_primary() as u64;
-    16 * i + 4 * n + 16 * n + 8 * pr + 4 * i + 8 * (n + 1) + 4 * o + 40 * (pr + 1)
+    let tree = if pr as usize >= TREE_ITEMS {
+        16 * pr.next_power_of_two()
+    } else {
+        0
+    };
+    16 * i + 4 * n + 16 * n + 8 * pr + 4 * i + 8 * (n + 1) + 4 * o + 40 * (pr + 1) + tree
+}
+
+/// An item's key in the choice: the fewest active options first, ties to
+/// the first item.
+#[inline(always)]
+fn key(size: u32, m: u32) -> u64 {
+    (u64::from(size) << 32) | u64::from(m)
 }
 
 // Unchecked indexing for the hot loops (see the module docs).
@@ -120,6 +159,12 @@ macro_rules! at_mut {
 impl Cells {
     /// The cells of `p` with nothing chosen.
     pub fn new(p: &Problem) -> Result<Cells, SearchError> {
+        Cells::with_tree(p, p.n_primary() >= TREE_ITEMS)
+    }
+
+    /// [`Cells::new`], choosing by the tree (`tree`) or by the scan
+    /// whatever the size (the tests compare the two on small problems).
+    pub(super) fn with_tree(p: &Problem, tree: bool) -> Result<Cells, SearchError> {
         let what = "the search's working copy of the problem";
         let (n_items, n_nodes) = (p.n_items(), p.n_nodes());
         let mut items = memory::try_with_capacity(n_items, what)?;
@@ -157,6 +202,20 @@ impl Cells {
         prim.extend(0..n_primary as u32);
         let mut ppos = memory::try_with_capacity(n_primary, what)?;
         ppos.extend(0..n_primary as u32);
+        let (tree, leaves) = if tree && n_primary > 0 {
+            let leaves = n_primary.next_power_of_two();
+            let mut tree: Vec<u64> = memory::try_zeroed(2 * leaves, what)?;
+            tree[leaves..].fill(u64::MAX);
+            for (m, it) in items.iter().take(n_primary).enumerate() {
+                tree[leaves + m] = key(it.size, m as u32);
+            }
+            for k in (1..leaves).rev() {
+                tree[k] = tree[2 * k].min(tree[2 * k + 1]);
+            }
+            (tree, leaves as u32)
+        } else {
+            (Vec::new(), 0)
+        };
         Ok(Cells {
             items,
             set,
@@ -169,6 +228,9 @@ impl Cells {
             dead: memory::try_with_capacity(n_items - n_primary, what)?,
             trail: memory::try_with_capacity(n_nodes + 1, what)?,
             force: memory::try_with_capacity(n_primary + 1, what)?,
+            tree,
+            leaves,
+            low: 0,
         })
     }
 
@@ -191,8 +253,16 @@ impl Cells {
             it.size = size;
             it.stamp = NONE;
         }
+        self.low = self.low.min(mark.trail);
         for k in self.np..mark.np {
             at_mut!(self.items, at!(self.prim, k)).alive = ACTIVE;
+        }
+        if !self.tree.is_empty() {
+            // Revived items' keys fell (from the dead key): written now.
+            for k in self.np..mark.np {
+                let m = at!(self.prim, k);
+                self.set_leaf(m, key(at!(self.items, m).size, m));
+            }
         }
         self.np = mark.np;
         while self.dead.len() > mark.dead as usize {
@@ -227,16 +297,70 @@ impl Cells {
     /// always reads every active item (no early exit at an item with no
     /// option: the branch it costs outweighs the scan it saves).
     #[inline]
-    pub(super) fn choose(&self) -> (u32, u32) {
+    pub(super) fn choose(&mut self) -> (u32, u32) {
+        if !self.tree.is_empty() {
+            return self.choose_in_tree();
+        }
         // The least (size, item) pair, without a branch per item: the
         // order of `prim` is scrambled by kills, so a compare-and-branch
         // scan mispredicts often; a min of packed keys does not.
         let mut best = u64::MAX;
         for &m in &self.prim[..self.np as usize] {
-            let key = (u64::from(at!(self.items, m).size) << 32) | u64::from(m);
-            best = best.min(key);
+            best = best.min(key(at!(self.items, m).size, m));
         }
         (best as u32, (best >> 32) as u32)
+    }
+
+    /// The item's key now: `u64::MAX` if it is not active.
+    #[inline]
+    fn true_key(&self, m: u32) -> u64 {
+        let it = at!(self.items, m);
+        if it.alive == ACTIVE {
+            key(it.size, m)
+        } else {
+            u64::MAX
+        }
+    }
+
+    /// Write item `m`'s leaf and the minima above it (up to the first that
+    /// does not change).
+    #[inline]
+    fn set_leaf(&mut self, m: u32, value: u64) {
+        let mut k = (self.leaves + m) as usize;
+        *at_mut!(self.tree, k) = value;
+        while k > 1 {
+            let up = k >> 1;
+            let least = at!(self.tree, 2 * up).min(at!(self.tree, 2 * up + 1));
+            if at!(self.tree, up) == least {
+                break;
+            }
+            *at_mut!(self.tree, up) = least;
+            k = up;
+        }
+    }
+
+    /// [`Cells::choose`] by the tree (see the module docs): the sizes that
+    /// fell since the last choice written, then the tree's minimum made
+    /// exact until it is an item's true key.
+    fn choose_in_tree(&mut self) -> (u32, u32) {
+        debug_assert!(self.np > 0);
+        for t in self.low as usize..self.trail.len() {
+            let m = at!(self.trail, t).0;
+            if m < self.n_primary {
+                self.set_leaf(m, self.true_key(m));
+            }
+        }
+        self.low = self.trail.len() as u32;
+        loop {
+            let best = at!(self.tree, 1);
+            let m = best as u32;
+            let now = self.true_key(m);
+            if now == best {
+                return (m, (best >> 32) as u32);
+            }
+            debug_assert!(now > best, "a leaf above its item's key");
+            self.set_leaf(m, now);
+        }
     }
 
     /// The active nodes of item `m`.

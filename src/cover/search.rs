@@ -58,10 +58,14 @@ pub struct Walk {
 
 impl Walk {
     pub fn new(p: &Problem) -> Result<Walk, SearchError> {
+        Walk::with_cells(p, Cells::new(p)?)
+    }
+
+    fn with_cells(p: &Problem, cells: Cells) -> Result<Walk, SearchError> {
         let what = "the search's stacks";
         let depth = p.n_primary() + 1;
         Ok(Walk {
-            cells: Cells::new(p)?,
+            cells,
             levels: memory::try_with_capacity(depth, what)?,
             path: memory::try_with_capacity(depth, what)?,
             choices: memory::try_zeroed(p.n_options() + 1, what)?,
@@ -323,6 +327,35 @@ impl CoverSearch {
             Ok(done.map(|_| first))
         })?
     }
+}
+
+/// Every cover below `task` in search order, each sorted, by a walk that
+/// chooses its items by the tree (`tree`) or by the scan, whatever the
+/// problem's size: the tests hold the two to the same order.
+#[cfg(test)]
+pub(super) fn listed_below(p: &Problem, task: &[u32], tree: bool) -> Vec<Vec<u32>> {
+    let mut w = Walk::with_cells(p, Cells::with_tree(p, tree).unwrap()).unwrap();
+    let ctl = crate::engine::Control::new();
+    let mut out = Vec::new();
+    w.replay(p, task);
+    let mut n = 0u128;
+    w.run::<false>(p, &mut n, &Stop::new(&ctl), &mut |path| {
+        out.push(sorted(path));
+        true
+    })
+    .unwrap();
+    w.reset();
+    // The walk is back at the root: a second listing from there agrees.
+    if task.is_empty() {
+        let mut again = Vec::new();
+        w.run::<false>(p, &mut n, &Stop::new(&ctl), &mut |path| {
+            again.push(sorted(path));
+            true
+        })
+        .unwrap();
+        assert_eq!(again, out);
+    }
+    out
 }
 
 /// `options` in ascending order: how a cover is reported.

@@ -198,6 +198,35 @@ fn in_documented_order(small: &Small) -> Vec<Vec<u32>> {
 }
 
 #[test]
+fn the_tree_chooses_as_the_scan_does() {
+    // Large problems choose their items by a tree (cells.rs); here small
+    // ones are made to, so every cover and its order is checked against the
+    // separate search, from the root and below each of the root's options.
+    let mut rng = Lcg(11);
+    for _ in 0..400 {
+        let small = random_small(&mut rng);
+        let p = small.problem();
+        let want = in_documented_order(&small);
+        assert_eq!(
+            super::search::listed_below(&p, &[], true),
+            want,
+            "{small:?}"
+        );
+        assert_eq!(
+            super::search::listed_below(&p, &[], false),
+            want,
+            "{small:?}"
+        );
+        let planned = plan_covers(p.clone(), 8, &Control::new()).unwrap();
+        let mut flat = Vec::new();
+        for task in &planned.tasks {
+            flat.extend(super::search::listed_below(&p, task, true));
+        }
+        assert_eq!(flat, want, "{small:?}");
+    }
+}
+
+#[test]
 fn listing_follows_the_documented_order_for_any_split() {
     let mut rng = Lcg(7);
     for _ in 0..300 {

@@ -76,7 +76,14 @@ impl Checksum {
 }
 
 pub(in crate::layers) fn file_error(doing: &str, path: &Path, e: std::io::Error) -> SearchError {
-    SearchError::File(format!("could not {doing} {}: {e}", path.display()))
+    let message = format!("could not {doing} {}: {e}", path.display());
+    // A disk that filled up after all (another program wrote to it) reads
+    // as a full disk, errno ENOSPC, as the refusals made in advance do.
+    if e.kind() == std::io::ErrorKind::StorageFull {
+        SearchError::Disk(message)
+    } else {
+        SearchError::File(message)
+    }
 }
 
 /// What a file must say about itself to be read: the problem's tag (any
