@@ -622,7 +622,7 @@ def test_queens_help_shows_the_examples(capsys):
     [
         ("tours", "solvers tours 6 6 --start all"),
         ("queens", "solvers queens 12 --unique"),
-        ("peg", "solvers peg english --start 2,3 --finish-table"),
+        ("peg", "solvers peg triangle:5 --start 0,0 --finish-table"),
     ],
 )
 def test_every_subcommand_help_ends_with_its_own_examples(capsys, monkeypatch, command, example):

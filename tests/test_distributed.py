@@ -15,6 +15,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -348,11 +349,13 @@ def test_foreign_and_damaged_files_are_refused(tmp_path):
         db.execute("UPDATE meta SET value = 'solvers-checkpoint/999' WHERE key = 'format'")
     with pytest.raises(ValueError, match="another format"):
         count_queens(9, checkpoint=good)
-    # not SQLite at all (a file: the old form, still read)
+    # not SQLite at all: no checkpoint, and no warning that the old form
+    # (a file) is deprecated before saying so (issue 46)
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(ValueError, match="not a readable solvers checkpoint"):
-        with pytest.warns(DeprecationWarning):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="not a readable solvers checkpoint"):
             count_queens(9, checkpoint=junk)
     # an SQLite file of something else
     other = tmp_path / "other.sqlite"

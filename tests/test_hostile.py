@@ -784,7 +784,7 @@ def _tamper(path: Path, *statements: str) -> None:
         (["DELETE FROM results", "UPDATE layers SET data = 'text'"], "is str, not bytes"),
         (["DELETE FROM results", "UPDATE layers SET data = NULL"], "is NoneType, not bytes"),
         (["DELETE FROM results", "UPDATE layers SET data = 12345"], "is int, not bytes"),
-        (["DELETE FROM results", "UPDATE layers SET data = x'0102'"], "not a valid peg layer"),
+        (["DELETE FROM results", "UPDATE layers SET data = x'0102'"], "does not match its check"),
         (
             ["DELETE FROM results", "UPDATE layers SET data = substr(data, 1, length(data) - 7)"],
             "is corrupt",
@@ -795,7 +795,7 @@ def _tamper(path: Path, *statements: str) -> None:
         (["UPDATE results SET count = '１２'"], "is corrupt"),  # unicode digits
         (["UPDATE results SET idx = 7"], "is corrupt: subproblem 7"),
         (["DELETE FROM meta WHERE key = 'format'"], "not a solvers checkpoint (format None)"),
-        (["UPDATE meta SET value = 'solvers-checkpoint/2' WHERE key = 'format'"], "another format"),
+        (["UPDATE meta SET value = 'solvers-checkpoint/1' WHERE key = 'format'"], "another format"),
         (["UPDATE meta SET value = 'cards/1' WHERE key = 'format'"], "not a solvers checkpoint"),
         (["UPDATE meta SET value = '{}' WHERE key = 'problem'"], "another problem"),
         (["UPDATE meta SET value = 'x' WHERE key = 'subproblems'"], "another split"),

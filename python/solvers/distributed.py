@@ -31,7 +31,9 @@ cluster with ``dask_jobqueue.SLURMCluster(...)`` and ``cluster.scale(jobs=N)``):
         count_queens(20, executor=client.get_executor(), checkpoint="q20")
 
 Rerunning the same call with the same ``checkpoint`` skips what the file
-records and returns the same total.
+records and returns the same total.  One count at a time uses a checkpoint:
+a second one on it, while the first runs, is refused at once with
+:class:`CheckpointInUse` (a ``RuntimeError``) naming the process that holds it.
 
 This module is the front door: it reads the families from their one list
 (:mod:`solvers._families`) and nothing in the package imports it.  The
@@ -48,6 +50,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._engine import _validate
+from ._engine._checkpoint import CheckpointInUse
 from ._engine._plan import (
     DEFAULT_SUBPROBLEMS,
     Plan,
@@ -60,6 +63,7 @@ from ._families import FAMILIES
 
 __all__ = [
     "DEFAULT_SUBPROBLEMS",
+    "CheckpointInUse",
     "Plan",
     "Subproblem",
     "count_subproblem",

@@ -19,6 +19,7 @@ TypeError: checkpoint must be a directory path, got int
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import warnings
@@ -182,6 +183,11 @@ def checkpoint_ledger(path: Any) -> str:
     :class:`DeprecationWarning` (for one release)."""
     text = _directory_text(path, "checkpoint")
     if text.strip() and text != ":memory:" and os.path.isfile(text):
+        if not _may_be_a_ledger(text):
+            raise ValueError(
+                f"checkpoint {text!r} is not a readable solvers checkpoint: it is a file, and "
+                "not one a count wrote (a checkpoint is a directory, made if missing)"
+            )
         warnings.warn(
             f"checkpoint={text!r} is a file: a checkpoint file is deprecated (it still "
             "resumes, for one release); give a directory (made if missing)",
@@ -199,9 +205,37 @@ def checkpoint_ledger(path: Any) -> str:
         )
     try:
         os.makedirs(text, exist_ok=True)
-    except OSError as error:  # a parent is a file, no permission, ...
+    except PermissionError:
+        raise PermissionError(
+            errno.EACCES,
+            f"checkpoint directory {text!r} cannot be made (permission denied): give a "
+            "directory you may write",
+        ) from None
+    except OSError as error:  # a parent is a file, a read-only disk, ...
+        if error.errno == errno.ENOSPC:
+            raise OSError(
+                errno.ENOSPC,
+                f"checkpoint directory {text!r} cannot be made: no space left on its disk",
+            ) from None
         raise ValueError(f"checkpoint={text!r} cannot be made ({error.strerror})") from None
     return os.path.join(text, LEDGER_NAME)
+
+
+def _may_be_a_ledger(path: str) -> bool:
+    """Whether the file ``path`` may be a checkpoint of the old form: an
+    SQLite database, or empty (a count then starts afresh in it).  Any other
+    file (a DLX file named by mistake) is no checkpoint, and no warning that
+    the old form is deprecated is due before saying so."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(_SQLITE_HEADER))
+    except OSError:
+        return True  # the ledger's own open says what is wrong
+    return not head or head == _SQLITE_HEADER
+
+
+#: The first bytes of every SQLite database file.
+_SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def _outside_the_package() -> int:

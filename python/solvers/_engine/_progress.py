@@ -5,6 +5,9 @@ What a bar counts must be honest.  Counts and searches report finished
 subproblems of a fixed plan, so a rate and an estimate of the time left make
 sense.  The peg DP reports finished layers, whose sizes rise and fall by
 orders of magnitude: its bar shows the layer and its size, never a time left.
+A count that knows no total at all (the cover memo, which fills its table
+depth first) shows a line with the time elapsed (``open_ended``), so that
+every count with ``progress=True`` shows that it runs.
 """
 
 from __future__ import annotations
@@ -28,13 +31,23 @@ class ProgressBar:
     """A callable fed ``(finished, total)`` counts of ``unit`` by the core.
 
     With ``eta=False`` no rate or time left is shown, only what is done and
-    the latest ``note`` (see :meth:`note`).
+    the latest ``note`` (see :meth:`note`).  With ``open_ended=True`` the
+    core tells no total (it reports ``(0, 0)``): the line shows the time
+    elapsed, redrawn every :data:`TEXT_EVERY` seconds.
     """
 
-    def __init__(self, description: str, *, unit: str = "subproblem", eta: bool = True) -> None:
+    def __init__(
+        self,
+        description: str,
+        *,
+        unit: str = "subproblem",
+        eta: bool = True,
+        open_ended: bool = False,
+    ) -> None:
         self._description = description
         self._unit = unit
         self._eta = eta
+        self._open_ended = open_ended
         self._note = ""
         self._bar: Any = None
         self._last_text = 0.0
@@ -43,11 +56,15 @@ class ProgressBar:
     def note(self, text: str) -> None:
         """Show ``text`` after the counts (e.g. the size of the last layer)."""
         self._note = text
-        if self._bar:
+        if self._drawn():
             self._bar.set_postfix_str(text, refresh=False)
 
     def __call__(self, done: int, total: int) -> None:
-        if total <= 0 or time.monotonic() - self._started < SILENT_SECONDS:
+        if time.monotonic() - self._started < SILENT_SECONDS:
+            return
+        if total <= 0:
+            if self._open_ended:
+                self._elapsed()
             return
         if self._bar is None:
             self._bar = self._make_tqdm(total)
@@ -71,6 +88,36 @@ class ProgressBar:
             bar.set_postfix_str(self._note, refresh=False)
         return bar
 
+    def _elapsed(self) -> None:
+        """The line of a count with no total: the time elapsed."""
+        now = time.monotonic()
+        if now - self._last_text < TEXT_EVERY:
+            return
+        self._last_text = now
+        if self._bar is None:
+            self._bar = self._make_open_tqdm()
+        if self._bar is False:
+            note = f", {self._note}" if self._note else ""
+            line = f"{self._description}: {now - self._started:.1f} s (no total to show){note}"
+            print(f"\r{line}\x1b[K", end="", file=sys.stderr, flush=True)
+            return
+        self._bar.refresh()
+
+    def _make_open_tqdm(self) -> Any:
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            return False
+        bar = tqdm(
+            total=None,
+            desc=self._description,
+            leave=False,
+            bar_format="{desc}: {elapsed} (no total to show){postfix}",
+        )
+        if self._note:
+            bar.set_postfix_str(self._note, refresh=False)
+        return bar
+
     def _text(self, done: int, total: int) -> None:
         now = time.monotonic()
         if now - self._last_text < TEXT_EVERY and done < total:
@@ -84,26 +131,41 @@ class ProgressBar:
             line += f", {self._note}"
         print(f"\r{line}\x1b[K", end="", file=sys.stderr, flush=True)
 
+    def _drawn(self) -> bool:
+        """Whether a tqdm bar is drawn (not ``bool(bar)``: tqdm refuses it for
+        a bar without a total)."""
+        return self._bar is not None and self._bar is not False
+
     def close(self) -> None:
-        if self._bar:
+        if self._drawn():
             self._bar.close()
         elif self._bar is False:
             print(file=sys.stderr)
 
 
 def make(
-    progress: Any, description: str, *, unit: str = "subproblem", eta: bool = True
+    progress: Any,
+    description: str,
+    *,
+    unit: str = "subproblem",
+    eta: bool = True,
+    open_ended: bool = False,
 ) -> ProgressBar | None:
     if progress is None or progress is False:
         return None
     if progress is True:
-        return ProgressBar(description, unit=unit, eta=eta)
+        return ProgressBar(description, unit=unit, eta=eta, open_ended=open_ended)
     raise TypeError(f"progress must be True or False, got {progress!r}")
 
 
 @contextlib.contextmanager
 def shown(
-    progress: Any, description: str, *, unit: str = "subproblem", eta: bool = True
+    progress: Any,
+    description: str,
+    *,
+    unit: str = "subproblem",
+    eta: bool = True,
+    open_ended: bool = False,
 ) -> Iterator[ProgressBar | None]:
     """The bar of a call (``None`` without ``progress``), closed however the call ends.
 
@@ -111,7 +173,7 @@ def shown(
     ...     bar is None
     True
     """
-    bar = make(progress, description, unit=unit, eta=eta)
+    bar = make(progress, description, unit=unit, eta=eta, open_ended=open_ended)
     try:
         yield bar
     finally:

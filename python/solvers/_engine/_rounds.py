@@ -25,7 +25,7 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_EXCEPTION, Executor, Future, wait
 from typing import Any
 
-from . import _args, _validate
+from . import _args, _validate, _workers
 from ._deadline import Deadline
 
 __all__ = [
@@ -98,6 +98,7 @@ def run(
     wait for all; their results in order.  The first failure, the deadline
     or Ctrl-C cancels what has not started and raises."""
     futures: list[Future[Any]] = []
+    _workers.driving()
     try:
         for function, args in calls:
             futures.append(executor.submit(function, *args, deadline.left()))

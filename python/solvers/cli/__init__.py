@@ -13,10 +13,12 @@ True
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 from typing import Protocol, cast
 
 from .._families import FAMILIES
@@ -88,9 +90,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)  # argparse reports its own usage errors (status 2)
     try:
         counting_only(args)
-        return _commands()[args.command].run(args)
+        with _one_line_warnings():
+            return _commands()[args.command].run(args)
     except KeyboardInterrupt:
-        print("solvers: interrupted", file=sys.stderr)
+        print(f"solvers: interrupted{_resuming(args)}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (`solvers ... | head`): not an error of ours.
@@ -102,6 +105,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(error, (SystemExit, GeneratorExit)):
             raise
         return _fail(1, _failure(error))
+
+
+@contextlib.contextmanager
+def _one_line_warnings() -> Iterator[None]:
+    """Warnings shown as errors are, one line each (``solvers: warning:
+    ...``), without the file and source line Python shows by default."""
+
+    def show(message: Warning | str, *_: object, **__: object) -> None:
+        print(f"solvers: warning: {' '.join(str(message).split())}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
+
+
+def _resuming(args: argparse.Namespace) -> str:
+    """How to go on after Ctrl-C: nothing to say without ``--checkpoint``."""
+    checkpoint = getattr(args, "checkpoint", None)
+    if checkpoint is None:
+        return ""
+    return f" (run the same command, with --checkpoint {checkpoint}, to go on from there)"
 
 
 def _fail(status: int, message: str) -> int:

@@ -22,7 +22,6 @@ solvers.cli._options.UsageError: --find and --list do not apply to --animate
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import contextlib
 import json
 import os
@@ -31,7 +30,7 @@ from collections.abc import Callable, Generator, Iterator
 from itertools import islice
 from typing import Any
 
-from .._engine import _screen
+from .._engine import _screen, _workers
 
 #: ``--workers`` starts local processes: more than this many per core only
 #: costs memory (each holds its own interpreter and tables).
@@ -103,9 +102,10 @@ def answer(as_json: bool, data: dict[str, Any], text: object) -> None:
 def read_text(path: str, what: str) -> str:
     """The text of the board file ``path`` (``what`` names it in the error,
     such as ``"--board board.txt"``): a usage error when it cannot be read
-    or is not UTF-8 text."""
+    or is not UTF-8 text.  A byte-order mark at its start (some editors
+    write one) is left out."""
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8-sig") as handle:
             return handle.read()
     except OSError as error:
         raise UsageError(f"cannot read {what}: {error.strerror or error}") from None
@@ -272,8 +272,17 @@ def distributed(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
                 f"--workers must be at least 1 and at most {most} "
                 f"({MAX_WORKERS_PER_CORE} per core of this machine), got {args.workers}"
             )
-        with concurrent.futures.ProcessPoolExecutor(args.workers) as pool:
-            yield {**where, "executor": pool}
+        pool = _workers.process_pool(args.workers)  # its workers die with this process
+        stopping = f"solvers: stopping the {args.workers} worker processes (Ctrl-C)"
+        try:
+            with _workers.stopping_on_ctrl_c(pool, lambda: say(stopping)):
+                yield {**where, "executor": pool}
+        except BaseException:
+            # Ctrl-C, a timeout, an error: no waiting for the running subproblems
+            # (a checkpoint keeps every one that arrived).
+            _workers.stop(pool)
+            raise
+        pool.shutdown()
         return
     if args.executor is not None:
         scheme, _, address = args.executor.partition("://")
@@ -293,6 +302,18 @@ def distributed(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
             yield {**where, "executor": client.get_executor()}
         return
     yield where
+
+
+def say(line: str) -> None:
+    """Write ``line`` to stderr at once, also from a signal handler (one
+    ``write``, so it cannot clash with a print the signal interrupted)."""
+    with contextlib.suppress(Exception):  # RuntimeError: the signal came inside a write
+        sys.stderr.flush()
+    try:
+        os.write(sys.stderr.fileno(), f"{line}\n".encode())
+    except (OSError, ValueError, AttributeError):  # no real stderr (a test's capture)
+        with contextlib.suppress(Exception):
+            print(line, file=sys.stderr, flush=True)
 
 
 # ---------------------------------------------------------------- --animate

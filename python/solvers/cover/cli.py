@@ -28,10 +28,10 @@ DESCRIPTION = textwrap.fill(
 
 #: The examples of ``solvers cover --help`` (and of ``solvers --help``).
 EXAMPLES = """\
-    solvers cover pentominoes.dlx             # count the covers
-    solvers cover pentominoes.dlx --list 3    # the first 3, as option numbers
-    solvers cover pentominoes.dlx --find      # one, as its options' lines
-    solvers cover strip.dlx --method memo     # count by the memo
+    solvers cover examples/pentominoes.dlx           # count the covers: 8
+    solvers cover examples/pentominoes.dlx --list 3  # the first 3, by number
+    solvers cover examples/pentominoes.dlx --find    # one, as its options
+    solvers cover examples/strip.dlx --method memo   # 2504730781961 at once
 """
 
 

@@ -88,7 +88,11 @@ def count_covers(
             progress=progress,
             timeout=timeout,
         )
-    with _progress.shown(progress, _described(problem)) as bar:
+    # The memo fills its table depth first and knows no total: its bar
+    # shows the time elapsed.
+    memo = chosen == "memo"
+    what = _described(problem) + (", memo" if memo else "")
+    with _progress.shown(progress, what, open_ended=memo) as bar:
         return int(_core.count_covers(core, workers, bar, seconds, chosen))
 
 

@@ -2,8 +2,10 @@
 the input of his DLX1, DLX2 and SSXCC programs, so their files work here
 unchanged.
 
-* Lines whose first non-blank character is ``|`` are comments; blank lines
-  are skipped.
+* Lines whose first non-blank character is ``|``, or whose first non-blank
+  characters are ``//`` (as in the files of the ``xcover`` package), are
+  comments; blank lines are skipped, and so is a byte-order mark (U+FEFF)
+  at the start of the text (a file saved by some Windows editors).
 * The first other line names the items, separated by blanks: the primary
   ones, then optionally ``|`` and the secondary ones.
 * Every later line is one option: its items, separated by blanks; a
@@ -12,10 +14,22 @@ unchanged.
   without ``:`` or ``|``.
 
 Malformed text is refused with a ``ValueError`` naming the line and column
-(both from 1).
+(both from 1), and the name at fault, shortened to one readable line.
+
+:func:`write` writes each item and colour by its ``str`` where that is a
+valid name, not the name of another, and not starting with ``//``.  Any
+other, such as the tuple ``("cell", 3, 4)``, is written under a name made
+from it: a tuple's parts joined by ``_``, each run of characters a name
+cannot hold turned into ``_`` (``cell_3_4``), then ``~2``, ``~3``, ... where
+that name is taken.  The text then begins with ``|`` comment lines that
+list each such name with the value it stands for.  Reading the text back
+gives string items and the options in the same order: the same covers, by
+the same option numbers.
 
 >>> parse("| a comment\\na b | x\\na x:red\\nb x:red\\n")
 ([('a', ('x', 'red')), ('b', ('x', 'red'))], ['a', 'b'], ['x'], True)
+>>> parse("\\ufeff// an xcover comment\\na\\na\\n")
+([('a',)], ['a'], [], False)
 >>> parse("a b\\na c\\n")
 Traceback (most recent call last):
 ...
@@ -28,6 +42,8 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from .._engine import _validate
+
 if TYPE_CHECKING:
     from .problem import ExactCover
 
@@ -35,6 +51,10 @@ __all__ = ["parse", "write"]
 
 _TOKEN = re.compile(r"\S+")
 _FORBIDDEN = re.compile(r"[:|]")
+#: What a name cannot hold, in a name made for a value (:func:`write`).
+_NOT_IN_NAMES = re.compile(r"[\s:|]+")
+#: The byte-order mark some editors put at the start of a UTF-8 file.
+_BOM = "\ufeff"
 
 
 def _fail(line: int, column: int, why: str) -> ValueError:
@@ -42,10 +62,11 @@ def _fail(line: int, column: int, why: str) -> ValueError:
 
 
 def _lines(text: str) -> Iterator[tuple[int, str]]:
-    """The lines that are neither blank nor comments, with their numbers."""
+    """The lines that are neither blank nor comments (``|`` or ``//``), with
+    their numbers."""
     for number, line in enumerate(text.split("\n"), 1):
         stripped = line.strip()
-        if stripped and not stripped.startswith("|"):
+        if stripped and not stripped.startswith(("|", "//")):
             yield number, line
 
 
@@ -64,7 +85,8 @@ def _name(token: str, line: int, column: int, what: str) -> str:
         raise _fail(
             line,
             column + bad.start(),
-            f"{what} name {token!r} holds {bad.group()!r} (names hold neither ':' nor '|')",
+            f"{what} name {_validate.shown(token)} holds {bad.group()!r} (names hold neither "
+            "':' nor '|')",
         )
     return token
 
@@ -85,8 +107,8 @@ def _header(line: int, text: str) -> tuple[list[str], list[str]]:
                 continue
         name = _name(token, line, column, "item")
         if name in where:
-            raise _fail(line, column, f"the item {name!r} is listed twice (first at column "
-                        f"{where[name]})")  # fmt: skip
+            raise _fail(line, column, f"the item {_validate.shown(name)} is listed twice (first "
+                        f"at column {where[name]})")  # fmt: skip
         where[name] = column
         current.append(name)
     if not primary:
@@ -101,13 +123,13 @@ def parse(text: str) -> tuple[list[tuple[Any, ...]], list[str], list[str], bool]
     if not isinstance(text, str):
         what = "decode it first" if isinstance(text, (bytes, bytearray)) else "the file's text"
         raise TypeError(f"DLX text must be a str ({what}), got {type(text).__name__}")
-    lines = _lines(text)
+    lines = _lines(text[1:] if text.startswith(_BOM) else text)
     try:
         head, first = next(lines)
     except StopIteration:
         raise ValueError(
             "DLX text has no item line (its first line that is neither blank nor a "
-            "'|' comment names the items)"
+            "comment, '|' or '//', names the items)"
         ) from None
     primary, secondary = _header(head, first)
     kinds = dict.fromkeys(primary, True) | dict.fromkeys(secondary, False)
@@ -141,9 +163,13 @@ def _option(line: int, content: str, head: int, kinds: dict[str, bool]) -> tuple
         name, colon, colour = token.partition(":")
         name = _name(name, line, column, "item")
         if name not in kinds:
-            raise _fail(line, column, f"unknown item {name!r} (the item line is line {head})")
+            raise _fail(
+                line,
+                column,
+                f"unknown item {_validate.shown(name)} (the item line is line {head})",
+            )
         if name in seen:
-            raise _fail(line, column, f"the item {name!r} is twice in this option")
+            raise _fail(line, column, f"the item {_validate.shown(name)} is twice in this option")
         seen.add(name)
         has_primary = has_primary or kinds[name]
         if not colon:
@@ -153,7 +179,8 @@ def _option(line: int, content: str, head: int, kinds: dict[str, bool]) -> tuple
             raise _fail(
                 line,
                 column + len(name),
-                f"the primary item {name!r} has a colour (only secondary items have colours)",
+                f"the primary item {_validate.shown(name)} has a colour (only secondary items "
+                "have colours)",
             )
         colour = _name(colour, line, column + len(name) + 1, "colour")
         entries.append((name, colour))
@@ -167,38 +194,87 @@ def _option(line: int, content: str, head: int, kinds: dict[str, bool]) -> tuple
     return tuple(entries)
 
 
-def _written(value: Any, what: str, names: dict[str, Any]) -> str:
-    """``str(value)`` if it is a valid name not already written for another value."""
-    text = str(value)
-    if not text or _TOKEN.fullmatch(text) is None or _FORBIDDEN.search(text):
-        raise ValueError(
-            f"the {what} {value!r} cannot be written as DLX text: its str {text!r} must be "
-            "a non-empty run of non-blank characters without ':' or '|'"
-        )
-    other = names.setdefault(text, value)
-    if other != value:
-        raise ValueError(
-            f"the {what}s {other!r} and {value!r} are both written {text!r} in DLX text"
-        )
-    return text
+def _valid(text: str) -> bool:
+    """Whether ``text`` can be written as a name that reads back as itself."""
+    return (
+        _TOKEN.fullmatch(text) is not None
+        and _FORBIDDEN.search(text) is None
+        and not text.startswith("//")
+    )
+
+
+def _str(value: Any) -> str | None:
+    """``str(value)``, or ``None`` where its ``__str__`` fails."""
+    try:
+        return str(value)
+    except Exception:  # noqa: BLE001 - a hostile __str__: the value gets a made name
+        return None
+
+
+def _flat(value: Any) -> str:
+    """A name made from ``value``: a tuple's parts joined by ``_`` (nested
+    tuples flattened), each run of characters a name cannot hold turned into
+    ``_``; ``"item"`` where nothing is left."""
+    if isinstance(value, tuple):
+        text = "_".join(_flat(part) for part in value)
+    else:
+        text = _str(value) or ""
+    text = _NOT_IN_NAMES.sub("_", text).strip("_").lstrip("/")
+    return text or "item"
+
+
+def _names(values: list[Any]) -> dict[Any, str]:
+    """The name of each of ``values`` (distinct): its ``str`` where that is
+    valid and not taken by an earlier value, else a name made from it."""
+    names: dict[Any, str] = {}
+    taken: set[str] = set()
+    for value in values:
+        text = _str(value)
+        if text is not None and _valid(text) and text not in taken:
+            names[value] = text
+            taken.add(text)
+    for value in values:
+        if value in names:
+            continue
+        base = _flat(value)
+        text, number = base, 1
+        while text in taken:
+            number += 1
+            text = f"{base}~{number}"
+        names[value] = text
+        taken.add(text)
+    return names
+
+
+def _legend(kind: str, names: dict[Any, str]) -> list[str]:
+    """The comment lines that list the values written under a made name."""
+    made = [
+        f"|   {name} = {_validate.shown(value)}"
+        for value, name in names.items()
+        if _str(value) != name
+    ]
+    if not made:
+        return []
+    return [f"| {kind} written under a name made from their value (name = value):", *made]
 
 
 def write(problem: ExactCover) -> str:
     """``problem`` as DLX text: the item line, then one option per line.
-    Items and colours are written by their ``str``, which must be a valid
-    name (``ValueError`` saying which is not)."""
-    items: dict[str, Any] = {}
-    colours: dict[str, Any] = {}
-    head = " ".join(_written(item, "item", items) for item in problem.primary)
+    Items and colours are written by their ``str`` where that is a valid
+    name, not another's; any other under a name made from it, listed in
+    ``|`` comments at the top (see the module's text)."""
+    items = _names(list(problem.items))
+    colours = _names(list(problem._palette))  # the colours, in order of first use
+    head = " ".join(items[item] for item in problem.primary)
     if problem.secondary:
-        head += " | " + " ".join(_written(item, "item", items) for item in problem.secondary)
-    lines = [head]
+        head += " | " + " ".join(items[item] for item in problem.secondary)
+    lines = [*_legend("items", items), *_legend("colours", colours), head]
     for k in range(len(problem)):
         words = []
         for item, colour in problem.option(k):
-            word = _written(item, "item", items)
+            word = items[item]
             if colour is not None:
-                word += ":" + _written(colour, "colour", colours)
+                word += ":" + colours[colour]
             words.append(word)
         lines.append(" ".join(words))
     return "\n".join(lines) + "\n"

@@ -56,12 +56,15 @@ def _covers(stream: Any, deadline: Deadline) -> Generator[tuple[int, ...], None,
         timer = threading.Timer(deadline.remaining() or 0.0, expire)
         timer.daemon = True
         timer.start()
+    listed = 0
     try:
         for packed in stream:
             if expired.is_set():
                 break
             yield tuple(_packing.unpack(packed))
+            listed += 1
         if expired.is_set():
+            deadline.where = f"after {listed:,} covers"
             raise deadline.expired()
     finally:
         if timer is not None:

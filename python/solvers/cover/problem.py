@@ -9,6 +9,7 @@ colour): the numbering the core and :func:`~solvers.is_cover` work in.
 from __future__ import annotations
 
 import hashlib
+import numbers
 from array import array
 from collections.abc import Hashable, Iterable
 from itertools import chain
@@ -26,6 +27,37 @@ MAX_ENTRIES: int = min(_core.MAX_COVER_ITEMS, _core.MAX_COVER_OPTIONS)
 
 #: A repr longer than this shows a summary instead of the options.
 _REPR_LIMIT = 400
+
+#: The words for options given as a 0/1 matrix.
+_MATRIX_HINT = (
+    "the options look like a 0/1 matrix (rows of 0 and 1 of one length): for one, use "
+    "ExactCover.from_matrix(matrix) (a row per option, a column per item, 1 where the "
+    "option covers the item); ExactCover(options) takes each option as its items"
+)
+
+
+def _bit(value: Any) -> bool:
+    """Whether ``value`` is a number 0 or 1 (an int, a bool, a numpy scalar)."""
+    if not isinstance(value, numbers.Number) and not hasattr(value, "dtype"):
+        return False
+    try:
+        return bool(value == 0 or value == 1)
+    except Exception:  # noqa: BLE001 - a value that does not compare
+        return False
+
+
+def _zero_one(rows: Any) -> bool:
+    """Whether ``rows`` (a list of sequences) look like a 0/1 matrix: at least
+    two columns, every row as long, every entry a number 0 or 1."""
+    width = None
+    for row in rows:
+        if not isinstance(row, (tuple, list)):
+            return False
+        if width is None:
+            width = len(row)
+        if len(row) != width or width < 2 or not all(map(_bit, row)):
+            return False
+    return width is not None
 
 
 def _hashable(value: Any, what: str) -> None:
@@ -72,7 +104,8 @@ class ExactCover:
     Problems compare equal when they state the same problem (the same items
     in the same order, the same options entry by entry, item and colour);
     they hash, pickle, and read and write Knuth's DLX text
-    (:meth:`from_dlx`, :meth:`to_dlx`).
+    (:meth:`from_dlx`, :meth:`to_dlx`).  A 0/1 matrix (a row per option, a
+    column per item) is read by :meth:`from_matrix`.
 
     >>> problem = ExactCover([("a", "b"), ("c",), ("a",), ("b", "c")])
     >>> problem.primary, len(problem)
@@ -108,6 +141,9 @@ class ExactCover:
         self._colored = _validate.flag(colors, "colors")
         self._secondary = _item_list(secondary, "secondary")
         given = _validate.iterable(options, "options", "an iterable of options")
+        tolist = getattr(options, "tolist", None)
+        if getattr(options, "ndim", None) == 2 and callable(tolist) and _zero_one(tolist()):
+            raise ValueError(_MATRIX_HINT)  # a numpy array of 0 and 1
         self._options = tuple(self._option(k, option) for k, option in enumerate(given))
         if primary is None:
             self._primary = self._first_seen(set(self._secondary))
@@ -178,6 +214,8 @@ class ExactCover:
                     "primary or secondary"
                 )
             if item in seen:
+                if _zero_one(self._options):
+                    raise ValueError(_MATRIX_HINT)
                 raise ValueError(
                     f"option {k} holds the item {_validate.shown(item)} twice (an option "
                     "covers an item once)"
@@ -376,13 +414,102 @@ class ExactCover:
 
     def to_dlx(self) -> str:
         """This problem as Knuth's DLX text (see :mod:`solvers.cover.dlx`).
+        Items and colours are written by their ``str``; one whose ``str`` is
+        not a valid DLX name (a tuple, a string with blanks), or is that of
+        another, is written under a name made from it (``cell_3_4`` for
+        ``("cell", 3, 4)``), and ``|`` comments at the top list each such
+        name with its value.  ``from_dlx(problem.to_dlx())`` has string
+        items and the same options in the same order: the same covers.
 
         >>> print(ExactCover([("a", "b"), ("b",)]).to_dlx(), end="")
         a b
         a b
         b
+        >>> print(ExactCover([(("cell", 0), ("cell", 1)), (("cell", 1),)]).to_dlx(), end="")
+        | items written under a name made from their value (name = value):
+        |   cell_0 = ('cell', 0)
+        |   cell_1 = ('cell', 1)
+        cell_0 cell_1
+        cell_0 cell_1
+        cell_1
         """
         return write(self)
+
+    @classmethod
+    def from_matrix(
+        cls, matrix: Any, items: Iterable[Hashable] | None = None, *, secondary: Any = 0
+    ) -> ExactCover:
+        """The problem of a 0/1 matrix: an option per row, an item per
+        column, and a 1 where the row's option covers the column's item.
+
+        ``matrix``: a list of rows, each a sequence of 0 and 1 (or False and
+        True), all of one length; or a 2-D numpy array (or anything with
+        ``tolist()``: numpy itself is never imported).  ``items``: the names
+        of the columns, in order (default: their numbers, 0, 1, ...).
+        ``secondary``: how many of the last columns are secondary items
+        (covered at most once), or the names of those items; the others are
+        primary, also a column no row covers (the count is then 0).
+
+        >>> problem = ExactCover.from_matrix([[1, 0, 0], [0, 1, 1], [1, 1, 0], [0, 0, 1]])
+        >>> problem.primary, problem.options
+        ((0, 1, 2), ((0,), (1, 2), (0, 1), (2,)))
+        >>> ExactCover.from_matrix([[1, 1, 0], [1, 0, 1]], ["a", "b", "x"], secondary=1).secondary
+        ('x',)
+        """
+        tolist = getattr(matrix, "tolist", None)
+        rows = tolist() if callable(tolist) else matrix
+        rows = [
+            tuple(_validate.iterable(row, f"row {r} of the matrix", "a sequence of 0 and 1"))
+            for r, row in enumerate(
+                _validate.iterable(rows, "matrix", "a list of rows of 0 and 1, or a 2-D array")
+            )
+        ]
+        names = None if items is None else _item_list(items, "items")
+        width = len(rows[0]) if rows else 0 if names is None else len(names)
+        names = tuple(range(width)) if names is None else names
+        if len(names) != width:
+            raise ValueError(
+                f"items names {len(names)} columns, the matrix has {width} (its row 0)"
+            )
+        chosen = _secondary_columns(secondary, names)
+        options = []
+        for r, row in enumerate(rows):
+            if len(row) != width:
+                raise ValueError(
+                    f"row {r} of the matrix has {len(row)} entries, row 0 has {width}: "
+                    "every row has one entry per item"
+                )
+            if not all(map(_bit, row)):
+                c = next(c for c, value in enumerate(row) if not _bit(value))
+                raise ValueError(
+                    f"row {r}, column {c} of the matrix holds {_validate.shown(row[c])}: "
+                    "a 0/1 matrix holds 0 (the option leaves the item) and 1 (it covers it)"
+                )
+            options.append(tuple(names[c] for c, value in enumerate(row) if value))
+        primary = [item for item in names if item not in chosen]
+        return cls(options, primary=primary, secondary=[i for i in names if i in chosen])
+
+
+def _secondary_columns(secondary: Any, names: tuple[Hashable, ...]) -> set[Any]:
+    """The items of :meth:`ExactCover.from_matrix`'s ``secondary``: a count
+    of the last columns, or the names of some of ``names``."""
+    if isinstance(secondary, numbers.Integral) and not isinstance(secondary, bool):
+        count = int(secondary)
+        if not 0 <= count <= len(names):
+            raise ValueError(
+                f"secondary={count}: the matrix has {len(names)} columns, so at least 0 "
+                f"and at most {len(names)} of them may be secondary"
+            )
+        return set(names[len(names) - count :])
+    chosen = _item_list(secondary, "secondary")
+    known = set(names)
+    for item in chosen:
+        if item not in known:
+            raise ValueError(
+                f"secondary names the item {_validate.shown(item)}, which is not a column "
+                "of the matrix (items names the columns)"
+            )
+    return set(chosen)
 
 
 def _restore(

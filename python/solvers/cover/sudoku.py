@@ -52,6 +52,24 @@ DECORATION = "|+-"
 
 Grid = tuple[tuple[int, ...], ...]
 
+#: Where each cell given as a character was typed: ``(row, col)`` to the
+#: character and its place in the text ("line 1, column 3"), so that an
+#: error can name what was typed rather than the number it stands for.
+Typed = dict[tuple[int, int], tuple[str, str]]
+
+
+def symbols(side: int) -> str:
+    """The symbols of a grid of ``side``, in words.
+
+    >>> symbols(4), symbols(9), symbols(10), symbols(16)
+    ('1-4', '1-9', '1-9 and A', '1-9 and A-G')
+    """
+    digits = f"1-{min(side, 9)}" if side > 1 else "1"
+    if side <= 9:
+        return digits
+    last = pictures.SYMBOLS[min(side, len(pictures.SYMBOLS)) - 1]
+    return f"{digits} and {'A' if last == 'A' else f'A-{last}'}"
+
 
 def _shape(box: Any) -> tuple[int, int]:
     """A box shape ``(rows, cols)`` given as a pair or as text ``"RxC"``."""
@@ -94,26 +112,33 @@ def _digit(char: str, where: str) -> int:
     )
 
 
-def _from_string(text: str) -> list[list[int]]:
+def _from_string(text: str, typed: Typed) -> list[list[int]]:
     cells = []
-    for number, line in enumerate(text.splitlines() or [""], start=1):
+    places = []
+    for number, line in enumerate(text.lstrip("\ufeff").splitlines() or [""], start=1):
         for column, char in enumerate(line, start=1):
             if not char.isspace() and char not in DECORATION:
-                cells.append(_digit(char, f"line {number}, column {column}"))
+                where = f"line {number}, column {column}"
+                cells.append(_digit(char, where))
+                places.append((char, where))
     side = math.isqrt(len(cells))
     if not cells or side * side != len(cells):
         raise ValueError(
             f"a Sudoku has side x side cells; this one has {len(cells)} (not a square number)"
         )
+    for k, place in enumerate(places):
+        typed[divmod(k, side)] = place
     return [cells[r * side : (r + 1) * side] for r in range(side)]
 
 
-def _from_rows(rows: Any) -> list[list[int]]:
+def _from_rows(rows: Any, typed: Typed) -> list[list[int]]:
     given = list(_validate.iterable(rows, "puzzle", "a str or a list of rows"))
     grid = []
     for r, row in enumerate(given):
         if isinstance(row, str):
             grid.append([_digit(ch, f"row {r}, column {c}") for c, ch in enumerate(row)])
+            for c, ch in enumerate(row):
+                typed[r, c] = ch, f"row {r}, column {c}"
             continue
         values = _validate.iterable(row, f"row {r}", "a list of digits (0 or None for a blank)")
         grid.append(
@@ -131,11 +156,18 @@ def _from_rows(rows: Any) -> list[list[int]]:
     return grid
 
 
-def _check(grid: list[list[int]], box: tuple[int, int]) -> None:
-    """Every digit in range, none twice in a row, column or box."""
+def _check(grid: list[list[int]], box: tuple[int, int], typed: Typed | None = None) -> None:
+    """Every digit in range, none twice in a row, column or box.  A digit
+    out of range that was typed as a character (``typed``) is named as typed."""
     side = len(grid)
     for r, row in enumerate(grid):
         for c, d in enumerate(row):
+            if not 0 <= d <= side and typed and (r, c) in typed:
+                char, where = typed[r, c]
+                raise ValueError(
+                    f"{where}: {char!r} is not a symbol of a {side} x {side} Sudoku: its "
+                    f"symbols are {symbols(side)} ({', '.join(BLANKS)} for a blank)"
+                )
             if not 0 <= d <= side:
                 raise ValueError(
                     f"cell ({r}, {c}) holds {d}: the digits of a side-{side} grid are 1 to {side} "
@@ -184,14 +216,15 @@ class Sudoku(Model["Sudoku"]):
     box: tuple[int, int]
 
     def __init__(self, puzzle: Any, *, box: Any = None) -> None:
-        grid = _from_string(puzzle) if isinstance(puzzle, str) else _from_rows(puzzle)
+        typed: Typed = {}
+        grid = _from_string(puzzle, typed) if isinstance(puzzle, str) else _from_rows(puzzle, typed)
         side = len(grid)
         if side == 0:
             raise ValueError("a Sudoku needs at least one cell")
         if side > MAX_SIDE:
             raise ValueError(f"a Sudoku may have a side of at most {MAX_SIDE}, this one has {side}")
         shape = _box(box, side)
-        _check(grid, shape)
+        _check(grid, shape, typed)
         given = tuple(tuple(d != 0 for d in row) for row in grid)
         self._set(tuple(map(tuple, grid)), given, shape)
 

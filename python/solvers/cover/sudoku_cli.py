@@ -8,13 +8,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import textwrap
 from itertools import islice
 
 from ..cli import _options as opt
 from .pictures import SYMBOLS, symbol
-from .sudoku import Sudoku
+from .sudoku import BLANKS, DECORATION, Sudoku
 
 HELP = "Sudoku of any box shape: solve (default), --count, --unique, or --list them"
 
@@ -30,10 +31,10 @@ DESCRIPTION = textwrap.fill(
 #: The examples of ``solvers sudoku --help`` (and of ``solvers --help``).
 EXAMPLES = """\
     solvers sudoku 123.........4..1          # the 4x4 grid, solved
-    solvers sudoku puzzle.txt --unique       # is it unique? (stops at the 2nd)
+    solvers sudoku examples/sudoku.txt --unique  # unique? (stops at the 2nd)
     solvers sudoku ................ --count  # 288 grids of 4x4
     solvers sudoku 1...........2... --list 3 # its first 3 solutions
-    solvers sudoku puzzle.txt --svg solved.svg
+    solvers sudoku examples/sudoku.txt --svg solved.svg
 """
 
 
@@ -59,11 +60,38 @@ def _puzzle(args: argparse.Namespace) -> Sudoku:
     given = args.puzzle
     if given == "-":
         text = sys.stdin.read()
+    elif os.path.isdir(given):
+        raise opt.UsageError(
+            f"cannot read PUZZLE {given}: it is a directory (give the grid, or a file holding it)"
+        )
     elif os.path.isfile(given):
         text = opt.read_text(given, f"PUZZLE {given}")
     else:
-        text = given
+        try:
+            return Sudoku(given, box=args.box)
+        except ValueError as error:
+            if _names_a_file(given):
+                raise opt.UsageError(
+                    f"cannot read PUZZLE {given}: no such file (and as a grid: {error})"
+                ) from None
+            raise
     return Sudoku(text, box=args.box)
+
+
+def _names_a_file(text: str) -> bool:
+    """Whether ``text``, which is not a grid, looks like a file's path: a
+    folder in it, or an extension (a dot, then a letter and what may follow
+    one in a name), or a character no grid holds.
+
+    >>> _names_a_file("missing.txt"), _names_a_file("dir/puzzle"), _names_a_file("12.4")
+    (True, True, False)
+    """
+    if "/" in text or os.sep in text:
+        return True
+    if re.search(r"\.[A-Za-z][A-Za-z0-9_-]*$", text) and any(ch.islower() for ch in text):
+        return True
+    allowed = set(SYMBOLS + SYMBOLS.lower() + BLANKS + DECORATION)
+    return any(not ch.isspace() and ch not in allowed for ch in text)
 
 
 def run(args: argparse.Namespace) -> int:

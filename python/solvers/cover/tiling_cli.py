@@ -31,7 +31,7 @@ EXAMPLES = """\
     solvers tiling 6x10 --find        # one pentomino tiling, drawn in letters
     solvers tiling 6x10 --find --deterministic --svg box.svg
     solvers tiling 8x8 --pieces domino --each any --method memo   # 12988816
-    solvers tiling board.txt --pieces tetrominoes --each any --list 5
+    solvers tiling examples/frame.txt --pieces tetrominoes --each any --list 5
     solvers tiling 2x3 --piece L=##/#. --each any --find --svg tiling.svg
 """
 
@@ -63,6 +63,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         help="free: rotate and flip pieces (default); rotate: no flips; fixed: as drawn",
     )
     mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--count", action="store_true", help="count the tilings (the default)")
     mode.add_argument("--find", action="store_true", help="find one tiling and draw it")
     mode.add_argument("--list", type=int, metavar="K", help="print the first K tilings, one a line")
     parser.add_argument(
@@ -101,7 +102,21 @@ def _puzzle(args: argparse.Namespace) -> TilingPuzzle:
         if not sign or not name:
             raise opt.UsageError(f"--piece takes NAME=DRAWING (like L=##/#.), got {given!r}")
         pieces.append(Piece.parse(drawing.replace("/", "\n"), name=name))
-    return TilingPuzzle(board, pieces, each=args.each, turns=args.turns)
+    try:
+        return TilingPuzzle(board, pieces, each=args.each, turns=args.turns)
+    except ValueError as error:
+        # The puzzle's words are the Python API's: say the options instead.
+        raise opt.UsageError(_spelled_as_options(str(error))) from None
+
+
+def _spelled_as_options(message: str) -> str:
+    """``message`` with the keywords of ``TilingPuzzle`` spelled as this
+    command's options.
+
+    >>> _spelled_as_options("(give each='any' to use pieces any number of times)")
+    '(give --each any to use pieces any number of times)'
+    """
+    return re.sub(r"\b(each|turns)='(\w+)'", r"--\1 \2", message)
 
 
 def _line(tiling: Tiling) -> str:

@@ -28,12 +28,12 @@ EXAMPLES = """\
     solvers tours 6 6 --start all     # from every square
     solvers tours 8 8 --find          # one tour, printed as a numbered board
     solvers tours 3 4 --list 2        # the first tours in the search order
-    solvers tours --board holes.txt --start 0,0
+    solvers tours 8 8 --find --svg tour.svg    # the tour saved as a picture
+    solvers tours --board examples/holes.txt --start 0,0  # 16, on a drawn board
     solvers tours 3 100 --start all   # a 53-digit count, by the frontier DP, at once
-    solvers tours 7 7 --start all     # 165575218320 (3.5 minutes, 11 GB)
     solvers tours 3 4 --animate       # watch the knight step forward and back up
     solvers tours 4 4 --animate --delay 0.01   # no tour: the search runs dry
-    solvers tours 6 7 --executor dask://scheduler:8786      # on a Dask cluster
+    solvers tours 5 6 --method pairs --workers 2 --checkpoint t56  # resumable
 """
 
 
@@ -63,7 +63,11 @@ def add_options(tours: argparse.ArgumentParser) -> None:
     mode = tours.add_mutually_exclusive_group()
     mode.add_argument("--find", action="store_true", help="find one tour fast and print it")
     mode.add_argument("--list", type=int, metavar="N", help="print the first N tours")
-    tours.add_argument("--svg", metavar="FILE", help="with --find: save the tour as SVG")
+    tours.add_argument(
+        "--svg",
+        metavar="FILE",
+        help="with --find: save the tour as SVG, and print nothing else (but --json)",
+    )
     opt.add_output(tours)
     opt.add_distribution(tours)
     opt.add_budget(tours)
@@ -93,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
             **board, closed=args.closed, threads=args.threads, timeout=args.timeout
         )
         opt.save(args, tour, "--svg")
+        if args.svg is not None and tour is not None and not args.json:
+            return 0  # the picture is the answer: no board of numbers beside it
         opt.answer(
             args.json,
             {"tour": None if tour is None else [list(s) for s in tour]},

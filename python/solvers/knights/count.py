@@ -4,12 +4,14 @@ process, on an executor or resumed from a checkpoint)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from concurrent.futures import Executor
 from typing import Literal
 
 from .. import _core
 from .._engine import _args, _methods, _plan, _progress, _rounds, _validate
+from .._engine._checkpoint import Lock
 from . import frontier_dist
 from .board import LOWER_LEFT, KnightBoard, Square, Start, frontier_limit, search_limit
 from .methods import METHODS, preferred
@@ -169,7 +171,8 @@ def count_tours(
                     spec, executor, threads_each, progress, timeout, spill_dir, what, parts
                 )
             saved = None if checkpoint is None else _args.checkpoint_directory(checkpoint)
-            with _progress.shown(progress, what, unit="square") as bar:
+            held = contextlib.nullcontext() if saved is None else Lock.of_layers(saved)
+            with held, _progress.shown(progress, what, unit="square") as bar:
                 high, low, _widest, _spilled = _core.count_tours_frontier(
                     kb.rows,
                     kb.cols,

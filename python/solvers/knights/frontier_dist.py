@@ -39,7 +39,7 @@ from concurrent.futures import Executor
 from typing import Any
 
 from .. import _core
-from .._engine import _args, _progress, _rounds
+from .._engine import _args, _progress, _rounds, _workers
 from .._engine._deadline import Deadline
 
 __all__ = ["count", "parts_for"]
@@ -64,6 +64,7 @@ def _round_task(
     timeout: float | None,
 ) -> tuple[list[tuple[int, int] | None], int, int, int, int]:
     """One owner's task in the round of sweep step ``step`` (runs on a worker)."""
+    _workers.watch_parent()  # a worker whose driver is killed goes too
     rows, cols, mask, start, closed = spec
     return _core.frontier_round(
         rows,
@@ -151,6 +152,7 @@ def _sweep(
             )
             for o in owners
         ]
+        deadline.where = f"after {step} of {steps} steps of the sweep"
         results = _rounds.run(executor, calls, deadline)
         for piece in {path for pieces in inputs for path, _, _ in pieces}:
             os.remove(piece)  # read by this round: no longer needed

@@ -45,7 +45,7 @@ EXAMPLES = """\
     solvers queens 8 --find           # one placement, printed as a board
     solvers queens 1000000 --find --json   # a million queens, constructed in O(n)
     solvers queens 8 --animate        # watch the queens slide along their rows
-    solvers queens 18 --workers 2 --checkpoint q18          # resumable, in 2 processes
+    solvers queens 14 --workers 2 --checkpoint q14   # resumable, in 2 processes
 """
 
 

@@ -51,13 +51,12 @@ DESCRIPTION = (
 #: The examples of ``solvers peg --help`` (and of ``solvers --help``).
 EXAMPLES = """\
     solvers peg english               # 40861647040079968 games from the centre to the centre
-    solvers peg english --start 2,3 --any          # last peg anywhere
-    solvers peg english --start 2,3 --finish-table # the count for every last hole
+    solvers peg triangle:5 --start 0,0 --any        # last peg anywhere: 29760
+    solvers peg triangle:5 --start 0,0 --finish-table  # by last hole
     solvers peg english --find --svg game.svg --html game.html
-    solvers peg board.txt             # a drawn board; its one '.' is the start
-    solvers peg triangle:5 --start 0,0 --any
+    solvers peg examples/peg.txt      # a drawn board; its one '.' is the start
     solvers peg english --find --animate           # replay a game jump by jump
-    solvers peg english --start 2,4 --workers 2    # the layers spread over 2 processes
+    solvers peg triangle:6 --start 0,0 --any --workers 2   # in 2 processes
 """
 
 

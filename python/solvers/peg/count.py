@@ -12,7 +12,7 @@ from concurrent.futures import Executor
 from typing import Literal
 
 from .._engine import _args, _methods
-from .._engine._checkpoint import Checkpoint
+from .._engine._checkpoint import Checkpoint, Lock
 from . import dp
 from .board import Hole, PegBoard
 from .calls import Finish, checked_board, dp_driver, finish_hole, overflow, reachable_class
@@ -82,18 +82,24 @@ def count_peg_solutions(
     driver = dp_driver(board, group, executor, parts, threads, progress, timeout, memory, spill)
     ledger = None
     saved = None
+    lock = None  # the checkpoint's, held throughout
     try:
         if checkpoint is not None and isinstance(driver, dp.Budgeted):
             saved = _args.checkpoint_directory(checkpoint), _problem_tag(board, s, f, method)
+            lock = Lock.of_layers(saved[0])
             answer = driver.kernel.saved_answer(*saved)
             if answer is not None:
                 return answer  # counted to the end before
             driver.keep_in(*saved)
         elif checkpoint is not None:
             assert isinstance(driver, dp.Local)
-            ledger = _ledger(checkpoint, board, s, f, method)
+            path = _args.checkpoint_ledger(checkpoint)
+            lock = Lock.of_ledger(path)
+            # The ledger of a count in this process: its newest layers, then its total.
+            ledger = Checkpoint(path, _problem(board, s, f, method), 1)
             if 0 in ledger.done:
                 return ledger.done[0]  # counted to the end before
+            ledger.need_writing()
             driver.keep(ledger)
         reachable = reachable_class(board, s, f)
         count = dp.count(driver, board, s, f, method, reachable=reachable)
@@ -106,10 +112,14 @@ def count_peg_solutions(
         return count
     except OverflowError as error:
         raise overflow(board, start) from error
+    except TimeoutError as error:  # the core's names the seconds left, not the user's
+        raise driver.deadline.restated(error) from None
     finally:
         driver.close()
         if ledger is not None:
             ledger.close()
+        if lock is not None:
+            lock.release()
 
 
 def _kept_in_memory(checkpoint: object) -> bool:
@@ -136,14 +146,6 @@ def _problem(board: PegBoard, s: int, f: int | None, method: str) -> str:
             "method": method,
         }
     )
-
-
-def _ledger(
-    path: str | os.PathLike[str], board: PegBoard, s: int, f: int | None, method: str
-) -> Checkpoint:
-    """The ledger of one peg count in this process, in its checkpoint
-    directory: its newest layers, then its total."""
-    return Checkpoint(_args.checkpoint_ledger(path), _problem(board, s, f, method), 1)
 
 
 def _problem_tag(board: PegBoard, s: int, f: int | None, method: str) -> int:

@@ -84,6 +84,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
 import secrets
 import tempfile
@@ -91,7 +92,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import _core
-from .._engine import _args, _rounds
+from .._engine import _args, _rounds, _workers
 from .._engine._deadline import Deadline
 from .._engine._rounds import DEFAULT_PARTS, MAX_PARTS
 from .board import PegBoard
@@ -111,6 +112,21 @@ Pieces = list[list[Ref]]
 Packed = list[tuple[int, Ref] | None]
 
 SUFFIX = ".peg"
+
+#: Bytes of the check written before each piece: a BLAKE2b digest of the
+#: piece bound to the name of its file and its offset there, so a piece read
+#: from another file (one task's file copied over another's) or moved within
+#: one is refused, never counted twice.  (``PegLayer.from_bytes`` checks the
+#: piece's own bytes.)
+_CHECK = 16
+
+
+def _check(path: str, offset: int, data: bytes) -> bytes:
+    digest = hashlib.blake2b(digest_size=_CHECK, person=b"solvers-piece/1")
+    digest.update(os.path.basename(path).encode("utf-8", "surrogateescape"))
+    digest.update(offset.to_bytes(8, "little"))
+    digest.update(data)
+    return digest.digest()
 
 # ---------------------------------------------------------------- in the workers
 
@@ -150,10 +166,16 @@ def _read(ref: Ref) -> _core.PegLayer:
             data = file.read(size)
     except FileNotFoundError:
         raise _missing(path) from None
-    if len(data) != size:
+    if len(data) != size or size < _CHECK:
         raise ValueError(
             f"peg piece file {path!r} is truncated: {size} bytes wanted at offset {offset}, "
             f"{len(data)} there"
+        )
+    check, data = data[:_CHECK], data[_CHECK:]
+    if check != _check(path, offset, data):
+        raise ValueError(
+            f"peg piece file {path!r}, offset {offset}: the piece does not match its check "
+            "(altered, or written to another file or place)"
         )
     try:
         return _core.PegLayer.from_bytes(data)
@@ -181,6 +203,7 @@ def _write(prefix: str, *groups: list[Any]) -> list[Packed]:
                 for owner, layer in enumerate(layers):
                     if len(layer):
                         data = layer.to_bytes()
+                        data = _check(path, offset, data) + data
                         # Only where the disk has room (the rule of every spill).
                         _core.check_disk(folder, len(data), "a peg piece file")
                         file.write(data)
@@ -222,6 +245,7 @@ def _round_task(
     part (the sequences reaching its positions with no jump; 0 without).
     ``timeout``: the seconds the driver had left (a task starts its own
     clock: the driver's and the workers' clocks need not agree)."""
+    _workers.watch_parent()  # a worker whose driver is killed goes too
     clock = Deadline(timeout)
     kernel = _kernel(spec)
     workers = _args.worker_threads(threads)
@@ -248,6 +272,7 @@ def _meet_task(
     """One owner's share of the join of the two searches: ``other`` (the
     smaller side) merged, ``pieces`` joined with it piece by piece (the join
     is linear in that side: no need to merge the larger layer)."""
+    _workers.watch_parent()  # a worker whose driver is killed goes too
     clock = Deadline(timeout)
     kernel = _kernel(spec)
     workers = _args.worker_threads(threads)

@@ -91,11 +91,17 @@ class Driver(abc.ABC):
     def plan(self, layers: int, *, join: bool = False) -> None:
         """The bar's total: ``layers`` expansions (and a join's rounds)."""
         self.planned = max(layers + (self.join_rounds if join else 0), 1)
+        self.reached()
+
+    def reached(self) -> None:
+        """How far the count got, for the message of a timeout."""
+        self.deadline.where = f"after {min(self.done, self.planned)} of {self.planned} layers"
 
     def note(self, size: int, pegs: int, *, layer: bool = True) -> None:
         """Progress: one more layer done (``layer``), and the latest of
         ``size`` positions with ``pegs`` pegs."""
         self.done += layer
+        self.reached()
         if self.bar is not None:
             self.bar.note(f"{size:,} positions with {pegs} pegs{self.detail()}")
             self.bar(self.done, self.planned)
@@ -386,15 +392,18 @@ class Games:
     pegs on the board): the positions of the layer (one per class of the
     symmetries kept) and the games that end in it.  ``saved`` holds what a
     checkpoint recorded; :meth:`keep` records one layer's figures (through
-    ``record`` if given) unless they are there already."""
+    ``record`` if given) unless they are there already; ``source`` names
+    the checkpoint ``saved`` comes from, in an error."""
 
     def __init__(
         self,
         saved: dict[int, tuple[int, int]] | None = None,
         record: Callable[[int, int, int], None] | None = None,
+        source: str = "the checkpoint",
     ) -> None:
         self.by_pegs: dict[int, tuple[int, int]] = dict(saved or {})
         self.record = record
+        self.source = source
 
     def keep(self, pegs: int, positions: int, ended: int) -> None:
         if pegs in self.by_pegs:
@@ -423,7 +432,7 @@ def games(
     ]
     if missing:
         raise ValueError(
-            f"the checkpoint holds a layer of {driver.pegs(side)} pegs but not the figures "
+            f"{tally.source} holds a layer of {driver.pegs(side)} pegs but not the figures "
             f"of the layer of {missing[0]} pegs before it: it is corrupt"
         )
     driver.plan(max(driver.pegs(side) - 1, 0))

@@ -50,5 +50,7 @@ def finish_counts(
         return counts
     except OverflowError as error:
         raise overflow(board, start) from error
+    except TimeoutError as error:  # the core's names the seconds left, not the user's
+        raise driver.deadline.restated(error) from None
     finally:
         driver.close()

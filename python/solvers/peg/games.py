@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, NoReturn, TypeVar
 
 from .._engine import _args, _methods
-from .._engine._checkpoint import Checkpoint
+from .._engine._checkpoint import Checkpoint, Lock
 from . import dp
 from .board import Hole, PegBoard, Square
 from .calls import checked_board, dp_driver
@@ -193,11 +193,13 @@ def count_peg_games(
     group = board.symmetries_fixing(s)
     driver = dp_driver(board, group, executor, parts, threads, progress, timeout, memory, spill)
     ledger = None
+    lock = None  # the checkpoint's, held throughout
     try:
         tally = dp.Games()
         if checkpoint is not None:
-            ledger = _keep(driver, checkpoint, board, s)
-            tally = dp.Games(_saved_figures(ledger), _recorder(ledger))
+            ledger, lock = _keep(driver, checkpoint, board, s)
+            where = f"checkpoint {ledger.path!r}"
+            tally = dp.Games(_saved_figures(ledger), _recorder(ledger), where)
         table, ends, positions = dp.games(driver, s, tally)
         shortest = max((pegs for pegs in table if pegs > 1), default=None)
         example = None
@@ -212,10 +214,14 @@ def count_peg_games(
             f"the number of games on {board!r} from {start!r} does not fit the 128-bit "
             "counter (no answer is better than a wrong one)"
         ) from error
+    except TimeoutError as error:  # the core's names the seconds left, not the user's
+        raise driver.deadline.restated(error) from None
     finally:
         driver.close()
         if ledger is not None:
             ledger.close()
+        if lock is not None:
+            lock.release()
     wins = dict.fromkeys(board.holes, 0)
     for hole, games in ends:
         wins[board.holes[hole]] = games
@@ -235,18 +241,32 @@ def count_peg_games(
 _METHOD = "every-game"
 
 
-def _keep(driver: dp.Driver, checkpoint: Any, board: PegBoard, s: int) -> Checkpoint:
+def _keep(driver: dp.Driver, checkpoint: Any, board: PegBoard, s: int) -> tuple[Checkpoint, Lock]:
     """The ledger of the figures of the layers, and the driver set to save
     its layers in the checkpoint (in this ledger, or within a memory budget
-    in a directory beside it) and resume from those saved."""
+    in a directory beside it) and resume from those saved; and the
+    checkpoint's lock, held (a count of every game writes as it goes: a
+    checkpoint it may not write is refused with ``PermissionError``)."""
     problem = _problem(board, s, None, _METHOD)
     if isinstance(driver, dp.Budgeted):
         directory = _args.checkpoint_directory(checkpoint)
         driver.keep_in(directory, _problem_tag(board, s, None, _METHOD))
-    ledger = Checkpoint(_args.checkpoint_ledger(checkpoint), problem, 2 * (len(board) + 1))
+    path = _args.checkpoint_ledger(checkpoint)
+    lock = Lock.of_ledger(path)
+    try:
+        ledger = Checkpoint(path, problem, 2 * (len(board) + 1))
+    except BaseException:
+        lock.release()
+        raise
+    try:
+        ledger.need_writing()
+    except BaseException:
+        ledger.close()
+        lock.release()
+        raise
     if isinstance(driver, dp.Local):
         driver.keep(ledger)
-    return ledger
+    return ledger, lock
 
 
 # The ledger keeps, for the layer of ``pegs`` pegs, its positions as the

@@ -104,6 +104,8 @@ def count_peg_positions(
     driver = dp.Local(board, group, threads, progress, timeout)
     try:
         reachable, winning = _layers(driver, len(board), s, f)
+    except TimeoutError as error:  # the core's names the seconds left, not the user's
+        raise driver.deadline.restated(error) from None
     finally:
         driver.close()
     return PegPositions(

@@ -19,9 +19,10 @@
 //!    type) — or, at the last step, the finished paths among the children.
 //!
 //! The records are the spill files' ([`crate::layers::Writer`]): each
-//! carries a checksum, the step's tag and its owner, so a piece that is
-//! truncated, altered or from another count or step is refused, never
-//! counted.  The caller (`python/solvers/knights/frontier_dist.py`) only
+//! carries a checksum, the step's tag, its owner and the name of the file
+//! it was written to, so a piece that is truncated, altered, from another
+//! count or step, or read from another task's file (a copy) is refused,
+//! never counted.  The caller (`python/solvers/knights/frontier_dist.py`) only
 //! passes the pieces' places from one round to the next and removes the
 //! files a round has read.
 
@@ -63,6 +64,20 @@ pub struct RoundOut {
     pub total: U256,
     /// The count type written (see [`Count::TAG`]).
     pub width: u8,
+}
+
+/// The name of a round's file as a number in its records' tag: a record
+/// read from a file of another name (one task's file copied over
+/// another's, which holds records for the same owners and step) fails its
+/// label instead of being counted twice.  Only the name counts, not the
+/// folder, which workers may mount at different places.
+fn file_tag(path: &Path) -> u64 {
+    let name = path.file_name().map_or(&[][..], |n| n.as_encoded_bytes());
+    // FNV-1a, then mixed: stable across runs, machines and releases.
+    let hash = name.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    mix(hash)
 }
 
 /// The steps of the sweep of a count (one round each), or the count's
@@ -159,17 +174,18 @@ impl<T: Fn(usize) -> u64 + Sync> Task<'_, T> {
         }
     }
 
-    /// The owner's partition: its pieces, read (checked).
+    /// The owner's partition: its pieces, read (checked: each record names
+    /// the step, this owner and the name of the file it was written to).
     fn pieces<I: Count>(&self, inputs: &[Piece]) -> Result<Vec<Packed<I>>, SearchError> {
-        let label = Label {
-            problem: (self.tag)(self.step),
-            shard: self.owner as u32,
-        };
         let mut pieces = Vec::with_capacity(inputs.len());
         for piece in inputs {
             if self.ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }
+            let label = Label {
+                problem: (self.tag)(self.step) ^ file_tag(&piece.path),
+                shard: self.owner as u32,
+            };
             let extent = Extent {
                 file: Arc::new(FileRef::kept(piece.path.clone())),
                 offset: piece.offset,
@@ -248,7 +264,7 @@ impl<T: Fn(usize) -> u64 + Sync> Task<'_, T> {
                 None
             } else {
                 let label = Label {
-                    problem: (self.tag)(self.step + 1),
+                    problem: (self.tag)(self.step + 1) ^ file_tag(self.out),
                     shard: owner as u32,
                 };
                 let extent = writer.append(label, piece)?;
@@ -419,6 +435,29 @@ mod tests {
             next(1, None),
             Err(CountError::Search(SearchError::Corrupt(_)))
         ));
+        // The same records under another file's name (one task's file
+        // copied over another's): refused, not counted twice.
+        std::fs::write(&out, &good).unwrap();
+        assert!(next(1, None).is_ok());
+        let copy = dir.join("round-0-copy.bin");
+        std::fs::copy(&out, &copy).unwrap();
+        let copied = Piece {
+            path: copy,
+            offset,
+            len,
+        };
+        let err = round(
+            &board,
+            (None, false),
+            1,
+            (0, 1),
+            (&[piece.clone(), copied], 0, Some(first.total)),
+            &dir.join("round-1.bin"),
+            1,
+            &ctl,
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("another problem"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -450,6 +450,30 @@ mod tests {
     use crate::layers::count::U256;
     use crate::layers::spill::Spill;
 
+    #[test]
+    fn a_disk_found_full_is_a_disk_error() {
+        // ENOSPC, as /dev/full gives on every write: a full disk (errno
+        // ENOSPC in Python), not an unnamed file error.
+        let path = Path::new("/dev/full");
+        let full = std::io::Error::from(std::io::ErrorKind::StorageFull);
+        match file_error("write", path, full) {
+            SearchError::Disk(msg) => assert!(msg.contains("/dev/full"), "{msg}"),
+            other => panic!("{other:?}"),
+        }
+        #[cfg(target_os = "linux")]
+        {
+            let mut file = File::options().write(true).open(path).unwrap();
+            let e = file.write_all(&[0; 4096]).and_then(|()| file.flush());
+            let e = e.expect_err("/dev/full takes no bytes");
+            assert!(matches!(file_error("write", path, e), SearchError::Disk(_)));
+        }
+        let other = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        assert!(matches!(
+            file_error("write", path, other),
+            SearchError::File(_)
+        ));
+    }
+
     fn sample<W: Count>(make: impl Fn(u64) -> W) -> Packed<W> {
         let entries: Vec<(u64, W)> = (1..300u64).map(|k| (k * 7919, make(k))).collect();
         Packed::from_entries(&entries)
