@@ -56,8 +56,9 @@ DEFAULT_SUBPROBLEMS = 4096
 #: Tasks per worker of an executor: many small ones keep the workers evenly
 #: loaded to the end.  A Dask task costs more to send and collect (about 14 ms
 #: of a worker's time on 2 cores, a process pool's well under 1 ms), so there
-#: fewer and larger: on a LocalCluster of 2 workers, 64 a worker made 18 queens
-#: 1.2-1.55 times as long as in one process, 16 a worker 0.95-1.2 times.
+#: fewer and larger: on a LocalCluster of 2 workers, 16 a worker instead of 64
+#: took 18 queens from 1.2 to 0.95-1.0 times as long as in one process, the
+#: 6x10 pentominoes from 1.55 to 1.1-1.2 times.
 TASKS_PER_WORKER = 64
 DASK_TASKS_PER_WORKER = 16
 

@@ -71,12 +71,18 @@ to write); each process builds the board's kernel once and keeps it.
 >>> [(positions, reference)] = packed
 >>> path, offset, size = reference
 >>> positions, offset, size, _read(reference).items()
-(1, 0, 56, [(6, 1)])
+(1, 0, 72, [(6, 1)])
+>>> copy = os.path.join(directory, "r00000-0001-copy.peg")
+>>> _ = shutil.copy(path, copy)  # the same piece in another file: refused
+>>> _read((copy, offset, size))
+Traceback (most recent call last):
+...
+ValueError: peg piece file '.../r00000-0001-copy.peg', offset 0: the piece does not match ...
 >>> os.truncate(path, size - 1)  # a piece cut short is refused, never misread
 >>> _read(reference)
 Traceback (most recent call last):
 ...
-ValueError: peg piece file '.../r00000-0000-...peg' is truncated: 56 bytes wanted at offset 0, ...
+ValueError: peg piece file '.../r00000-0000-...peg' is truncated: 72 bytes wanted at offset 0, ...
 >>> shutil.rmtree(directory)
 """
 
@@ -127,6 +133,7 @@ def _check(path: str, offset: int, data: bytes) -> bytes:
     digest.update(offset.to_bytes(8, "little"))
     digest.update(data)
     return digest.digest()
+
 
 # ---------------------------------------------------------------- in the workers
 
