@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from .. import _core
 from .._engine import _methods, _plan, _progress, _validate
+from .._engine._deadline import Deadline
 from .methods import METHODS, SEARCH
 from .problem import ExactCover, core_problem
 
@@ -73,12 +74,14 @@ def count_covers(
     keywords = _methods.given(
         executor=executor, parts=parts, checkpoint=checkpoint, memory=memory, spill=spill
     )
+    # The deadline runs from the call, not from the search: stating a problem
+    # of millions of options in the core takes a while of it.
+    clock = Deadline(timeout)
     core = core_problem(problem)
     faster = _core.cover_method(core, "auto")  # the core knows the problem's shape
     order = (faster, *(m.name for m in METHODS if m.name != faster))
     chosen = _methods.pick("count_covers", METHODS, method, keywords, order).name
     workers = _validate.threads(threads)
-    seconds = _validate.timeout(timeout)
     if executor is not None or checkpoint is not None:
         work = plan_covers(problem, subproblems=_plan.DEFAULT_SUBPROBLEMS)
         return work.count(
@@ -92,8 +95,8 @@ def count_covers(
     # shows the time elapsed.
     memo = chosen == "memo"
     what = _described(problem) + (", memo" if memo else "")
-    with _progress.shown(progress, what, open_ended=memo) as bar:
-        return int(_core.count_covers(core, workers, bar, seconds, chosen))
+    with _progress.shown(progress, what, open_ended=memo) as bar, clock.stated():
+        return int(_core.count_covers(core, workers, bar, clock.remaining(), chosen))
 
 
 def plan_covers(problem: ExactCover, *, subproblems: int, method: str = "search") -> _plan.Plan:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .. import _core
 from .._engine import _packing, _validate
+from .._engine._deadline import Deadline
 from .problem import ExactCover, core_problem
 
 __all__ = ["find_cover"]
@@ -33,6 +34,8 @@ def find_cover(
         raise TypeError(f"problem must be an ExactCover, got {type(problem).__name__}")
     workers = _validate.threads(threads)
     deterministic = _validate.flag(deterministic, "deterministic")
-    seconds = _validate.timeout(timeout)
-    packed = _core.find_cover(core_problem(problem), workers, deterministic, seconds)
+    clock = Deadline(timeout)  # from the call: building the core's problem counts
+    core = core_problem(problem)
+    with clock.stated():
+        packed = _core.find_cover(core, workers, deterministic, clock.remaining())
     return None if packed is None else tuple(_packing.unpack(packed))
