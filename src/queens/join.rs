@@ -67,15 +67,13 @@ impl QuarterTable {
         let cells = 1usize << (2 * h);
         let mut counts = memory::try_zeroed::<u32>(cells + 1, "the quarter table's index")?;
         let mut polled = 0u32;
-        let mut cancelled = false;
-        walk_quarter(h, &mut |rows, cols, _| {
+        // A walk stops at the first poll that finds the call cancelled.
+        let walked = walk_quarter(h, &mut |rows, cols, _| {
             counts[(rows << h | cols) as usize] += 1;
             polled = polled.wrapping_add(1);
-            if polled & 0xffff == 0 && ctl.is_cancelled() {
-                cancelled = true;
-            }
+            polled & 0xffff != 0 || !ctl.is_cancelled()
         });
-        if cancelled {
+        if !walked {
             return Err(SearchError::Cancelled);
         }
         // Prefix sums: cell i's entries are offsets[i]..offsets[i + 1].
@@ -88,16 +86,14 @@ impl QuarterTable {
         let offsets = counts;
         let mut diagonals = memory::try_zeroed::<u64>(total as usize, "the quarter table")?;
         let mut next = offsets.clone();
-        walk_quarter(h, &mut |rows, cols, diag| {
+        let walked = walk_quarter(h, &mut |rows, cols, diag| {
             let cell = (rows << h | cols) as usize;
             diagonals[next[cell] as usize] = diag;
             next[cell] += 1;
             polled = polled.wrapping_add(1);
-            if polled & 0xffff == 0 && ctl.is_cancelled() {
-                cancelled = true;
-            }
+            polled & 0xffff != 0 || !ctl.is_cancelled()
         });
-        if cancelled {
+        if !walked {
             return Err(SearchError::Cancelled);
         }
         Ok(QuarterTable {
@@ -126,7 +122,7 @@ impl QuarterTable {
 
 /// Every non-attacking placement on the `h x h` quarter, row by row (each
 /// row empty or holding one queen): `visit(rows, cols, diagonals)`.
-fn walk_quarter(h: usize, visit: &mut dyn FnMut(u32, u32, u64)) {
+fn walk_quarter(h: usize, visit: &mut dyn FnMut(u32, u32, u64) -> bool) -> bool {
     fn below(
         h: usize,
         row: usize,
@@ -134,18 +130,21 @@ fn walk_quarter(h: usize, visit: &mut dyn FnMut(u32, u32, u64)) {
         cols: u32,
         down: u32,
         up: u32,
-        visit: &mut dyn FnMut(u32, u32, u64),
-    ) {
+        visit: &mut dyn FnMut(u32, u32, u64) -> bool,
+    ) -> bool {
         if row == h {
-            visit(rows, cols, down as u64 | (up as u64) << 32);
-            return;
+            return visit(rows, cols, down as u64 | (up as u64) << 32);
         }
-        below(h, row + 1, rows, cols, down, up, visit);
+        if !below(h, row + 1, rows, cols, down, up, visit) {
+            return false;
+        }
         for col in 0..h {
             let d = 1u32 << (row + h - 1 - col);
             let u = 1u32 << (row + col);
-            if cols & 1 << col == 0 && down & d == 0 && up & u == 0 {
-                below(
+            if cols & 1 << col == 0
+                && down & d == 0
+                && up & u == 0
+                && !below(
                     h,
                     row + 1,
                     rows | 1 << row,
@@ -153,11 +152,14 @@ fn walk_quarter(h: usize, visit: &mut dyn FnMut(u32, u32, u64)) {
                     down | d,
                     up | u,
                     visit,
-                );
+                )
+            {
+                return false;
             }
         }
+        true
     }
-    below(h, 0, 0, 0, 0, 0, visit);
+    below(h, 0, 0, 0, 0, 0, visit)
 }
 
 /// What is left of the board once the middle row and column (odd `n`) are
