@@ -43,6 +43,7 @@
 //! item, node and position in range), which `debug_assert`s restate.
 
 use super::problem::Problem;
+use crate::engine::Stop;
 use crate::error::SearchError;
 use crate::memory;
 
@@ -159,12 +160,31 @@ macro_rules! at_mut {
 impl Cells {
     /// The cells of `p` with nothing chosen.
     pub fn new(p: &Problem) -> Result<Cells, SearchError> {
-        Cells::with_tree(p, p.n_primary() >= TREE_ITEMS)
+        Cells::with_tree(p, p.n_primary() >= TREE_ITEMS, None)
+    }
+
+    /// [`Cells::new`], `Err(Cancelled)` soon after `stop` is set: a problem
+    /// of millions of options takes a while to lay out.
+    pub(super) fn stoppable(p: &Problem, stop: &Stop) -> Result<Cells, SearchError> {
+        Cells::with_tree(p, p.n_primary() >= TREE_ITEMS, Some(stop))
     }
 
     /// [`Cells::new`], choosing by the tree (`tree`) or by the scan
-    /// whatever the size (the tests compare the two on small problems).
-    pub(super) fn with_tree(p: &Problem, tree: bool) -> Result<Cells, SearchError> {
+    /// whatever the size (the tests compare the two on small problems), and
+    /// polling `stop` if given.
+    pub(super) fn with_tree(
+        p: &Problem,
+        tree: bool,
+        stop: Option<&Stop>,
+    ) -> Result<Cells, SearchError> {
+        // A look at the stop every 65,536 options or items.
+        let poll = |k: usize| {
+            if k & 0xffff == 0 && stop.is_some_and(Stop::now) {
+                Err(SearchError::Cancelled)
+            } else {
+                Ok(())
+            }
+        };
         let what = "the search's working copy of the problem";
         let (n_items, n_nodes) = (p.n_items(), p.n_nodes());
         let mut items = memory::try_with_capacity(n_items, what)?;
@@ -172,6 +192,7 @@ impl Cells {
         let mut nd = memory::try_with_capacity(n_nodes, what)?;
         let mut span = memory::try_with_capacity(n_nodes, what)?;
         for k in 0..p.n_options() as u32 {
+            poll(k as usize)?;
             let r = p.option_nodes(k);
             for x in r.clone() {
                 nd.push(Nd {
@@ -185,6 +206,7 @@ impl Cells {
             }
         }
         for i in 0..n_items as u32 {
+            poll(i as usize)?;
             let nodes = p.nodes_of(i);
             items.push(Item {
                 base: set.len() as u32,

@@ -61,6 +61,11 @@ impl Walk {
         Walk::with_cells(p, Cells::new(p)?)
     }
 
+    /// [`Walk::new`], `Err(Cancelled)` soon after `stop` is set.
+    pub fn stoppable(p: &Problem, stop: &Stop) -> Result<Walk, SearchError> {
+        Walk::with_cells(p, Cells::stoppable(p, stop)?)
+    }
+
     fn with_cells(p: &Problem, cells: Cells) -> Result<Walk, SearchError> {
         let what = "the search's stacks";
         let depth = p.n_primary() + 1;
@@ -274,12 +279,18 @@ impl CoverSearch {
         vec![Vec::new()]
     }
 
-    /// Run `f` on a spare walk (made if none is spare), returned after.
-    fn with_walk<R>(&self, f: impl FnOnce(&mut Walk) -> R) -> Result<R, SearchError> {
+    /// Run `f` on a spare walk (made if none is spare, polling `stop`
+    /// while it is), returned after.
+    fn with_walk<R>(
+        &self,
+        stop: Option<&Stop>,
+        f: impl FnOnce(&mut Walk) -> R,
+    ) -> Result<R, SearchError> {
         let spare = self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let mut walk = match spare {
-            Some(w) => w,
-            None => Walk::new(&self.problem)?,
+        let mut walk = match (spare, stop) {
+            (Some(w), _) => w,
+            (None, Some(stop)) => Walk::stoppable(&self.problem, stop)?,
+            (None, None) => Walk::new(&self.problem)?,
         };
         let r = f(&mut walk);
         walk.reset();
@@ -296,7 +307,7 @@ impl CoverSearch {
     /// problems need no plan and no pool), else `None`.
     pub fn count_small(&self, probe: Probe, stop: &Stop) -> Result<Option<u128>, SearchError> {
         let p = &*self.problem;
-        self.with_walk(|w| {
+        self.with_walk(Some(stop), |w| {
             let mut n = 0u128;
             let done = w.run_within::<true>(p, &mut n, stop, &mut |_| true, probe)?;
             Ok(done.map(|_| n))
@@ -311,7 +322,7 @@ impl CoverSearch {
         stop: &Stop,
     ) -> Result<Option<Option<Vec<u32>>>, SearchError> {
         let p = &*self.problem;
-        self.with_walk(|w| {
+        self.with_walk(Some(stop), |w| {
             let mut first = None;
             let mut n = 0u128;
             let done = w.run_within::<false>(
@@ -334,7 +345,7 @@ impl CoverSearch {
 /// problem's size: the tests hold the two to the same order.
 #[cfg(test)]
 pub(super) fn listed_below(p: &Problem, task: &[u32], tree: bool) -> Vec<Vec<u32>> {
-    let mut w = Walk::with_cells(p, Cells::with_tree(p, tree).unwrap()).unwrap();
+    let mut w = Walk::with_cells(p, Cells::with_tree(p, tree, None).unwrap()).unwrap();
     let ctl = crate::engine::Control::new();
     let mut out = Vec::new();
     w.replay(p, task);
@@ -370,13 +381,13 @@ impl SubtreeSearch for CoverSearch {
     type Solution = Vec<u32>;
     type Scratch = Box<Walk>;
 
-    fn scratch(&self) -> Result<Box<Walk>, SearchError> {
-        Ok(Box::new(Walk::new(&self.problem)?))
+    fn scratch(&self, stop: &Stop) -> Result<Box<Walk>, SearchError> {
+        Ok(Box::new(Walk::stoppable(&self.problem, stop)?))
     }
 
     fn split(&self, task: &Vec<u32>, out: &mut Vec<Vec<u32>>) -> bool {
         let p = &*self.problem;
-        let children = self.with_walk(|w| {
+        let children = self.with_walk(None, |w| {
             w.replay(p, task);
             if w.cells.np == 0 {
                 return None;
@@ -423,7 +434,7 @@ impl SubtreeSearch for CoverSearch {
         emit: &mut dyn FnMut(Vec<u32>) -> bool,
     ) -> Result<bool, SearchError> {
         let p = &*self.problem;
-        self.with_walk(|w| {
+        self.with_walk(Some(stop), |w| {
             w.replay(p, task);
             let mut n = 0u128;
             w.run::<false>(p, &mut n, stop, &mut |path| emit(sorted(path)))

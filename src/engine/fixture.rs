@@ -14,7 +14,7 @@ impl SubtreeSearch for NoAdjacentOnes {
     type Solution = Vec<u8>;
     type Scratch = ();
 
-    fn scratch(&self) -> Result<(), SearchError> {
+    fn scratch(&self, _: &Stop) -> Result<(), SearchError> {
         Ok(())
     }
 

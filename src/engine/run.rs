@@ -44,8 +44,8 @@ pub fn count_each<S: SubtreeSearch>(
     // building a pool would cost more than the search.
     if threads == 1 || which.len() < 2 * threads.max(2) {
         // No pool to build: one thread does it all, in order.
-        let mut scratch = search.scratch()?;
         let stop = Stop::new(ctl);
+        let mut scratch = search.scratch(&stop)?;
         let mut counts = Vec::with_capacity(which.len());
         for &i in which {
             let n = search.count(&tasks[i], &mut scratch, &stop)?;
@@ -73,7 +73,7 @@ pub fn count_each<S: SubtreeSearch>(
                 let mut slot = scratch[worker].lock().unwrap_or_else(|p| p.into_inner());
                 let mine = match &mut *slot {
                     Some(mine) => mine,
-                    empty => empty.insert(search.scratch()?),
+                    empty => empty.insert(search.scratch(&stop)?),
                 };
                 let n = search.count(&tasks[i], mine, &stop)?;
                 finished(i, n);
@@ -248,7 +248,7 @@ mod tests {
             type Task = u8;
             type Solution = ();
             type Scratch = ();
-            fn scratch(&self) -> Result<(), SearchError> {
+            fn scratch(&self, _: &Stop) -> Result<(), SearchError> {
                 Ok(())
             }
             fn split(&self, _: &u8, _: &mut Vec<u8>) -> bool {

@@ -14,8 +14,9 @@ pub trait SubtreeSearch: Sync {
     /// Per-worker scratch memory (caches, stacks) reused across tasks.
     type Scratch: Send;
 
-    /// A worker's scratch; `Err(Memory)` if it cannot be allocated.
-    fn scratch(&self) -> Result<Self::Scratch, SearchError>;
+    /// A worker's scratch; `Err(Memory)` if it cannot be allocated, and
+    /// `Err(Cancelled)` if `stop` is set while a large one is being built.
+    fn scratch(&self, stop: &Stop) -> Result<Self::Scratch, SearchError>;
 
     /// Push the children of `task`, in search order, onto `out` and return
     /// `true`; or return `false` if `task` cannot be split (it is a solution

@@ -391,7 +391,7 @@ impl SubtreeSearch for TourSearch {
     type Solution = Vec<u8>;
     type Scratch = TailMemo;
 
-    fn scratch(&self) -> Result<TailMemo, SearchError> {
+    fn scratch(&self, _: &Stop) -> Result<TailMemo, SearchError> {
         TailMemo::new(self.memo_bits, self.generation)
     }
 

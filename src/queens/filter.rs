@@ -18,7 +18,7 @@ impl SubtreeSearch for UniqueFilter {
     type Solution = Vec<u8>;
     type Scratch = ();
 
-    fn scratch(&self) -> Result<(), SearchError> {
+    fn scratch(&self, _: &Stop) -> Result<(), SearchError> {
         Ok(())
     }
 

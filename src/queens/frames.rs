@@ -411,7 +411,7 @@ impl SubtreeSearch for FrameSearch {
     type Solution = Vec<u8>;
     type Scratch = ();
 
-    fn scratch(&self) -> Result<(), SearchError> {
+    fn scratch(&self, _: &Stop) -> Result<(), SearchError> {
         Ok(())
     }
 

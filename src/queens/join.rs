@@ -838,7 +838,7 @@ impl SubtreeSearch for JoinSearch {
     type Solution = ();
     type Scratch = JoinScratch;
 
-    fn scratch(&self) -> Result<JoinScratch, SearchError> {
+    fn scratch(&self, _: &Stop) -> Result<JoinScratch, SearchError> {
         Ok(JoinScratch {
             east: Vec::new(),
             west: Vec::new(),

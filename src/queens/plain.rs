@@ -116,7 +116,7 @@ impl SubtreeSearch for QueenSearch {
     type Solution = Vec<u8>;
     type Scratch = ();
 
-    fn scratch(&self) -> Result<(), SearchError> {
+    fn scratch(&self, _: &Stop) -> Result<(), SearchError> {
         Ok(())
     }
 
