@@ -49,7 +49,7 @@ impl SubtreeSearch for Mirror {
     type Solution = ();
     type Scratch = ();
 
-    fn scratch(&self) -> Result<(), SearchError> {
+    fn scratch(&self, _: &Stop) -> Result<(), SearchError> {
         Ok(())
     }
 
