@@ -103,7 +103,7 @@ def test_find_tour_timeout_is_respected():
 # ---------------------------------------------------------------- Ctrl-C
 
 
-READY = "import sys; print('ready', flush=True); "
+READY = "import sys, solvers; print('ready', flush=True); "
 
 
 def _interrupt(code: str, after: float = 1.0, bound: float = 5.0, ready: bool = True):
