@@ -17,25 +17,14 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import platform
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from cover_bench import machine  # noqa: E402
 from test_cancel import LONG_CALLS, long_call_program  # noqa: E402
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def latency(name: str) -> float:
@@ -56,7 +45,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="+", choices=sorted(LONG_CALLS), default=None)
     args = parser.parse_args()
     names = args.only or sorted(LONG_CALLS)
-    print(f"{datetime.date.today()}, {cpu_model()}, {os.cpu_count()} cores")
+    print(f"{datetime.date.today()}, {machine()}")
     print()
     print("| call | median (s) | worst (s) | load average |")
     print("|---|--:|--:|--:|")

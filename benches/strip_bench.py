@@ -25,19 +25,9 @@ import sys
 import time
 
 import solvers
+from cover_bench import machine
 
 COLUMNS = [10_000, 40_000, 350_000, 1_000_000, 2_000_000]
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def strip_options(n: int) -> list[tuple[tuple[int, int], ...]]:
@@ -138,7 +128,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="strips up to 2 x 350,000")
     args = parser.parse_args()
     columns = [n for n in COLUMNS if not args.quick or n <= 350_000]
-    print(f"{datetime.date.today()}, {cpu_model()}, Python {platform.python_version()}")
+    print(f"{datetime.date.today()}, {machine()}, Python {platform.python_version()}")
     print()
     find_rows(columns)
     print()

@@ -131,13 +131,23 @@ def alter_count(path, other, rng):
             db.execute("UPDATE results SET count = ? WHERE idx = ?", (new, idx))
 
 
-def swap_counts(path, other, rng):
-    with opened(path) as db:
-        rows = rows_of(db)
-        if len(rows) > 1:
-            (i, a, _, _), (j, b, _, _) = rng.sample(rows, 2)
-            db.execute("UPDATE results SET count = ? WHERE idx = ?", (b, i))
-            db.execute("UPDATE results SET count = ? WHERE idx = ?", (a, j))
+def swapping(column, at):
+    """A tamper that swaps ``column`` (a row's field ``at``) between two rows."""
+
+    def swap(path, other, rng):
+        with opened(path) as db:
+            rows = rows_of(db)
+            if len(rows) > 1:
+                first, second = rng.sample(rows, 2)
+                change = f"UPDATE results SET {column} = ? WHERE idx = ?"
+                db.execute(change, (second[at], first[0]))
+                db.execute(change, (first[at], second[0]))
+
+    swap.__name__ = f"swap_{column}"
+    return swap
+
+
+swap_counts = swapping("count", 1)
 
 
 def swap_places(path, other, rng):
@@ -150,13 +160,7 @@ def swap_places(path, other, rng):
             db.execute("UPDATE results SET idx = ? WHERE idx = -1", (j,))
 
 
-def swap_checks(path, other, rng):
-    with opened(path) as db:
-        rows = rows_of(db)
-        if len(rows) > 1:
-            (i, _, _, a), (j, _, _, b) = rng.sample(rows, 2)
-            db.execute("UPDATE results SET mac = ? WHERE idx = ?", (b, i))
-            db.execute("UPDATE results SET mac = ? WHERE idx = ?", (a, j))
+swap_checks = swapping("mac", 3)
 
 
 def blank_check(path, other, rng):
