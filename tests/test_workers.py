@@ -116,8 +116,8 @@ def _ended(child: subprocess.Popen[bytes]) -> int:
             child.wait()
 
 
-def test_the_command_line_s_workers_die_with_it(tmp_path):
-    child = _cli(tmp_path)
+def _killed_leaves_no_worker(child: subprocess.Popen[bytes]) -> None:
+    """SIGKILL ``child`` once its 2 workers count: they must go with it."""
     try:
         workers = _busy_workers(child, 2)
         child.send_signal(signal.SIGKILL)
@@ -127,6 +127,10 @@ def test_the_command_line_s_workers_die_with_it(tmp_path):
         if child.poll() is None:
             child.kill()
             child.wait()
+
+
+def test_the_command_line_s_workers_die_with_it(tmp_path):
+    _killed_leaves_no_worker(_cli(tmp_path))
 
 
 def test_a_user_s_process_pool_dies_with_its_driver(tmp_path):
@@ -136,16 +140,7 @@ def test_a_user_s_process_pool_dies_with_its_driver(tmp_path):
         "with ProcessPoolExecutor(2) as pool:\n"
         "    solvers.count_queens(19, executor=pool)\n"
     )
-    child = _start(["-c", program], tmp_path)
-    try:
-        workers = _busy_workers(child, 2)
-        child.send_signal(signal.SIGKILL)
-        assert _ended(child) == -signal.SIGKILL
-        assert _gone(workers) == []
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+    _killed_leaves_no_worker(_start(["-c", program], tmp_path))
 
 
 @pytest.mark.parametrize("group", [False, True], ids=["the-parent", "the-terminal-s-group"])
