@@ -86,9 +86,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     or arguments), 1 a failure (no answer in time, too large a count, no
     memory, a file that cannot be written), 130 Ctrl-C.  Every error is one
     line on stderr, ``solvers: error: ...``, never a traceback."""
-    parser = _parser()
-    args = parser.parse_args(argv)  # argparse reports its own usage errors (status 2)
+    args: argparse.Namespace | None = None
     try:
+        # Inside the try: a Ctrl-C while the options are read is the same
+        # clean exit (on a loaded machine that can take a while).
+        args = _parser().parse_args(argv)  # argparse reports usage errors (status 2)
         counting_only(args)
         with _one_line_warnings():
             return _commands()[args.command].run(args)
@@ -120,7 +122,7 @@ def _one_line_warnings() -> Iterator[None]:
         yield
 
 
-def _resuming(args: argparse.Namespace) -> str:
+def _resuming(args: argparse.Namespace | None) -> str:
     """How to go on after Ctrl-C: nothing to say without ``--checkpoint``."""
     checkpoint = getattr(args, "checkpoint", None)
     if checkpoint is None:
