@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
+
+
+def pytest_configure(config):
+    # A run started in the background by a shell without job control (`cmd &`
+    # in a script, nohup, some CI runners) inherits SIGINT ignored, and so do
+    # the children it starts: Python then installs no KeyboardInterrupt
+    # handler, and every Ctrl-C test waits for a signal that does nothing.
+    # A handler here is reset to the default in every child at exec.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="module")
