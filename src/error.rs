@@ -73,6 +73,19 @@ pub fn human_bytes(bytes: u64) -> String {
     }
 }
 
+/// `n` with its digits in groups of three: "1,072,800,000".
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut text = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
 impl fmt::Display for SearchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -132,6 +145,15 @@ mod tests {
         assert_eq!(human_bytes(12), "12 bytes");
         assert_eq!(human_bytes(1536), "1.5 KiB");
         assert_eq!(human_bytes(1962577080), "1.8 GiB");
+    }
+
+    #[test]
+    fn counts_read_in_groups_of_three_digits() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(153_154_300), "153,154,300");
+        assert_eq!(grouped(u64::MAX), "18,446,744,073,709,551,615");
     }
 
     #[test]

@@ -27,6 +27,7 @@ from solvers import count_queens, count_tours, distributed
 from solvers._engine import _args
 from solvers._engine._args import LEDGER_NAME
 from solvers._engine._checkpoint import Checkpoint
+from solvers._engine._sizing import FIRST_TASKS_PER_WORKER, LONGEST, TaskSizes
 from test_queens import A000170, A002562
 
 #: Solutions (A000170) and classes (A002562) of n queens, by n.
@@ -92,6 +93,69 @@ def test_the_plan_is_the_same_everywhere_and_pickles():
     assert (
         sum(distributed.count_subproblems(odd)) + sum(distributed.count_subproblems(even)) == 2680
     )
+
+
+class CostlyExecutor(ThreadPoolExecutor):
+    """A thread pool whose every task costs ``fixed`` seconds more, as a
+    remote executor's does, and that counts the tasks of each size."""
+
+    def __init__(self, fixed: float, workers: int = 2) -> None:
+        super().__init__(workers)
+        self.fixed = fixed
+        self.tasks: list[int] = []
+
+    def submit(self, fn, /, *args, **kwargs):
+        if fn is distributed.count_subproblems:
+            self.tasks.append(len(args[0]))
+
+        def costly():
+            time.sleep(self.fixed)
+            return fn(*args, **kwargs)
+
+        return super().submit(costly)
+
+
+def test_tasks_are_sized_from_what_the_executor_costs():
+    # Subproblems of 13 queens take about a millisecond: where a task costs
+    # 100 ms more, as on a remote executor, the plan goes in a few large
+    # tasks once the first are measured (guided: each at most a quarter of
+    # what is left, on 2 workers); the count is the same, every subproblem
+    # counted once.
+    work = distributed.plan(count_queens, 13, subproblems=4096)
+    with CostlyExecutor(0.1) as costly:
+        assert work.count(executor=costly, threads=1) == SOLUTIONS[13]
+    assert sum(costly.tasks) == len(work)
+    # The first tasks, before any is measured, cut the plan 64 ways a worker.
+    first = -(-len(work) // 128)
+    assert costly.tasks[:4] == [first] * 4
+    assert max(costly.tasks) >= 4 * first
+    assert len(costly.tasks) < len(work) // first // 2
+
+
+def test_task_sizes_keep_the_fixed_cost_small_and_the_end_even():
+    sizes = TaskSizes(100_000, workers=4, fixed=0.01)
+    assert sizes.next(100_000) == -(-100_000 // (FIRST_TASKS_PER_WORKER * 4))
+    sizes.done(1000, 1.0)  # 1 ms a subproblem
+    # 10 ms of fixed cost is 5% of 200 subproblems' work.
+    assert sizes.next(90_000) == 200
+    # Near the end, at most an eighth of what is left (4 workers).
+    assert sizes.next(800) == 100
+    assert sizes.next(1) == 1
+    # Costly subproblems: one a task, and never more than LONGEST seconds.
+    slow = TaskSizes(1000, workers=2, fixed=0.01)
+    slow.done(1, 2 * LONGEST)
+    assert slow.next(1000) == 1
+    quick = TaskSizes(10**9, workers=2, fixed=10.0)
+    quick.done(10, 0.01)
+    assert quick.next(10**9) == int(LONGEST / 0.001)
+    # Tasks too quick for the clock: sized by what is left alone.
+    instant = TaskSizes(1000, workers=2, fixed=0.01)
+    instant.done(10, 0.0)
+    assert instant.next(1000) == 250
+    # A task that tells no time measures nothing.
+    untold = TaskSizes(1000, workers=2, fixed=0.01)
+    untold.done(10, None)
+    assert untold.next(1000) == -(-1000 // 128)
 
 
 def test_interleaved_batches_of_different_plans_keep_their_counts():

@@ -171,6 +171,33 @@ def test_a_count_that_cannot_fit_is_refused_before_it_gets_there(monkeypatch, tm
     assert count(16_000_000) == want
 
 
+def test_the_bar_says_a_count_will_not_fit_before_it_is_refused(monkeypatch, tmp_path):
+    # The same refusal with progress=True: after each step the bar shows
+    # the layer's states and, from the middle on, the widest step projected
+    # ahead; where the whole projection (not half) does not fit, it says to
+    # expect a refusal, a step or more before the count is refused.
+    notes: list[str] = []
+    monkeypatch.setattr(_progress.ProgressBar, "note", lambda bar, text: notes.append(text))
+    monkeypatch.setenv(FAKE_FREE, "4000000")
+    with pytest.raises(OSError) as info:
+        solvers.count_tours(
+            6, 8, closed=True, start="all", method="frontier", memory="1MiB", spill=tmp_path,
+            progress=True,
+        )  # fmt: skip
+    refused_before = int(re.search(r"projected before step (\d+)", str(info.value)).group(1))
+    steps = [int(re.search(r"states after step (\d+) of 48", note).group(1)) for note in notes]
+    assert steps and steps == sorted(steps), notes
+    warned = [s for s, note in zip(steps, notes, strict=True) if "expect a refusal" in note]
+    assert warned and warned[0] < refused_before - 1, notes
+    projected = [note for note in notes if "projected at" in note]
+    assert projected and all(s >= 24 for s, n in zip(steps, notes, strict=True) if n in projected)
+    # A count that fits says nothing of the kind.
+    notes.clear()
+    monkeypatch.delenv(FAKE_FREE)
+    solvers.count_tours(6, 7, closed=True, start="all", method="frontier", progress=True)
+    assert notes and not any("refusal" in note for note in notes), notes
+
+
 def test_an_executor_s_partition_files_are_refused_too(monkeypatch, tmp_path):
     monkeypatch.setenv(FAKE_FREE, "1000")
     with ThreadPoolExecutor(1) as pool:
@@ -231,7 +258,8 @@ def test_the_bar_says_when_layers_spill(monkeypatch, tmp_path):
     spilling = [note for note in notes if "spilling:" in note]
     assert spilling, notes
     last = spilling[-1]
-    assert " states, spilling: " in last and " written to " in last, last
+    assert re.match(r"[\d,]+ states after step \d+ of 36; spilling: ", last), last
+    assert " written to " in last, last
     assert str(tmp_path) in last and last.endswith(" free"), last
     notes.clear()
     # The 5x5 peg square from a corner: about 10 MB of layers.

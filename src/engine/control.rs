@@ -4,18 +4,21 @@
 //! every 4096 nodes, so the check costs nothing in the hot loops).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use crate::error::SearchError;
 
 /// Shared state between a running search and whoever started it: a cancel
 /// flag, and counters of finished and planned units of work (the engine's
-/// tasks, the frontier's sweep steps) for progress reports.  Every family
-/// reports through it, so the bindings poll every call the same way.
+/// tasks, the frontier's sweep steps) for progress reports, and a note a
+/// progress bar shows beside them.  Every family reports through it, so
+/// the bindings poll every call the same way.
 #[derive(Debug, Default)]
 pub struct Control {
     cancel: AtomicBool,
     done: AtomicU64,
     total: AtomicU64,
+    note: Mutex<Option<String>>,
 }
 
 impl Control {
@@ -56,6 +59,20 @@ impl Control {
     /// One more unit of the job is done.
     pub fn finish_one(&self) {
         self.done.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Say `text` beside the progress (what the units alone do not tell:
+    /// the size of the last layer, a projection); it replaces the note not
+    /// read yet.
+    pub fn note(&self, text: String) {
+        if let Ok(mut note) = self.note.lock() {
+            *note = Some(text);
+        }
+    }
+
+    /// The note said since the last call, if any.
+    pub fn take_note(&self) -> Option<String> {
+        self.note.lock().ok().and_then(|mut note| note.take())
     }
 }
 

@@ -123,27 +123,32 @@ pub(super) fn count_tours_frontier(
     };
     let spill = Arc::new(Spill::new(memory.unwrap_or(u64::MAX), spill.as_deref()));
     let spilling = spill.clone();
-    // Once layers spill, the bar says so beside the squares swept: the
-    // latest layer's states, the bytes written and the disk left.
+    // The bar shows the sweep's note (the last layer's states, the steps
+    // ahead as projected) and, once layers spill, the bytes written and
+    // the disk left.
+    let mut said = String::new();
     let poll = |ctl: &Control| -> PyResult<()> {
-        report(progress.as_ref(), ctl)?;
+        let Some(bar) = progress.as_ref() else {
+            return Ok(());
+        };
+        let fresh = ctl.take_note();
         let written = spill.written();
-        match progress.as_ref() {
-            Some(bar) if written > 0 && bar.hasattr("note")? => {
+        if (fresh.is_some() || written > 0) && bar.hasattr("note")? {
+            if let Some(text) = fresh {
+                said = text;
+            }
+            let mut note = said.clone();
+            if written > 0 {
                 let free = match spill.free_disk() {
                     Some(free) => format!(", {} free", human_bytes(free)),
                     None => String::new(),
                 };
-                let note = format!(
-                    "{} states, spilling: {} written to {}{free}",
-                    spill.states(),
-                    human_bytes(written),
-                    spill.directory().display(),
-                );
-                bar.call_method1("note", (note,)).map(|_| ())
+                let (to, dir) = (human_bytes(written), spill.directory().display());
+                note += &format!("; spilling: {to} written to {dir}{free}");
             }
-            _ => Ok(()),
+            bar.call_method1("note", (note,))?;
         }
+        report(Some(bar), ctl)
     };
     let (counted, spilled) = cancellable_polling(py, timeout, poll, move |ctl| {
         let storage = frontier::Storage {

@@ -50,9 +50,15 @@ where
     cancellable_polling(py, timeout, poll, job)
 }
 
-/// Tell `progress(done, total)`, if given, the `Control`'s counters.
+/// Tell `progress(done, total)`, if given, the `Control`'s counters, and
+/// `progress.note(text)` the core's latest note, if any.
 pub(crate) fn report(progress: Option<&Bound<'_, PyAny>>, ctl: &Control) -> PyResult<()> {
     if let Some(callback) = progress {
+        if let Some(text) = ctl.take_note() {
+            if callback.hasattr("note")? {
+                callback.call_method1("note", (text,))?;
+            }
+        }
         callback.call1(ctl.progress())?;
     }
     Ok(())

@@ -22,6 +22,8 @@ from __future__ import annotations
 import functools
 import json
 import os
+import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
@@ -31,11 +33,10 @@ from .. import _core
 from . import _args, _deadline, _progress, _validate, _workers
 from ._checkpoint import Checkpoint, Lock
 from ._deadline import Deadline
+from ._sizing import IN_FLIGHT, TaskSizes
 
 __all__ = [
-    "DASK_TASKS_PER_WORKER",
     "DEFAULT_SUBPROBLEMS",
-    "TASKS_PER_WORKER",
     "Batch",
     "Counts",
     "Plan",
@@ -43,24 +44,15 @@ __all__ = [
     "Subproblem",
     "count_subproblem",
     "count_subproblems",
+    "fixed_cost",
     "make_plan",
     "register",
     "run",
     "splittables",
-    "tasks_per_worker",
 ]
 
 #: Subproblems in a plan made for distribution (at least; fewer if the tree is smaller).
 DEFAULT_SUBPROBLEMS = 4096
-
-#: Tasks per worker of an executor: many small ones keep the workers evenly
-#: loaded to the end.  A Dask task costs more to send and collect (about 14 ms
-#: of a worker's time on 2 cores, a process pool's well under 1 ms), so there
-#: fewer and larger: on a LocalCluster of 2 workers, 16 a worker instead of 64
-#: took 18 queens from 1.2 to 0.95-1.0 times as long as in one process, the
-#: 6x10 pentominoes from 1.55 to 1.1-1.2 times.
-TASKS_PER_WORKER = 64
-DASK_TASKS_PER_WORKER = 16
 
 
 @dataclass(frozen=True)
@@ -144,16 +136,39 @@ def count_subproblems(
     workers = _validate.threads(threads) if threads else _args.worker_threads(0)
     left = _deadline.until(None if deadline is None else _validate.seconds(deadline, "deadline"))
     here = _core_plan(family, params)
-    return Counts(here.count_each(_indices(batch, len(here)), workers, None, left))
+    began = time.perf_counter()
+    counts = Counts(here.count_each(_indices(batch, len(here)), workers, None, left))
+    counts.seconds = time.perf_counter() - began
+    return counts
 
 
 class Counts(list[int]):
     """The counts of a batch: a ``list``, which Dask sends back in one piece.
     (It serializes a plain list element by element, a frame each: the 1,400
     counts of a batch cost its scheduler and client 0.1 s, and a count of 17
-    queens on two workers five times as long as on a process pool.)"""
+    queens on two workers five times as long as on a process pool.)  Its
+    ``seconds``: how long the worker counted them, which sizes the next
+    tasks (:mod:`._sizing`)."""
 
-    __slots__ = ()
+    __slots__ = ("seconds",)
+
+
+def _empty_task(nonce: int) -> int:
+    """A task that does nothing, timed for an executor's fixed cost (the
+    ``nonce`` makes each a new task: Dask would reuse the result of one it
+    has seen)."""
+    return nonce
+
+
+def fixed_cost(executor: Executor, tries: int = 3) -> float:
+    """Seconds an empty task costs on ``executor``, there and back: the
+    median of ``tries`` round trips after one that warms it up."""
+    times = []
+    for k in range(tries + 1):
+        began = time.perf_counter()
+        executor.submit(_empty_task, int(time.time_ns()) + k).result()
+        times.append(time.perf_counter() - began)
+    return sorted(times[1:])[len(times[1:]) // 2]
 
 
 def _indices(batch: Sequence[Subproblem], size: int) -> list[int]:
@@ -282,23 +297,6 @@ def make_plan(family: str, params: tuple[Any, ...], description: str) -> Plan:
 # ---------------------------------------------------------------- running
 
 
-def _batches(todo: list[int], jobs: int) -> list[list[int]]:
-    """``todo`` cut into ``jobs`` runs of neighbouring subproblems: neighbours
-    share most of their tails, which a worker's memo then reuses (dealing them
-    round-robin cost the 4x12 tour count 5% more time), and many small runs
-    keep the workers evenly loaded to the end."""
-    if not todo:
-        return []
-    jobs = max(1, min(jobs, len(todo)))
-    size = -(-len(todo) // jobs)
-    return [todo[k : k + size] for k in range(0, len(todo), size)]
-
-
-def tasks_per_worker(executor: Executor) -> int:
-    """How many tasks a plan gives each worker of ``executor``."""
-    return DASK_TASKS_PER_WORKER if _args.dask_client(executor) is not None else TASKS_PER_WORKER
-
-
 def run(
     work: Plan,
     *,
@@ -362,9 +360,8 @@ def _run(
             plan_here.count_each(todo, workers, None, deadline.left(), finished)
         else:
             workers = _args.workers_of(executor) or os.cpu_count() or 1
-            batches = _batches(todo, tasks_per_worker(executor) * workers)
             each = _args.task_threads(executor, threads)
-            _run_on(executor, work, batches, each, deadline, arrived)
+            _run_on(executor, work, (todo, workers), each, deadline, arrived)
         total = sum(done.values())
         if total >= 1 << 128:
             raise OverflowError(
@@ -383,25 +380,43 @@ def _run(
 def _run_on(
     executor: Executor,
     work: Plan,
-    batches: list[list[int]],
+    todo_on: tuple[list[int], int],
     threads: int | None,
     deadline: Deadline,
     arrived: Callable[[list[int], list[int]], None],
 ) -> None:
+    """Count the subproblems ``todo`` on the ``workers`` of ``executor``,
+    :data:`IN_FLIGHT` tasks a worker at a time, each of neighbouring
+    subproblems (they share most of their tails, which a worker's memo then
+    reuses: dealing them round-robin cost the 4x12 tour count 5% more time)
+    and sized by :class:`TaskSizes` from the executor's measured costs."""
+    todo, workers = todo_on
+    left = deque(todo)
+    if not left:
+        return
+    sizes = TaskSizes(len(left), workers=workers, fixed=fixed_cost(executor))
     pending: dict[Future[list[int]], list[int]] = {}
     # Tasks already running when the caller times out stop by themselves.
     stop_at = deadline.wall()
     _workers.driving()
-    try:
-        for batch in batches:
+
+    def send() -> None:
+        while left and len(pending) < IN_FLIGHT * workers:
+            batch = [left.popleft() for _ in range(sizes.next(len(left)))]
             subs = Batch.of(work.family, work.params, batch)
             pending[executor.submit(count_subproblems, subs, threads, stop_at)] = batch
+
+    try:
+        send()
         while pending:
-            left = deadline.left()
-            ready, _ = wait(pending, timeout=0.2 if left is None else min(left, 0.2),
+            wait_for = deadline.left()
+            ready, _ = wait(pending, timeout=0.2 if wait_for is None else min(wait_for, 0.2),
                             return_when=FIRST_COMPLETED)  # fmt: skip
             for future in ready:
-                arrived(pending.pop(future), future.result())
+                batch, counts = pending.pop(future), future.result()
+                sizes.done(len(batch), getattr(counts, "seconds", None))
+                arrived(batch, counts)
+            send()
     finally:
         # On an error, a timeout or Ctrl-C: drop what has not started.  (What
         # runs on a worker process cannot be interrupted from here; with a

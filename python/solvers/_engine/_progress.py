@@ -71,7 +71,14 @@ class ProgressBar:
         if self._bar is False:
             self._text(done, total)
             return
-        self._bar.update(done - self._bar.n)
+        if done != self._bar.n:
+            self._bar.update(done - self._bar.n)
+            self._last_text = time.monotonic()
+        elif time.monotonic() - self._last_text >= TEXT_EVERY:
+            # A unit can take minutes (a frontier step near the board's
+            # middle): the elapsed time and the note still move.
+            self._last_text = time.monotonic()
+            self._bar.refresh()
 
     def _make_tqdm(self, total: int) -> Any:
         try:

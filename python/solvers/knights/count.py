@@ -172,7 +172,7 @@ def count_tours(
                 )
             saved = None if checkpoint is None else _args.checkpoint_directory(checkpoint)
             held = contextlib.nullcontext() if saved is None else Lock.of_layers(saved)
-            with held, _progress.shown(progress, what, unit="square") as bar:
+            with held, _progress.shown(progress, what, unit="square", eta=False) as bar:
                 high, low, _widest, _spilled = _core.count_tours_frontier(
                     kb.rows,
                     kb.cols,

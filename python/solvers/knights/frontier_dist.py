@@ -119,7 +119,7 @@ def count(
     parent = os.path.abspath(spill if spill is not None else tempfile.gettempdir())
     directory = _rounds.new_directory(parent)
     try:
-        with _progress.shown(progress, what, unit="square") as bar:
+        with _progress.shown(progress, what, unit="square", eta=False) as bar:
             paths = _sweep(spec, executor, (steps, parts), threads, deadline, directory, bar)
         high, low = _core.frontier_tours(rows, cols, mask, start, closed, *_halves(paths))
         return int(high) << 128 | int(low)

@@ -64,7 +64,7 @@ mod state;
 mod sweep;
 
 use crate::engine::{with_pool, Control};
-use crate::error::{CountError, InputError, SearchError};
+use crate::error::{grouped, CountError, InputError, SearchError};
 use crate::knights::{Board, Window};
 use crate::layers::{
     accumulate_some, check_ahead, mix, Checksum, Count, Entries, Feed, Packed, Spill, Spilling,
@@ -379,6 +379,7 @@ impl Sweep<'_> {
             };
             let after = layer.len();
             growth.record(k, before, after);
+            ctl.note(self.outlook(k, &growth, &layer, spill));
             widest = widest.max(after as u64);
             if let Some(sizes) = sizes.as_deref_mut() {
                 sizes.push(after as u64);
@@ -428,20 +429,42 @@ impl Sweep<'_> {
         (layer, width): (&Layer, Width),
         spill: &Spill,
     ) -> Result<(), SearchError> {
+        self.check_projection(k, before, growth, (layer, width), spill, 2)
+    }
+
+    /// Whether the steps after step `k` (from a layer of `before` states)
+    /// fit the memory budget and the spill disk as projected by `growth`,
+    /// `1 / share` of each projection counted; nothing is projected
+    /// before the board's middle or into its last columns (see
+    /// [`Sweep::refuse_ahead`]).
+    fn check_projection(
+        &self,
+        k: usize,
+        before: usize,
+        growth: &Growth,
+        (layer, width): (&Layer, Width),
+        spill: &Spill,
+        share: usize,
+    ) -> Result<(), SearchError> {
         let (steps, end) = (self.last + 1, self.pruned_from());
         if 2 * k < steps || k >= end {
             return Ok(());
         }
         let freed = layer.spilled_bytes();
+        let counted = match share {
+            1 => String::new(),
+            2 => "; half the projection is counted".to_string(),
+            _ => format!("; 1/{share} of the projection is counted"),
+        };
         for (j, into, made) in growth.ahead(k, before, (PROJECTED_STEPS, end)) {
             let what = format!(
                 "the frontier count's tables at step {} of {steps}, projected before step {} to \
                  make about {made} states (each step growing as its square did one sweep \
-                 column before; half the projection is counted)",
+                 column before{counted})",
                 j + 1,
                 k + 1
             );
-            let (into, made) = (into / 2, made / 2);
+            let (into, made) = (into / share, made / share);
             let how = (Spilling::Runs, what.as_str());
             match width {
                 Width::Narrow => check_ahead::<u64>(spill, (into, made), freed, how),
@@ -450,6 +473,29 @@ impl Sweep<'_> {
             }?;
         }
         Ok(())
+    }
+
+    /// What a progress bar says after step `k`: the states of the layer
+    /// it made and, from the board's middle on, the widest of the next
+    /// steps as projected, and whether the whole projection fits the
+    /// memory budget and the disk (the count is refused where half of it
+    /// does not; a count that will not finish says so a few steps early).
+    fn outlook(&self, k: usize, growth: &Growth, layer: &Layer, spill: &Spill) -> String {
+        let (steps, next, after) = (self.last + 1, k + 1, layer.len().max(1));
+        let mut text = format!("{} states after step {next} of {steps}", grouped(after as u64));
+        let ahead = match 2 * next < steps || next >= self.pruned_from() {
+            true => Vec::new(),
+            false => growth.ahead(next, after, (PROJECTED_STEPS, self.pruned_from())),
+        };
+        if let Some(&(j, _, made)) = ahead.iter().max_by_key(|&&(_, _, made)| made) {
+            text += &format!(", step {} projected at {} states", j + 1, grouped(made as u64));
+            let width = layer.next_width().unwrap_or(Width::Huge);
+            let all = self.check_projection(next, after, growth, (layer, width), spill, 1);
+            if all.is_err() {
+                text += ", more than the memory budget and the disk hold: expect a refusal";
+            }
+        }
+        text
     }
 
     /// One step into a layer of counts of `width`.
