@@ -77,8 +77,10 @@ impl Walk {
         })
     }
 
-    /// Choose the options of `task` (a valid path from the root).
+    /// Choose the options of `task` (a valid path from the root), from the
+    /// root: a walk that a stopped search left deep down goes back first.
     fn replay(&mut self, p: &Problem, task: &[u32]) {
+        self.reset();
         for &o in task {
             let d = self.levels.len();
             let mark = self.cells.mark();
@@ -94,7 +96,10 @@ impl Walk {
         }
     }
 
-    /// Back to the root: nothing chosen.
+    /// Back to the root: nothing chosen.  Done when a walk is used again,
+    /// not when its search ends: a search stopped two million levels deep
+    /// (a huge problem's timeout) would take a second to undo them all,
+    /// for a walk that is then dropped.
     fn reset(&mut self) {
         self.cells.unforce();
         if let Some(first) = self.levels.first() {
@@ -292,8 +297,8 @@ impl CoverSearch {
             (None, Some(stop)) => Walk::stoppable(&self.problem, stop)?,
             (None, None) => Walk::new(&self.problem)?,
         };
-        let r = f(&mut walk);
         walk.reset();
+        let r = f(&mut walk);
         self.spare
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -423,7 +428,6 @@ impl SubtreeSearch for CoverSearch {
         walk.replay(p, task);
         let mut n = 0u128;
         let r = walk.run::<true>(p, &mut n, stop, &mut |_| true);
-        walk.reset();
         r.map(|_| n)
     }
 

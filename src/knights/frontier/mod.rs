@@ -482,13 +482,20 @@ impl Sweep<'_> {
     /// does not; a count that will not finish says so a few steps early).
     fn outlook(&self, k: usize, growth: &Growth, layer: &Layer, spill: &Spill) -> String {
         let (steps, next, after) = (self.last + 1, k + 1, layer.len().max(1));
-        let mut text = format!("{} states after step {next} of {steps}", grouped(after as u64));
+        let mut text = format!(
+            "{} states after step {next} of {steps}",
+            grouped(after as u64)
+        );
         let ahead = match 2 * next < steps || next >= self.pruned_from() {
             true => Vec::new(),
             false => growth.ahead(next, after, (PROJECTED_STEPS, self.pruned_from())),
         };
         if let Some(&(j, _, made)) = ahead.iter().max_by_key(|&&(_, _, made)| made) {
-            text += &format!(", step {} projected at {} states", j + 1, grouped(made as u64));
+            text += &format!(
+                ", step {} projected at {} states",
+                j + 1,
+                grouped(made as u64)
+            );
             let width = layer.next_width().unwrap_or(Width::Huge);
             let all = self.check_projection(next, after, growth, (layer, width), spill, 1);
             if all.is_err() {
