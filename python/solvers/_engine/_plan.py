@@ -153,20 +153,26 @@ class Counts(list[int]):
     __slots__ = ("seconds",)
 
 
-def _empty_task(nonce: int) -> int:
-    """A task that does nothing, timed for an executor's fixed cost (the
-    ``nonce`` makes each a new task: Dask would reuse the result of one it
-    has seen)."""
-    return nonce
+def _empty_task(batch: Batch, nonce: int) -> Counts:
+    """A task of no subproblem, timed for an executor's fixed cost: it
+    travels with its plan's parameters and looks its plan up, as every task
+    does (the ``nonce`` makes each a new task: Dask would reuse the result
+    of one it has seen)."""
+    _workers.watch_parent()
+    _core_plan(batch.family, batch.params)
+    del nonce
+    return Counts()
 
 
-def fixed_cost(executor: Executor, tries: int = 3) -> float:
-    """Seconds an empty task costs on ``executor``, there and back: the
-    median of ``tries`` round trips after one that warms it up."""
+def fixed_cost(executor: Executor, work: Plan, tries: int = 3) -> float:
+    """Seconds a task of ``work`` costs on ``executor`` beyond its
+    subproblems, there and back: the median of ``tries`` round trips of a
+    task of none, after one that warms a worker up (its plan built)."""
+    empty = Batch(work.family, work.params, ())
     times = []
     for k in range(tries + 1):
         began = time.perf_counter()
-        executor.submit(_empty_task, int(time.time_ns()) + k).result()
+        executor.submit(_empty_task, empty, time.time_ns() + k).result()
         times.append(time.perf_counter() - began)
     return sorted(times[1:])[len(times[1:]) // 2]
 
@@ -394,7 +400,7 @@ def _run_on(
     left = deque(todo)
     if not left:
         return
-    sizes = TaskSizes(len(left), workers=workers, fixed=fixed_cost(executor))
+    sizes = TaskSizes(len(left), workers=workers, fixed=fixed_cost(executor, work))
     pending: dict[Future[list[int]], list[int]] = {}
     # Tasks already running when the caller times out stop by themselves.
     stop_at = deadline.wall()

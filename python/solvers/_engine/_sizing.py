@@ -4,8 +4,8 @@ task costs on that executor, measured while the plan runs.
 A task has a fixed cost (the executor sends it, schedules it and sends its
 counts back: well under a millisecond on a process pool, about 14 ms of a
 worker's time on a Dask ``LocalCluster`` of 2 cores) and the work of its
-subproblems.  The fixed cost is measured first, as the round trip of an
-empty task; the work of a subproblem, by the workers' own clocks on the
+subproblems.  The fixed cost is measured first, as the round trip of a
+task of no subproblem (:func:`._plan.fixed_cost`); the work of a subproblem, by the workers' own clocks on the
 tasks done so far.  Each task is then given enough subproblems that its
 fixed cost is at most :data:`OVERHEAD` of its work; at most a
 ``1 / (2 * workers)`` share of what is left, so that the workers end
