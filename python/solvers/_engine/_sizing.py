@@ -5,13 +5,13 @@ A task has a fixed cost (the executor sends it, schedules it and sends its
 counts back: well under a millisecond on a process pool, about 14 ms of a
 worker's time on a Dask ``LocalCluster`` of 2 cores) and the work of its
 subproblems.  The fixed cost is measured first, as the round trip of a
-task of no subproblem (:func:`._plan.fixed_cost`); the work of a subproblem, by the workers' own clocks on the
-tasks done so far.  Each task is then given enough subproblems that its
-fixed cost is at most :data:`OVERHEAD` of its work; at most a
-``1 / (2 * workers)`` share of what is left, so that the workers end
-together (guided self-scheduling: the tasks shrink as the plan ends); and
-at most :data:`LONGEST` seconds of work, so that a checkpoint records
-counts at least that often.
+task of no subproblem (:func:`._plan.fixed_cost`); the work of a
+subproblem, by the workers' own clocks on the tasks done so far.  Each
+task is then given enough subproblems that its fixed cost is at most
+:data:`OVERHEAD` of its work; at most a ``1 / (2 * workers)`` share of
+what is left, so that the workers end together (guided self-scheduling:
+the tasks shrink as the plan ends); and at most :data:`LONGEST` seconds of
+work, so that a checkpoint records counts at least that often.
 
 >>> sizes = TaskSizes(4096, workers=2, fixed=0.014)
 >>> sizes.next(4096)        # nothing measured yet: the plan cut 64 ways a worker
