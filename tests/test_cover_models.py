@@ -400,12 +400,16 @@ def test_pentominoes_in_boxes_through_memo(rows, cols, count):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("rows", "cols", "count", "classes"),
-    [(6, 10, 9356, 2339), (5, 12, 4040, 1010), (4, 15, 1472, 368)],
+    ("rows", "cols", "count", "classes", "memo"),
+    # The memo's count of 4x15 is test_pentominoes_in_boxes_through_memo's;
+    # 6x10's would be 5x12's path (the same 72 items, a state of two words)
+    # with more states, and the listing counts it here.
+    [(6, 10, 9356, 2339, False), (5, 12, 4040, 1010, True), (4, 15, 1472, 368, False)],
 )
-def test_pentominoes_in_the_published_boxes(rows, cols, count, classes):
+def test_pentominoes_in_the_published_boxes(rows, cols, count, classes, memo):
     puzzle = TilingPuzzle((rows, cols), "pentominoes")
-    assert puzzle.count(method="memo") == count
+    if memo:
+        assert puzzle.count(method="memo") == count
     tilings = list(puzzle.solutions())  # the search, listing
     assert len(tilings) == count
     assert len({canonical(t, rows, cols) for t in tilings}) == classes

@@ -277,11 +277,8 @@ def test_a_real_dask_cluster_counts_every_family():
         assert _args.workers_of(executor) == 2
         assert count_queens(11, executor=executor) == SOLUTIONS[11]
         assert count_tours(5, 5, start="all", executor=executor) == 1728
-        board = solvers.PegBoard.english()
-        assert (
-            solvers.count_peg_solutions(board, start=(3, 3), executor=executor)
-            == 40_861_647_040_079_968
-        )
+        # (The English board on a real cluster, its published count past 2**53
+        # through partition files: test_peg_files.py.)
         triangle = solvers.PegBoard.triangle(5)
         assert solvers.count_peg_solutions(triangle, start=(0, 0), finish=None,
                                            executor=executor) == 29760  # fmt: skip

@@ -86,10 +86,9 @@ def test_a_real_dask_cluster_counts_through_files(tmp_path):
     with dask_client() as client:
         executor = client.get_executor()
         board = PegBoard.english()
-        want = count_peg_solutions(board, start=(3, 3))
-        assert want == ENGLISH
+        # the published count (test_peg.py checks the count in memory)
         got = count_peg_solutions(board, start=(3, 3), executor=executor, spill=tmp_path)
-        assert got == want
+        assert got == ENGLISH
         assert os.listdir(tmp_path) == []
         _check_small_cases(executor, tmp_path)
 

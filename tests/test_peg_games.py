@@ -11,6 +11,7 @@ import peg_oracle as oracle
 import pytest
 from solvers import PegBoard, PegGames, count_peg_games, count_peg_solutions, finish_counts
 from solvers.cli import main
+from test_peg_positions import A112737
 
 SMALL = [
     (PegBoard.rectangle(1, 6), oracle.rectangle(1, 6)),
@@ -71,6 +72,9 @@ def test_published_english_games_from_the_centre() -> None:
     assert games.total == 577_116_156_815_309_849_672
     assert games.wins[(3, 3)] == 40_861_647_040_079_968
     assert games.shortest_stuck == 6
+    # its positions after n jumps, up to symmetry: OEIS A112737, n = 0..31
+    assert games.positions == A112737[:32]
+    assert games.positions_total == 23_475_688 == sum(A112737)
     _replays_stuck(PegBoard.english(), games)
     # The wins are the finish counts, which the package also gets another way.
     assert sum(games.wins.values()) == games.won
