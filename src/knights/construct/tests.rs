@@ -54,7 +54,11 @@ fn check(rows: usize, cols: usize, start: usize, closed: bool) {
 /// lanes of `lanes.rs`, or for 4-wide starts deep inside the blocks here.
 #[test]
 fn narrow_strips_from_every_start() {
-    let (four, three) = (17..=64, (23..=61).step_by(2));
+    // Lengths are cut into blocks of 6, 8 and 10 columns and the start's
+    // odd block: 17 to 40 (and 23 to 45 for 3 rows) meet every mix of them,
+    // 61 to 64 and 201 longer runs of the same.
+    let four = (17..=40).chain(61..=64);
+    let three = (23..=45).step_by(2).chain([59, 61]);
     let mut lens: Vec<(usize, usize)> = four.map(|n| (4, n)).collect();
     lens.extend(three.map(|n| (3, n)));
     lens.extend([(4, 201), (3, 201)]);
