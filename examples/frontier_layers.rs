@@ -93,9 +93,13 @@ fn main() {
 
 /// Report each step on stderr as it ends, until `ended`.
 fn watch(ctl: &Control, spill: &Spill, ended: &AtomicBool, t: Instant) {
-    let mut seen = 0;
+    let (mut seen, mut note) = (0, String::new());
     while !ended.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(100));
+        // The sweep's note: the states after the step, the projection.
+        if let Some(text) = ctl.take_note() {
+            note = text;
+        }
         let (done, total) = ctl.progress();
         if done > seen {
             seen = done;
@@ -104,8 +108,7 @@ fn watch(ctl: &Control, spill: &Spill, ended: &AtomicBool, t: Instant) {
                 None => String::new(),
             };
             eprintln!(
-                "step {done} of {total}: {} states, {:.1} GB written, {:.0} s{peak}",
-                spill.states(),
+                "step {done} of {total}: {note}; {:.1} GB written, {:.0} s{peak}",
                 spill.written() as f64 / 1e9,
                 t.elapsed().as_secs_f64()
             );

@@ -151,6 +151,7 @@ class Counts(list[int]):
     tasks (:mod:`._sizing`)."""
 
     __slots__ = ("seconds",)
+    seconds: float
 
 
 def _empty_task(batch: Batch, nonce: int) -> Counts:

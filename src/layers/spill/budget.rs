@@ -23,7 +23,6 @@ pub struct Spill {
     files: AtomicU64,
     written: AtomicU64,
     held: AtomicU64,
-    states: AtomicU64,
     /// The tests' free disk, in place of the filesystem's.
     #[cfg(test)]
     faked: Option<u64>,
@@ -40,7 +39,6 @@ impl Spill {
             files: AtomicU64::new(0),
             written: AtomicU64::new(0),
             held: AtomicU64::new(0),
-            states: AtomicU64::new(0),
             #[cfg(test)]
             faked: None,
         }
@@ -88,15 +86,6 @@ impl Spill {
 
     pub(super) fn wrote(&self, bytes: u64) {
         self.written.fetch_add(bytes, Ordering::Relaxed);
-    }
-
-    /// The states of the layer the latest step made (for a progress bar).
-    pub fn states(&self) -> u64 {
-        self.states.load(Ordering::Relaxed)
-    }
-
-    pub(super) fn made(&self, states: usize) {
-        self.states.store(states as u64, Ordering::Relaxed);
     }
 
     /// Where the files go: the spill directory once made, else the parent

@@ -29,21 +29,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// tables in a memory error.
 pub fn step<I: Count, O: Count>(
     input: &mut Stored<I>,
-    sizes: (usize, usize),
-    problem: u64,
-    spill: &Spill,
-    expand: impl Fn(&[&Packed<I>], Tables<O>) -> Result<Tables<O>, SearchError>,
-    how: (Spilling, &str),
-    ctl: &Control,
-) -> Result<Stored<O>, SearchError> {
-    let next = step_within(input, sizes, problem, spill, expand, how, ctl)?;
-    spill.made(next.len());
-    Ok(next)
-}
-
-/// [`step`], before the states it made are noted.
-fn step_within<I: Count, O: Count>(
-    input: &mut Stored<I>,
     (guess, bound): (usize, usize),
     problem: u64,
     spill: &Spill,
