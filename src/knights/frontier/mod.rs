@@ -429,14 +429,23 @@ impl Sweep<'_> {
         (layer, width): (&Layer, Width),
         spill: &Spill,
     ) -> Result<(), SearchError> {
-        self.check_projection(k, before, growth, (layer, width), spill, 2)
+        self.check_projection(k, before, growth, (layer, width), spill, true)
     }
 
-    /// Whether the steps after step `k` (from a layer of `before` states)
-    /// fit the memory budget and the spill disk as projected by `growth`,
-    /// `1 / share` of each projection counted; nothing is projected
-    /// before the board's middle or into its last columns (see
-    /// [`Sweep::refuse_ahead`]).
+    /// The steps after step `k` (from a layer of `before` states) as
+    /// `growth` projects them (see [`Growth::ahead`]); none before the
+    /// board's middle or into its last columns (see [`Sweep::refuse_ahead`]).
+    fn projected(&self, k: usize, before: usize, growth: &Growth) -> Vec<(usize, usize, usize)> {
+        let (steps, end) = (self.last + 1, self.pruned_from());
+        if 2 * k < steps || k >= end {
+            return Vec::new();
+        }
+        growth.ahead(k, before, (PROJECTED_STEPS, end))
+    }
+
+    /// Whether the [`Sweep::projected`] steps after step `k` fit the
+    /// memory budget and the spill disk, half of each projection counted
+    /// if `halved`.
     fn check_projection(
         &self,
         k: usize,
@@ -444,19 +453,15 @@ impl Sweep<'_> {
         growth: &Growth,
         (layer, width): (&Layer, Width),
         spill: &Spill,
-        share: usize,
+        halved: bool,
     ) -> Result<(), SearchError> {
-        let (steps, end) = (self.last + 1, self.pruned_from());
-        if 2 * k < steps || k >= end {
-            return Ok(());
-        }
+        let steps = self.last + 1;
         let freed = layer.spilled_bytes();
-        let counted = match share {
-            1 => String::new(),
-            2 => "; half the projection is counted".to_string(),
-            _ => format!("; 1/{share} of the projection is counted"),
+        let (share, counted) = match halved {
+            true => (2, "; half the projection is counted"),
+            false => (1, ""),
         };
-        for (j, into, made) in growth.ahead(k, before, (PROJECTED_STEPS, end)) {
+        for (j, into, made) in self.projected(k, before, growth) {
             let what = format!(
                 "the frontier count's tables at step {} of {steps}, projected before step {} to \
                  make about {made} states (each step growing as its square did one sweep \
@@ -486,10 +491,7 @@ impl Sweep<'_> {
             "{} states after step {next} of {steps}",
             grouped(after as u64)
         );
-        let ahead = match 2 * next < steps || next >= self.pruned_from() {
-            true => Vec::new(),
-            false => growth.ahead(next, after, (PROJECTED_STEPS, self.pruned_from())),
-        };
+        let ahead = self.projected(next, after, growth);
         if let Some(&(j, _, made)) = ahead.iter().max_by_key(|&&(_, _, made)| made) {
             text += &format!(
                 ", step {} projected at {} states",
@@ -497,7 +499,7 @@ impl Sweep<'_> {
                 grouped(made as u64)
             );
             let width = layer.next_width().unwrap_or(Width::Huge);
-            let all = self.check_projection(next, after, growth, (layer, width), spill, 1);
+            let all = self.check_projection(next, after, growth, (layer, width), spill, false);
             if all.is_err() {
                 text += ", more than the memory budget and the disk hold: expect a refusal";
             }
