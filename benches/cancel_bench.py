@@ -1,5 +1,5 @@
 """How fast Ctrl-C stops each long call of the package (issue 46): the
-latencies the tests no longer assert (``tests/test_cancel.py`` only checks
+latencies the tests no longer assert (``tests/engine/test_cancel.py`` only checks
 that a call stops, against its hang guard).
 
 Each call of ``LONG_CALLS`` (the tests' list: every family's long counts,

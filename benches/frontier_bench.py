@@ -60,12 +60,12 @@ widest = ""
 spilled = 0
 try:
     if method == "frontier":
-        high, low, widest, spilled = _core.count_tours_frontier(
-            rows, cols, None, start, closed, threads, None, None, memory, spill
-        )
+        run = _core.RunOptions(threads, None, None, memory, spill)
+        board = (rows, cols, None)
+        high, low, widest, spilled = _core.count_tours_frontier(board, start, closed, run)
         result = high << 128 | low
     else:
-        result = _core.count_tours(rows, cols, None, start, closed, threads)
+        result = _core.count_tours((rows, cols, None), start, closed, _core.RunOptions(threads))
     result = str(result)
 except OverflowError:
     result = "overflow"

@@ -34,9 +34,8 @@ from solvers._engine import _progress
 rows, cols, start, end, threads, memory, spill, saved = {args!r}
 bar = _progress.ProgressBar(f"pair {{start}} -> {{end}}", unit="square")
 t = time.perf_counter()
-high, low, widest, spilled = _core.count_tours_frontier(
-    rows, cols, None, start, False, threads, bar, None, memory, spill, saved, end
-)
+run = _core.RunOptions(threads, bar, None, memory, spill, saved)
+high, low, widest, spilled = _core.count_tours_frontier((rows, cols, None), start, False, run, end)
 seconds = time.perf_counter() - t
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps([str(high << 128 | low), widest, peak, seconds, spilled]))
@@ -59,7 +58,7 @@ def one_pair(rows, cols, start, end, threads, memory, spill, saved) -> list:
 
 def pairs(case: str, which: list[int], threads: int, memory, spill, checkpoint) -> None:
     rows, cols = board(case)
-    plan = _core.CountPlan.tour_pairs(rows, cols, None, None).pairs()
+    plan = _core.tour_pairs_plan((rows, cols, None), None, _core.RunOptions())[1]
     print(f"{case}: {len(plan)} pairs of ends up to symmetry\n")
     print("| pair | start | end | weight | paths | states at the widest step | peak MB "
           "| GB spilled | seconds |")  # fmt: skip
@@ -99,7 +98,7 @@ def dask_plans(cases: list[str]) -> None:
         executor = client.get_executor()
         for case in cases:
             rows, cols = board(case)
-            size = len(_core.CountPlan.tour_pairs(rows, cols, None, None))
+            size = len(_core.tour_pairs_plan((rows, cols, None), None, _core.RunOptions())[0])
             print(f"running {case} on Dask ...", file=sys.stderr, flush=True)
             t = time.perf_counter()
             n = count_tours(rows, cols, start="all", method="pairs", executor=executor)

@@ -1,7 +1,7 @@
 """Looking at pictures the way a person would: headless Chromium draws a page,
 Pillow reads the pixels back.
 
-A test asks for the ``browser`` fixture of ``test_pictures.py``; without
+A test asks for the ``browser`` fixture of ``engine/test_pictures.py``; without
 Chromium (Debian's ``chromium``) or Pillow it is skipped, unless the
 environment says ``SOLVERS_REQUIRE_CHROMIUM=1`` (the CI does), where a missing
 browser is a failure so that the picture tests cannot be skipped unnoticed.

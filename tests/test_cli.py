@@ -11,10 +11,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 import solvers
+from engine.test_cancel import _interrupt
 from hang import HANG_GUARD
+from queens.test_queens import A000170, A002562, brute_force, images
 from solvers import cli
-from test_cancel import _interrupt
-from test_queens import A000170, A002562, brute_force, images
 
 FIRST_3X4 = "(2,0) (1,2) (0,0) (2,1) (1,3) (0,1) (2,2) (0,3) (1,1) (2,3) (0,2) (1,0)"
 SECOND_3X4 = "(2,0) (1,2) (0,0) (2,1) (1,3) (0,1) (2,2) (1,0) (0,2) (2,3) (1,1) (0,3)"
@@ -416,7 +416,7 @@ def test_a_closed_pipe_is_not_an_error():
 
 # ---------------------------------------------------------------- N-Queens
 #
-# Expected values come from the brute-force oracle of test_queens.py (every
+# Expected values come from the brute-force oracle of queens/test_queens.py (every
 # permutation, checked by hand-written diagonal tests) and from OEIS.
 
 QUEENS_ORACLE = {n: brute_force(n) for n in range(1, 9)}

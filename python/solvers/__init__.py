@@ -20,8 +20,10 @@ from typing import Any
 from . import _families as _families  # registers the families' plans
 from . import distributed as distributed  # `import solvers; solvers.distributed.plan(...)`
 from ._engine._deprecated import moved
+from ._engine._run import RunOptions
 from ._version import __version__
 from .cover import (
+    Cover,
     ExactCover,
     LangfordPairs,
     LangfordSequence,
@@ -70,6 +72,7 @@ from .peg import (
 __all__ = [
     "MAX_FIND_CELLS",
     "MAX_SEARCH_CELLS",
+    "Cover",
     "ExactCover",
     "Jump",
     "KnightBoard",
@@ -82,6 +85,7 @@ __all__ = [
     "Piece",
     "Placement",
     "QueensCover",
+    "RunOptions",
     "Sudoku",
     "Tiling",
     "TilingPuzzle",

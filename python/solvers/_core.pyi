@@ -1,103 +1,81 @@
 """Type stubs for the Rust extension ``solvers._core`` (thin bindings; the
-public, validated API lives in the Python modules)."""
+public, validated API lives in the Python modules).  One section for what
+every family shares, then one per family, in the order
+``src/python/mod.rs`` registers them."""
 
 from collections.abc import Callable, Iterator
 from typing import final
 
-__all__ = [
-    "MAX_QUEENS_SEARCH_N",
-    "MAX_QUEENS_CONSTRUCT_N",
-    "MAX_QUEENS_JOIN_N",
-    "CPU_KERNELS",
-    "available_memory",
-    "check_disk",
-    "queens_method",
-    "count_queens",
-    "search_queens",
-    "construct_queens",
-    "placement_defect",
-    "QueenStream",
-    "MAX_SEARCH_SQUARES",
-    "MAX_FIND_SQUARES",
-    "count_tours",
-    "rectangle_rules_out",
-    "count_tours_frontier",
-    "frontier_steps",
-    "frontier_tours",
-    "frontier_round",
-    "MAX_FRONTIER_SIDE",
-    "find_tour",
-    "tour_defect",
-    "TourStream",
-    "MAX_PEG_HOLES",
-    "PegKernel",
-    "CountPlan",
-    "PegLayer",
-    "PegSide",
-    "LayerSpill",
-    "PegStream",
-    "MAX_COVER_ITEMS",
-    "MAX_COVER_OPTIONS",
-    "CoverProblem",
-    "count_covers",
-    "cover_method",
-    "find_cover",
-    "CoverStream",
-]
+# ------------------------------------------------------------------ shared
 
-MAX_SEARCH_SQUARES: int
-MAX_FRONTIER_SIDE: int
-MAX_FIND_SQUARES: int
-MAX_QUEENS_SEARCH_N: int
-MAX_QUEENS_CONSTRUCT_N: int
-MAX_QUEENS_JOIN_N: int
 CPU_KERNELS: str
 
 def available_memory() -> int | None: ...
 def check_disk(directory: str, bytes: int, what: str) -> None: ...
+
+@final
+class RunOptions:
+    """How a call runs, as the core takes it (see ``solvers.RunOptions.core``)."""
+
+    def __new__(
+        cls,
+        threads: int = 0,
+        progress: Callable[[int, int], object] | None = None,
+        timeout: float | None = None,
+        memory: int | str | None = None,
+        spill: str | None = None,
+        checkpoint: str | None = None,
+    ) -> RunOptions: ...
+    @property
+    def threads(self) -> int: ...
+    @property
+    def timeout(self) -> float | None: ...
+    @property
+    def budget(self) -> int | None: ...
+
+@final
+class CountPlan:
+    """The subproblems of a count (see ``solvers.distributed``)."""
+
+    def total(self, sum: int) -> int: ...
+    def __len__(self) -> int: ...
+    def count_each(
+        self,
+        which: list[int],
+        run: RunOptions,
+        finished: Callable[[list[tuple[int, int]]], object] | None = None,
+    ) -> list[int]: ...
+
+# ----------------------------------------------------------------- knights
+
+#: ``(rows, cols, mask)``: the mask, row by row, ``None`` for the rectangle.
+_Board = tuple[int, int, list[bool] | None]
+
+MAX_SEARCH_SQUARES: int
+MAX_FIND_SQUARES: int
+MAX_FRONTIER_SIDE: int
+
 def count_tours(
-    rows: int,
-    cols: int,
-    mask: list[bool] | None,
-    start: tuple[int, int] | None,
-    closed: bool,
-    threads: int,
-    progress: Callable[[int, int], object] | None = None,
-    timeout: float | None = None,
+    board: _Board, start: tuple[int, int] | None, closed: bool, run: RunOptions
 ) -> int: ...
 def rectangle_rules_out(
     rows: int, cols: int, start: tuple[int, int] | None, closed: bool
 ) -> bool: ...
 def count_tours_frontier(
-    rows: int,
-    cols: int,
-    mask: list[bool] | None,
+    board: _Board,
     start: tuple[int, int] | None,
     closed: bool,
-    threads: int,
-    progress: Callable[[int, int], object] | None = None,
-    timeout: float | None = None,
-    memory: int | None = None,
-    spill: str | None = None,
-    checkpoint: str | None = None,
+    run: RunOptions,
     end: tuple[int, int] | None = None,
 ) -> tuple[int, int, int, int]: ...
 def frontier_steps(
-    rows: int, cols: int, mask: list[bool] | None, start: tuple[int, int] | None, closed: bool
+    board: _Board, start: tuple[int, int] | None, closed: bool
 ) -> tuple[int, int, int]: ...
 def frontier_tours(
-    rows: int,
-    cols: int,
-    mask: list[bool] | None,
-    start: tuple[int, int] | None,
-    closed: bool,
-    high: int,
-    low: int,
+    board: _Board, start: tuple[int, int] | None, closed: bool, high: int, low: int
 ) -> tuple[int, int]: ...
 def frontier_round(
-    rows: int,
-    cols: int,
-    mask: list[bool] | None,
+    board: _Board,
     start: tuple[int, int] | None,
     closed: bool,
     step: int,
@@ -107,95 +85,51 @@ def frontier_round(
     width: int,
     total: tuple[int, int],
     out: str,
-    threads: int,
-    timeout: float | None = None,
+    run: RunOptions,
 ) -> tuple[list[tuple[int, int] | None], int, int, int, int]: ...
 def find_tour(
-    rows: int,
-    cols: int,
-    mask: list[bool] | None,
-    start: tuple[int, int],
-    closed: bool,
-    threads: int,
-    timeout: float | None = None,
+    board: _Board, start: tuple[int, int], closed: bool, run: RunOptions
 ) -> bytes | None: ...
-def tour_defect(
-    rows: int, cols: int, mask: list[bool] | None, path: bytes, closed: bool
-) -> str | None: ...
+def tour_defect(board: _Board, path: bytes, closed: bool) -> str | None: ...
+def tours_plan(
+    board: _Board, start: tuple[int, int] | None, closed: bool, min_tasks: int
+) -> CountPlan: ...
+def tour_pairs_plan(
+    board: _Board, start: tuple[int, int] | None, run: RunOptions
+) -> tuple[CountPlan, list[tuple[tuple[tuple[int, int], tuple[int, int]], int]]]: ...
 
 @final
 class TourStream(Iterator[bytes]):
-    def __new__(
-        cls,
-        rows: int,
-        cols: int,
-        mask: list[bool] | None,
-        start: tuple[int, int] | None,
-        closed: bool,
-    ) -> TourStream: ...
+    """A lazy stream of tours (little-endian u32 square indices)."""
+
+    def __new__(cls, board: _Board, start: tuple[int, int] | None, closed: bool) -> TourStream: ...
     def __iter__(self) -> TourStream: ...
     def __next__(self) -> bytes: ...
     def close(self) -> None: ...
 
-def count_queens(
-    n: int,
-    unique: bool,
-    threads: int,
-    progress: Callable[[int, int], object] | None = None,
-    timeout: float | None = None,
-    method: str = "auto",
-) -> int: ...
+# ------------------------------------------------------------------ queens
+
+MAX_QUEENS_SEARCH_N: int
+MAX_QUEENS_CONSTRUCT_N: int
+MAX_QUEENS_JOIN_N: int
+
+def count_queens(n: int, unique: bool, run: RunOptions, method: str = "auto") -> int: ...
 def queens_method(n: int, method: str = "auto") -> str: ...
-def search_queens(
-    n: int, threads: int, deterministic: bool, timeout: float | None = None
-) -> bytes | None: ...
+def search_queens(n: int, deterministic: bool, run: RunOptions) -> bytes | None: ...
 def construct_queens(n: int) -> bytes | None: ...
 def placement_defect(cols: bytes) -> str | None: ...
-
-@final
-class CountPlan:
-    """The subproblems of a tours or queens count, addressed by index."""
-
-    @staticmethod
-    def tours(
-        rows: int,
-        cols: int,
-        mask: list[bool] | None,
-        start: tuple[int, int] | None,
-        closed: bool,
-        min_tasks: int,
-    ) -> CountPlan: ...
-    @staticmethod
-    def tour_pairs(
-        rows: int,
-        cols: int,
-        mask: list[bool] | None,
-        start: tuple[int, int] | None,
-        memory: int | None = None,
-        spill: str | None = None,
-    ) -> CountPlan: ...
-    @staticmethod
-    def queens(n: int, unique: bool, min_tasks: int, method: str = "auto") -> CountPlan: ...
-    @staticmethod
-    def cover(problem: CoverProblem, min_tasks: int) -> CountPlan: ...
-    def pairs(self) -> list[tuple[tuple[tuple[int, int], tuple[int, int]], int]]: ...
-    def total(self, sum: int) -> int: ...
-    def __len__(self) -> int: ...
-    def count_each(
-        self,
-        which: list[int],
-        threads: int,
-        progress: Callable[[int, int], object] | None = None,
-        timeout: float | None = None,
-        finished: Callable[[list[tuple[int, int]]], object] | None = None,
-    ) -> list[int]: ...
+def queens_plan(n: int, unique: bool, min_tasks: int, method: str = "auto") -> CountPlan: ...
 
 @final
 class QueenStream(Iterator[bytes]):
+    """A lazy stream of n-queens solutions in lexicographic order."""
+
     def __new__(cls, n: int, unique: bool) -> QueenStream: ...
     def __iter__(self) -> QueenStream: ...
     def __next__(self) -> bytes: ...
     def close(self) -> None: ...
+
+# --------------------------------------------------------------------- peg
 
 MAX_PEG_HOLES: int
 
@@ -215,9 +149,9 @@ class PegLayer:
 
 @final
 class LayerSpill:
-    """A memory budget and the directory layers past it spill into."""
+    """The run's memory budget and the directory layers past it spill into."""
 
-    def __new__(cls, memory: int, directory: str | None = None) -> LayerSpill: ...
+    def __new__(cls, run: RunOptions) -> LayerSpill: ...
     @property
     def memory(self) -> int: ...
     @property
@@ -243,94 +177,51 @@ class PegKernel:
         cls, holes: int, jumps: list[tuple[int, int, int]], symmetries: list[list[int]]
     ) -> PegKernel: ...
     def start(self, empty: list[int]) -> PegLayer: ...
-    def expand(self, layer: PegLayer, threads: int, timeout: float | None = None) -> PegLayer: ...
-    def meet(
-        self,
-        from_start: PegLayer,
-        from_finish: PegLayer,
-        threads: int,
-        timeout: float | None = None,
-    ) -> int: ...
+    def expand(self, layer: PegLayer, run: RunOptions) -> PegLayer: ...
+    def meet(self, from_start: PegLayer, from_finish: PegLayer, run: RunOptions) -> int: ...
     def meet_pieces(
-        self,
-        from_start: list[PegLayer],
-        from_finish: PegLayer,
-        threads: int,
-        timeout: float | None = None,
+        self, from_start: list[PegLayer], from_finish: PegLayer, run: RunOptions
     ) -> int: ...
-    def meet_across(
-        self,
-        from_start: PegLayer,
-        from_finish: PegLayer,
-        threads: int,
-        timeout: float | None = None,
-    ) -> int: ...
-    def solve(
-        self, empty: list[int], finish: int | None, timeout: float | None = None
-    ) -> list[int] | None: ...
+    def meet_across(self, from_start: PegLayer, from_finish: PegLayer, run: RunOptions) -> int: ...
+    def solve(self, empty: list[int], finish: int | None, run: RunOptions) -> list[int] | None: ...
     def finish_counts(self, layer: PegLayer) -> list[tuple[int, int]]: ...
-    def stuck(self, layer: PegLayer, threads: int, timeout: float | None = None) -> int: ...
+    def stuck(self, layer: PegLayer, run: RunOptions) -> int: ...
     def meeting_positions(
-        self,
-        from_start: PegLayer,
-        from_finish: PegLayer,
-        threads: int,
-        timeout: float | None = None,
+        self, from_start: PegLayer, from_finish: PegLayer, run: RunOptions
     ) -> int: ...
-    def stuck_game(
-        self, empty: list[int], jumps: int, timeout: float | None = None
-    ) -> list[int] | None: ...
+    def stuck_game(self, empty: list[int], jumps: int, run: RunOptions) -> list[int] | None: ...
     def owner(self, position: int, parts: int, complement: bool = False) -> int: ...
     def split(
-        self,
-        layer: PegLayer,
-        parts: int,
-        threads: int,
-        complement: bool = False,
-        timeout: float | None = None,
+        self, layer: PegLayer, parts: int, run: RunOptions, complement: bool = False
     ) -> list[PegLayer]: ...
     def expand_split(
-        self,
-        layer: PegLayer,
-        parts: int,
-        threads: int,
-        complement: bool = False,
-        timeout: float | None = None,
+        self, layer: PegLayer, parts: int, run: RunOptions, complement: bool = False
     ) -> list[PegLayer]: ...
-    def merge(
-        self, pieces: list[PegLayer], threads: int, timeout: float | None = None
-    ) -> PegLayer: ...
+    def merge(self, pieces: list[PegLayer], run: RunOptions) -> PegLayer: ...
     def start_side(self, empty: list[int], spill: LayerSpill, name: str) -> PegSide: ...
     def resume_side(
         self, directory: str, problem: int, spill: LayerSpill, name: str
     ) -> PegSide | None: ...
-    def save_side(
-        self, side: PegSide, directory: str, problem: int, timeout: float | None = None
-    ) -> None: ...
+    def save_side(self, side: PegSide, directory: str, problem: int, run: RunOptions) -> None: ...
     @staticmethod
     def saved_answer(directory: str, problem: int) -> int | None: ...
     @staticmethod
     def save_answer(directory: str, problem: int, answer: int) -> None: ...
     def expand_side(
-        self, side: PegSide, idle: PegSide | None, threads: int, timeout: float | None = None
+        self, side: PegSide, idle: PegSide | None, run: RunOptions
     ) -> tuple[PegSide, int]: ...
-    def meet_sides(
-        self,
-        side: PegSide,
-        other: PegSide,
-        across: bool,
-        threads: int,
-        timeout: float | None = None,
-    ) -> int: ...
+    def meet_sides(self, side: PegSide, other: PegSide, across: bool, run: RunOptions) -> int: ...
 
 @final
 class PegStream(Iterator[list[int]]):
-    """Solutions as jump indices, depth-first in jump order, from a Rust thread."""
+    """A lazy stream of peg-solitaire solutions (jump indices)."""
 
     def __new__(cls, kernel: PegKernel, empty: list[int], finish: int | None) -> PegStream: ...
     def __iter__(self) -> PegStream: ...
     def __next__(self) -> list[int]: ...
     def close(self) -> None: ...
+
+# ------------------------------------------------------------------- cover
 
 MAX_COVER_ITEMS: int
 MAX_COVER_OPTIONS: int
@@ -349,23 +240,16 @@ class CoverProblem:
     @property
     def n_primary(self) -> int: ...
 
-def count_covers(
-    problem: CoverProblem,
-    threads: int,
-    progress: Callable[[int, int], object] | None = None,
-    timeout: float | None = None,
-    method: str = "search",
-) -> int: ...
+def count_covers(problem: CoverProblem, run: RunOptions, method: str = "search") -> int: ...
 def cover_method(problem: CoverProblem, method: str = "auto") -> str: ...
-def find_cover(
-    problem: CoverProblem, threads: int, deterministic: bool, timeout: float | None = None
-) -> bytes | None: ...
+def find_cover(problem: CoverProblem, deterministic: bool, run: RunOptions) -> bytes | None: ...
+def covers_plan(problem: CoverProblem, min_tasks: int) -> CountPlan: ...
 
 @final
 class CoverStream(Iterator[bytes]):
-    """Covers as little-endian u32 option indices, in search order, from a Rust thread."""
+    """A lazy stream of covers in search order."""
 
-    def __new__(cls, problem: CoverProblem, threads: int = 1) -> CoverStream: ...
+    def __new__(cls, problem: CoverProblem) -> CoverStream: ...
     def __iter__(self) -> CoverStream: ...
     def __next__(self) -> bytes: ...
     def close(self) -> None: ...

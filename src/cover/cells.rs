@@ -412,7 +412,7 @@ impl Cells {
     /// the state is always complete.
     pub(super) fn choose_option(&mut self, p: &Problem, o: u32, phase: u32) {
         let r = p.option_nodes(o);
-        self.choose_nodes::<false>(p, r.start as u32, r.end as u32, phase);
+        self.choose_nodes::<false, true>(&p.clr, r.start as u32, r.end as u32, phase);
     }
 
     /// Choose the option of node `x` after [`Cells::branch_on`] its item:
@@ -422,7 +422,7 @@ impl Cells {
     #[inline]
     pub(super) fn choose_rest(&mut self, x: u32, phase: u32) -> bool {
         let n = at!(self.span, x);
-        self.choose_nodes_plain(n.first, n.end, phase)
+        self.choose_nodes::<true, false>(&[], n.first, n.end, phase)
     }
 
     /// Mark the still-active items of nodes `first..end` as being covered.
@@ -437,32 +437,13 @@ impl Cells {
         }
     }
 
-    /// Choose nodes `first..end` of a problem without colours.
+    /// Choose nodes `first..end`: an uncoloured item hides all its other
+    /// options, a coloured one those of another colour (`clr`, the nodes'
+    /// colours, read only if `COLOURED`: without, every item is uncoloured).
     #[inline]
-    fn choose_nodes_plain(&mut self, first: u32, end: u32, phase: u32) -> bool {
-        self.take_items(first, end);
-        for z in first..end {
-            let m = at!(self.nd, z).itm;
-            let it = at!(self.items, m);
-            if it.alive != COVERING {
-                continue;
-            }
-            for k in it.base..it.base + it.size {
-                if !self.hide::<true>(at!(self.set, k), phase) {
-                    return false;
-                }
-            }
-            at_mut!(self.items, m).alive = DEAD;
-        }
-        true
-    }
-
-    /// Choose nodes `first..end` with colours: an uncoloured item hides
-    /// all its other options, a coloured one those of another colour.
-    #[inline]
-    pub(super) fn choose_nodes<const CHECK: bool>(
+    fn choose_nodes<const CHECK: bool, const COLOURED: bool>(
         &mut self,
-        p: &Problem,
+        clr: &[u32],
         first: u32,
         end: u32,
         phase: u32,
@@ -474,10 +455,10 @@ impl Cells {
             if it.alive != COVERING {
                 continue;
             }
-            let c = at!(p.clr, z);
+            let c = if COLOURED { at!(clr, z) } else { 0 };
             for k in it.base..it.base + it.size {
                 let y = at!(self.set, k);
-                if (c == 0 || at!(p.clr, y) != c) && !self.hide::<CHECK>(y, phase) && CHECK {
+                if (c == 0 || at!(clr, y) != c) && !self.hide::<CHECK>(y, phase) && CHECK {
                     return false;
                 }
             }
@@ -490,7 +471,7 @@ impl Cells {
     #[inline]
     pub(super) fn choose_rest_coloured(&mut self, p: &Problem, x: u32, phase: u32) -> bool {
         let n = at!(self.span, x);
-        self.choose_nodes::<true>(p, n.first, n.end, phase)
+        self.choose_nodes::<true, true>(&p.clr, n.first, n.end, phase)
     }
 
     /// Item `m` leaves the lists of active items.

@@ -102,17 +102,6 @@ impl<S: SubtreeSearch> Planned<S> {
     pub fn is_empty(&self) -> bool {
         self.tasks.is_empty()
     }
-
-    /// The counts of the subproblems `which` (indices into the plan).
-    pub fn count_each(
-        &self,
-        which: &[usize],
-        threads: usize,
-        ctl: &Control,
-        finished: &(dyn Fn(usize, u128) + Sync),
-    ) -> Result<Vec<u128>, SearchError> {
-        count_each(&self.search, &self.tasks, which, threads, ctl, finished)
-    }
 }
 
 #[cfg(test)]

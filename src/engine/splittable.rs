@@ -9,7 +9,7 @@
 //! arguments gets the same subproblems in the same order, so a subproblem
 //! can travel as its index.
 
-use super::{Control, Planned, SubtreeSearch};
+use super::{count_each, Control, Planned, SubtreeSearch};
 use crate::error::CountError;
 
 /// A count split into subproblems `0..len()`.
@@ -54,7 +54,14 @@ impl<S: SubtreeSearch + Send> Splittable for Planned<S> {
         ctl: &Control,
         finished: &(dyn Fn(usize, u128) + Sync),
     ) -> Result<Vec<u128>, CountError> {
-        Ok(Planned::count_each(self, which, threads, ctl, finished)?)
+        Ok(count_each(
+            &self.search,
+            &self.tasks,
+            which,
+            threads,
+            ctl,
+            finished,
+        )?)
     }
 }
 

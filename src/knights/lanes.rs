@@ -31,198 +31,15 @@
 //! of a few kilobytes).  The work is a few searches on small blocks plus
 //! copying the pattern, linear in the squares.
 
+mod block;
+
 use super::board::Board;
 use crate::engine::Control;
 use crate::error::SearchError;
 use crate::memory;
+use block::{knight, near, ports, Block, Lane, BUDGET};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
-
-/// A small `h x w` block (at most 64 cells) for the exact lane search.
-struct Block {
-    h: usize,
-    w: usize,
-    adj: Vec<u64>,
-}
-
-/// One path to find: from `from`, ending on a cell of `to`.
-#[derive(Clone, Copy)]
-struct Lane {
-    from: usize,
-    to: u64,
-}
-
-impl Block {
-    fn new(h: usize, w: usize) -> Block {
-        let mut adj = vec![0u64; h * w];
-        for (i, a) in adj.iter_mut().enumerate() {
-            let (r, c) = ((i / w) as i64, (i % w) as i64);
-            for (dr, dc) in super::MOVES {
-                let (rr, cc) = (r + dr as i64, c + dc as i64);
-                if rr >= 0 && cc >= 0 && rr < h as i64 && cc < w as i64 {
-                    *a |= 1 << (rr as usize * w + cc as usize);
-                }
-            }
-        }
-        Block { h, w, adj }
-    }
-
-    fn full(&self) -> u64 {
-        if self.h * self.w == 64 {
-            u64::MAX
-        } else {
-            (1u64 << (self.h * self.w)) - 1
-        }
-    }
-
-    fn cols_mask(&self, cols: &[usize]) -> u64 {
-        let mut m = 0;
-        for r in 0..self.h {
-            for &c in cols {
-                m |= 1 << (r * self.w + c);
-            }
-        }
-        m
-    }
-
-    /// Whether the colours allow paths from the lanes' starts to their ends
-    /// covering the block: a path of `L` cells from a cell of colour `x` has
-    /// one more of `x` than of the other when `L` is odd (its end of colour
-    /// `x`), as many when even, so the block's colour surplus must be a sum
-    /// of those terms.
-    fn colours_allow(&self, lanes: &[Lane]) -> bool {
-        let light = |i: usize| (i / self.w + i % self.w) % 2 == 0;
-        let mut lights = 0u64;
-        for i in 0..self.h * self.w {
-            if light(i) {
-                lights |= 1 << i;
-            }
-        }
-        let n = (self.h * self.w) as i64;
-        let surplus = 2 * lights.count_ones() as i64 - n; // light minus dark
-                                                          // The sums reachable so far.
-        let mut sums = vec![0i64];
-        for l in lanes {
-            let sign = if light(l.from) { 1 } else { -1 };
-            let same = if light(l.from) { lights } else { !lights };
-            let mut terms = Vec::new();
-            if l.to & same != 0 {
-                terms.push(sign); // ends on its own colour: odd length
-            }
-            if l.to & !same != 0 {
-                terms.push(0);
-            }
-            let mut next: Vec<i64> = sums
-                .iter()
-                .flat_map(|s| terms.iter().map(move |t| s + t))
-                .collect();
-            next.sort_unstable();
-            next.dedup();
-            sums = next;
-        }
-        sums.contains(&surplus)
-    }
-
-    /// Disjoint paths, one per lane in order, covering the block, or `None`
-    /// (also when `budget` nodes run out).
-    fn cover(&self, lanes: &[Lane], budget: &mut u64) -> Option<Vec<Vec<u8>>> {
-        let starts: u64 = lanes.iter().map(|l| 1u64 << l.from).fold(0, |a, b| a | b);
-        if starts.count_ones() as usize != lanes.len() {
-            return None;
-        }
-        let mut paths: Vec<Vec<u8>> = lanes.iter().map(|l| vec![l.from as u8]).collect();
-        let ok = self.dfs(lanes, 0, starts, &mut paths, budget);
-        ok.then_some(paths)
-    }
-
-    fn dfs(
-        &self,
-        lanes: &[Lane],
-        k: usize,
-        used: u64,
-        paths: &mut Vec<Vec<u8>>,
-        budget: &mut u64,
-    ) -> bool {
-        if *budget == 0 {
-            return false;
-        }
-        *budget -= 1;
-        let full = self.full();
-        let head = *paths[k].last().unwrap() as usize;
-        let last = k + 1 == lanes.len();
-        if lanes[k].to >> head & 1 == 1 {
-            if last && used == full {
-                return true;
-            }
-            if !last && self.dfs(lanes, k + 1, used, paths, budget) {
-                return true;
-            }
-        }
-        if used == full {
-            return false;
-        }
-        // Every free cell must be reachable from a head still to move.
-        let free = full & !used;
-        let mut seen = 1u64 << head;
-        for l in &lanes[k + 1..] {
-            seen |= 1 << l.from;
-        }
-        let mut frontier = seen;
-        while frontier != 0 {
-            let mut next = 0;
-            let mut f = frontier;
-            while f != 0 {
-                let v = f.trailing_zeros() as usize;
-                f &= f - 1;
-                next |= self.adj[v] & free;
-            }
-            frontier = next & !seen;
-            seen |= next;
-        }
-        if free & !seen != 0 {
-            return false;
-        }
-        let mut moves: Vec<(u32, usize)> = Vec::with_capacity(8);
-        let mut m = self.adj[head] & free;
-        while m != 0 {
-            let v = m.trailing_zeros() as usize;
-            m &= m - 1;
-            moves.push(((self.adj[v] & free).count_ones(), v));
-        }
-        moves.sort_unstable();
-        for (_, v) in moves {
-            paths[k].push(v as u8);
-            if self.dfs(lanes, k, used | 1 << v, paths, budget) {
-                return true;
-            }
-            paths[k].pop();
-        }
-        false
-    }
-}
-
-/// A knight's move between `(r1, c1)` and `(r2, c2)`.
-fn knight(r1: i64, c1: i64, r2: i64, c2: i64) -> bool {
-    let (dr, dc) = ((r1 - r2).abs(), (c1 - c2).abs());
-    (dr == 1 && dc == 2) || (dr == 2 && dc == 1)
-}
-
-/// The cells of a `h x w` block (columns `cols`) a knight's move from the
-/// cell `(r, c)` given relative to the block's left edge.
-fn ports(b: &Block, cols: &[usize], r: usize, c: i64) -> u64 {
-    let mut m = 0;
-    for rr in 0..b.h {
-        for &cc in cols {
-            if knight(rr as i64, cc as i64, r as i64, c) {
-                m |= 1 << (rr * b.w + cc);
-            }
-        }
-    }
-    m
-}
-
-/// Node budget of one block search.
-const BUDGET: u64 = 200_000;
 
 /// The lane chain: runs of blocks, in tour order, each run the same path
 /// (cells numbered in its block) repeated `count` times, `step` columns apart.
@@ -463,18 +280,6 @@ pub(super) fn strip_tour(
         tour.rotate_left(at);
     }
     Ok(Some(tour))
-}
-
-/// The cells of block `b` a knight's move from `(r, c)`, a cell given in the
-/// block's coordinates (`c` may lie outside it).
-fn near(b: &Block, r: usize, c: i64) -> u64 {
-    let mut m = 0;
-    for i in 0..b.h * b.w {
-        if knight((i / b.w) as i64, (i % b.w) as i64, r as i64, c) {
-            m |= 1 << i;
-        }
-    }
-    m
 }
 
 /// The repeated middle block of a strip `h` wide for open tours from a start
@@ -766,46 +571,4 @@ fn sides(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::board::tour_defect;
-    use super::*;
-
-    /// Every start an open tour can begin on (the majority colour on 3 x odd)
-    /// gets a verified tour from the lanes alone; on 4-wide strips those in
-    /// the first four columns from an end (the rest: `construct.rs` tests).
-    fn every_start(h: usize, len: usize) {
-        for (rows, cols) in [(h, len), (len, h)] {
-            let board = Board::rectangle(rows, cols).unwrap();
-            for s in 0..rows * cols {
-                if board.tour_impossible(s, false, &Control::new()).unwrap() {
-                    continue;
-                }
-                let along = if rows == h { s % cols } else { s / cols };
-                if h == 4 && along.min(len - 1 - along) >= 4 {
-                    continue;
-                }
-                let tour = strip_tour(&board, s, false, &Control::new()).unwrap();
-                let tour = tour.unwrap_or_else(|| panic!("{rows}x{cols} from {s}: no chain"));
-                assert_eq!(tour[0] as usize, s, "{rows}x{cols}");
-                assert_eq!(
-                    tour_defect(&board, &tour, false),
-                    Ok(None),
-                    "{rows}x{cols} {s}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn open_tours_from_every_start_of_narrow_strips() {
-        let (three, four) = (23..=61, 17..=40);
-        for len in three.step_by(2) {
-            every_start(3, len);
-        }
-        for len in four {
-            every_start(4, len);
-        }
-        every_start(4, 1001);
-        every_start(3, 1001);
-    }
-}
+mod tests;

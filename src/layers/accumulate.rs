@@ -189,21 +189,11 @@ fn accumulate_into<F: Feed, T: Sum<F::Count>>(
         .collect())
 }
 
-/// The rule of the tests' toy DPs (here and in `spill/planner.rs`): each key `k`
-/// sends its count to `k / 2` and `k / 3` (0 dropped).
-#[cfg(test)]
-pub(crate) fn halves(k: u64, c: u64, emit: &mut impl FnMut(u64, u64)) {
-    for child in [k / 2, k / 3] {
-        if child != 0 {
-            emit(child, c);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::with_pool;
+    use crate::layers::testing::halves;
 
     /// [`halves`] on chunks of plain pairs.
     struct Halves;

@@ -7,7 +7,8 @@
 //! count is marked `WIDE` and kept beside the table (see `table.rs`), so a
 //! slot is 16 bytes whatever the count type.
 
-use super::table::WIDE;
+/// The count of a slot whose true count lives in the table's `wide` map.
+pub const WIDE: u64 = u64::MAX;
 
 /// A state count: `u64` while it surely fits, `u128` beyond, [`U256`] past
 /// that (long thin boards: 3x100 has about 10^53 tours).

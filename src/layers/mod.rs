@@ -34,16 +34,18 @@ pub mod checkpoint;
 mod count;
 mod spill;
 mod table;
+#[cfg(test)]
+pub(crate) mod testing;
 
 pub use accumulate::{
     accumulate, accumulate_some, freeze, tables_for, tables_in, Feed, Tables, BATCH,
 };
-pub use count::{Count, U256};
+pub use count::{Count, U256, WIDE};
 pub use spill::{
     check_ahead, check_disk_at, read_shard, record_bytes, step, Checksum, Extent, FileRef, Label,
     Shard, Spill, Spilling, Stored, Writer,
 };
 pub use table::{
     mix, needing, owner_of, shard_of, zeroed_slots, Entries, Frozen, MixHasher, Packed, Region,
-    ShardTable, Sum, WideMap, SHARDS, SHARD_BITS, WIDE,
+    ShardTable, Sum, WideMap, SHARDS, SHARD_BITS,
 };

@@ -6,7 +6,9 @@
 //! ascending.
 
 use super::packed::{packed, unpacked};
-use super::runtime::{cancellable, Source, Stream};
+use super::options::RunOptions;
+use super::plan::CountPlan;
+use super::runtime::{cancellable, interruptible, Source, Stream};
 use crate::cover;
 use crate::engine::Control;
 use pyo3::prelude::*;
@@ -68,18 +70,17 @@ impl CoverProblem {
 
 /// The number of covers, by `method` (`"search"`, `"memo"` or `"auto"`).
 #[pyfunction]
-#[pyo3(signature = (problem, threads, progress=None, timeout=None, method="search"))]
+#[pyo3(signature = (problem, run, method="search"))]
 pub(super) fn count_covers(
     py: Python<'_>,
     problem: &CoverProblem,
-    threads: usize,
-    progress: Option<Bound<'_, PyAny>>,
-    timeout: Option<f64>,
+    run: &RunOptions,
     method: &str,
 ) -> PyResult<u128> {
     let method = cover::Method::parse(method)?;
     let p = problem.0.clone();
-    cancellable(py, timeout, progress, move |ctl| {
+    let threads = run.workers();
+    cancellable(py, run, move |ctl| {
         cover::count_covers(p, method, threads, ctl)
     })
 }
@@ -93,16 +94,16 @@ pub(super) fn cover_method(problem: &CoverProblem, method: &str) -> PyResult<&'s
 
 /// One cover as little-endian `u32` option indices (ascending), or `None`.
 #[pyfunction]
-#[pyo3(signature = (problem, threads, deterministic, timeout=None))]
+#[pyo3(signature = (problem, deterministic, run))]
 pub(super) fn find_cover(
     py: Python<'_>,
     problem: &CoverProblem,
-    threads: usize,
     deterministic: bool,
-    timeout: Option<f64>,
+    run: &RunOptions,
 ) -> PyResult<Option<Py<PyBytes>>> {
     let p = problem.0.clone();
-    let found = cancellable(py, timeout, None, move |ctl| {
+    let threads = run.workers();
+    let found = cancellable(py, run, move |ctl| {
         cover::find_cover(p, threads, deterministic, ctl)
     })?;
     found.map(|c| packed(py, &c, "cover")).transpose()
@@ -117,17 +118,15 @@ impl Source for cover::CoverReceiver {
 }
 
 /// A lazy stream of covers in search order, each as little-endian `u32`
-/// option indices (ascending).  The covers come from one producer thread
-/// (their order is the search order), whatever `threads` says.
+/// option indices (ascending).  The covers come from one producer thread:
+/// their order is the search order.
 #[pyclass(frozen, module = "solvers._core")]
 pub(super) struct CoverStream(Stream<cover::CoverReceiver>);
 
 #[pymethods]
 impl CoverStream {
     #[new]
-    #[pyo3(signature = (problem, threads=1))]
-    fn new(problem: &CoverProblem, threads: usize) -> PyResult<Self> {
-        let _ = threads;
+    fn new(problem: &CoverProblem) -> PyResult<Self> {
         let ctl = Arc::new(Control::new());
         let rx = cover::stream_covers(problem.0.clone(), ctl.clone())?;
         Ok(CoverStream(Stream::cancelling(rx, ctl)))
@@ -149,4 +148,31 @@ impl CoverStream {
     fn close(&self, py: Python<'_>) {
         self.0.close(py);
     }
+}
+
+/// The plan of `count_covers(..., method="search")` with at least
+/// `min_tasks` subproblems.
+#[pyfunction]
+#[pyo3(signature = (problem, min_tasks))]
+pub(super) fn covers_plan(
+    py: Python<'_>,
+    problem: &CoverProblem,
+    min_tasks: usize,
+) -> PyResult<CountPlan> {
+    let p = problem.0.clone();
+    let plan = interruptible(py, move |ctl| cover::plan_covers(p, min_tasks, ctl))?;
+    Ok(CountPlan::of(plan))
+}
+
+/// Add the covers' names to the module.
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("MAX_COVER_ITEMS", cover::MAX_ITEMS)?;
+    m.add("MAX_COVER_OPTIONS", cover::MAX_OPTIONS)?;
+    m.add_class::<CoverProblem>()?;
+    m.add_function(wrap_pyfunction!(count_covers, m)?)?;
+    m.add_function(wrap_pyfunction!(cover_method, m)?)?;
+    m.add_function(wrap_pyfunction!(find_cover, m)?)?;
+    m.add_function(wrap_pyfunction!(covers_plan, m)?)?;
+    m.add_class::<CoverStream>()?;
+    Ok(())
 }

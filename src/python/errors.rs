@@ -10,11 +10,11 @@
 //!   for a spill file that could not be written or read (with errno
 //!   `ENOSPC` for spilled layers refused for want of disk), `ValueError`
 //!   for one that is truncated or altered.
-//! * [`CountError`], [`FindError`]: their parts as above; a finder that
-//!   could not decide is a `RuntimeError`.
+//! * [`CountError`]: its parts as above.
+//!
+//! A family's own error types are mapped in its binding file.
 
 use crate::error::{CountError, InputError, SearchError};
-use crate::knights::FindError;
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::PyErr;
 
@@ -47,16 +47,6 @@ impl From<CountError> for PyErr {
         match e {
             CountError::Input(e) => e.into(),
             CountError::Search(e) => e.into(),
-        }
-    }
-}
-
-impl From<FindError> for PyErr {
-    fn from(e: FindError) -> PyErr {
-        match e {
-            FindError::Input(e) => e.into(),
-            FindError::Search(e) => e.into(),
-            e @ FindError::Unresolved => PyRuntimeError::new_err(e.to_string()),
         }
     }
 }

@@ -5,21 +5,27 @@
 //! work to [`crate::knights`] or [`crate::knights::frontier`] through the runtime.
 
 use super::packed::{packed, unpacked};
-use super::runtime::{cancellable, cancellable_polling, report, Source, Stream};
+use super::options::RunOptions;
+use super::plan::CountPlan;
+use super::runtime::{cancellable, cancellable_polling, interruptible, report, Source, Stream};
 use crate::engine::Control;
 use crate::error::{human_bytes, CountError};
 use crate::knights::frontier;
 use crate::knights::{self, Board};
 use crate::layers::Spill;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// A board as Python gives it: `(rows, cols, mask)`, the mask (row by
+/// row, `True` on a square of the board) `None` for the whole rectangle.
+pub(super) type BoardSpec = (usize, usize, Option<Vec<bool>>);
+
 /// The board of `rows` x `cols`, or of the squares `mask` marks.
-pub(super) fn board_from(rows: usize, cols: usize, mask: Option<Vec<bool>>) -> PyResult<Board> {
+pub(super) fn board_from((rows, cols, mask): BoardSpec) -> PyResult<Board> {
     Ok(match mask {
         None => Board::rectangle(rows, cols)?,
         Some(mask) => Board::from_mask(rows, cols, mask)?,
@@ -41,12 +47,10 @@ pub(super) fn start_index(board: &Board, start: (usize, usize)) -> PyResult<usiz
 
 /// [`board_from`] and, unless `None` (every square), [`start_index`].
 pub(super) fn board_and_start(
-    rows: usize,
-    cols: usize,
-    mask: Option<Vec<bool>>,
+    board: BoardSpec,
     start: Option<(usize, usize)>,
 ) -> PyResult<(Board, Option<usize>)> {
-    let board = board_from(rows, cols, mask)?;
+    let board = board_from(board)?;
     let start = start.map(|s| start_index(&board, s)).transpose()?;
     Ok((board, start))
 }
@@ -66,21 +70,17 @@ pub(super) fn rectangle_rules_out(
 
 /// Count knight's tours; `start=None` sums over every square.
 #[pyfunction]
-#[pyo3(signature = (rows, cols, mask, start, closed, threads, progress=None, timeout=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (board, start, closed, run))]
 pub(super) fn count_tours(
     py: Python<'_>,
-    rows: usize,
-    cols: usize,
-    mask: Option<Vec<bool>>,
+    board: BoardSpec,
     start: Option<(usize, usize)>,
     closed: bool,
-    threads: usize,
-    progress: Option<Bound<'_, PyAny>>,
-    timeout: Option<f64>,
+    run: &RunOptions,
 ) -> PyResult<u128> {
-    let (board, start) = board_and_start(rows, cols, mask, start)?;
-    cancellable(py, timeout, progress, move |ctl| {
+    let (board, start) = board_and_start(board, start)?;
+    let threads = run.workers();
+    cancellable(py, run, move |ctl| {
         knights::count_tours(board, start, closed, threads, ctl)
     })
 }
@@ -88,31 +88,26 @@ pub(super) fn count_tours(
 /// Count knight's tours by the frontier DP (`frontier::count_paths_within`);
 /// returns `(high, low, states in the widest layer, bytes spilled)`: the
 /// count is `high * 2**128 + low` (it can pass 128 bits on long boards).
-/// `progress(done, total)` reports steps of the sweep.  `memory`: the
-/// budget in bytes past which layers spill to files in a new directory
-/// inside `spill` (the system's temporary directory if `None`).
-/// `checkpoint`: a directory where each finished layer is saved, and from
-/// which a count called again goes on.  `end`: tours that end there (from
-/// `start`, open; `frontier::count_paths_between`).
+/// The run's `progress(done, total)` hears steps of the sweep; its memory
+/// budget is the bytes past which layers spill to files in a new directory
+/// inside its spill directory (the system's temporary directory if
+/// `None`); its checkpoint, a directory where each finished layer is saved,
+/// and from which a count called again goes on.  `end`: tours that end
+/// there (from `start`, open; `frontier::count_paths_between`).
 #[pyfunction]
-#[pyo3(signature = (rows, cols, mask, start, closed, threads, progress=None, timeout=None, memory=None, spill=None, checkpoint=None, end=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (board, start, closed, run, end=None))]
 pub(super) fn count_tours_frontier(
     py: Python<'_>,
-    rows: usize,
-    cols: usize,
-    mask: Option<Vec<bool>>,
+    board: BoardSpec,
     start: Option<(usize, usize)>,
     closed: bool,
-    threads: usize,
-    progress: Option<Bound<'_, PyAny>>,
-    timeout: Option<f64>,
-    memory: Option<u64>,
-    spill: Option<std::path::PathBuf>,
-    checkpoint: Option<std::path::PathBuf>,
+    run: &RunOptions,
     end: Option<(usize, usize)>,
 ) -> PyResult<(u128, u128, u64, u64)> {
-    let (board, start) = board_and_start(rows, cols, mask, start)?;
+    let (board, start) = board_and_start(board, start)?;
+    let threads = run.workers();
+    let progress = run.bar(py);
+    let checkpoint = run.checkpoint_directory().map(std::path::Path::to_path_buf);
     let end = end.map(|e| start_index(&board, e)).transpose()?;
     let ends = match (start, end) {
         (_, None) => None,
@@ -121,7 +116,8 @@ pub(super) fn count_tours_frontier(
             return Err(PyValueError::new_err("an end square needs a start square"));
         }
     };
-    let spill = Arc::new(Spill::new(memory.unwrap_or(u64::MAX), spill.as_deref()));
+    let memory = run.budget()?.unwrap_or(u64::MAX);
+    let spill = Arc::new(Spill::new(memory, run.spill_directory()));
     let spilling = spill.clone();
     // The bar shows the sweep's note (the last layer's states, the steps
     // ahead as projected) and, once layers spill, the bytes written and
@@ -150,7 +146,7 @@ pub(super) fn count_tours_frontier(
         }
         report(Some(bar), ctl)
     };
-    let (counted, spilled) = cancellable_polling(py, timeout, poll, move |ctl| {
+    let (counted, spilled) = cancellable_polling(py, run.seconds(), poll, move |ctl| {
         let storage = frontier::Storage {
             spill: &spilling,
             checkpoint: checkpoint.as_deref(),
@@ -175,15 +171,13 @@ pub(super) fn count_tours_frontier(
 /// `(steps, 0, 0)`, or `(0, high, low)` for a count whose answer,
 /// `high * 2**128 + low`, needs no sweep.
 #[pyfunction]
-#[pyo3(signature = (rows, cols, mask, start, closed))]
+#[pyo3(signature = (board, start, closed))]
 pub(super) fn frontier_steps(
-    rows: usize,
-    cols: usize,
-    mask: Option<Vec<bool>>,
+    board: BoardSpec,
     start: Option<(usize, usize)>,
     closed: bool,
 ) -> PyResult<(usize, u128, u128)> {
-    let (board, start) = board_and_start(rows, cols, mask, start)?;
+    let (board, start) = board_and_start(board, start)?;
     Ok(match frontier::steps(&board, start, closed)? {
         Ok(steps) => (steps, 0, 0),
         Err(answer) => (0, answer.hi, answer.lo),
@@ -193,18 +187,15 @@ pub(super) fn frontier_steps(
 /// The directed tours of a frontier count that found `high * 2**128 + low`
 /// undirected paths, as `(high, low)` (`frontier::tours_from_paths`).
 #[pyfunction]
-#[pyo3(signature = (rows, cols, mask, start, closed, high, low))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (board, start, closed, high, low))]
 pub(super) fn frontier_tours(
-    rows: usize,
-    cols: usize,
-    mask: Option<Vec<bool>>,
+    board: BoardSpec,
     start: Option<(usize, usize)>,
     closed: bool,
     high: u128,
     low: u128,
 ) -> PyResult<(u128, u128)> {
-    let (board, start) = board_and_start(rows, cols, mask, start)?;
+    let (board, start) = board_and_start(board, start)?;
     let paths = crate::layers::U256 { hi: high, lo: low };
     let tours =
         frontier::tours_from_paths(&board, start, closed, paths).map_err(CountError::from)?;
@@ -220,14 +211,12 @@ pub(super) fn frontier_tours(
 /// partition's states, the total written (at the last step: the finished
 /// paths) and its count type.
 #[pyfunction]
-#[pyo3(signature = (rows, cols, mask, start, closed, step, owner, parts, inputs, width, total, out, threads, timeout=None))]
+#[pyo3(signature = (board, start, closed, step, owner, parts, inputs, width, total, out, run))]
 #[allow(clippy::too_many_arguments)]
 #[allow(clippy::type_complexity)]
 pub(super) fn frontier_round(
     py: Python<'_>,
-    rows: usize,
-    cols: usize,
-    mask: Option<Vec<bool>>,
+    board: BoardSpec,
     start: Option<(usize, usize)>,
     closed: bool,
     step: usize,
@@ -237,10 +226,10 @@ pub(super) fn frontier_round(
     width: u8,
     total: (u128, u128),
     out: std::path::PathBuf,
-    threads: usize,
-    timeout: Option<f64>,
+    run: &RunOptions,
 ) -> PyResult<(Vec<Option<(u64, usize)>>, usize, u128, u128, u8)> {
-    let (board, start) = board_and_start(rows, cols, mask, start)?;
+    let (board, start) = board_and_start(board, start)?;
+    let threads = run.workers();
     let inputs: Vec<frontier::Piece> = (inputs.into_iter())
         .map(|(path, offset, len)| frontier::Piece { path, offset, len })
         .collect();
@@ -248,7 +237,7 @@ pub(super) fn frontier_round(
         hi: total.0,
         lo: total.1,
     });
-    let made = cancellable(py, timeout, None, move |ctl| {
+    let made = cancellable(py, run, move |ctl| {
         frontier::round(
             &board,
             (start, closed),
@@ -271,21 +260,18 @@ pub(super) fn frontier_round(
 
 /// Find one tour; returns the squares as little-endian `u32` indices, or `None`.
 #[pyfunction]
-#[pyo3(signature = (rows, cols, mask, start, closed, threads, timeout=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (board, start, closed, run))]
 pub(super) fn find_tour(
     py: Python<'_>,
-    rows: usize,
-    cols: usize,
-    mask: Option<Vec<bool>>,
+    board: BoardSpec,
     start: (usize, usize),
     closed: bool,
-    threads: usize,
-    timeout: Option<f64>,
+    run: &RunOptions,
 ) -> PyResult<Option<Py<PyBytes>>> {
-    let board = board_from(rows, cols, mask)?;
+    let board = board_from(board)?;
     let start = start_index(&board, start)?;
-    let path = cancellable(py, timeout, None, move |ctl| {
+    let threads = run.workers();
+    let path = cancellable(py, run, move |ctl| {
         knights::find_tour(board, start, closed, threads, ctl)
     })?;
     path.map(|p| packed(py, &p, "the tour's squares"))
@@ -294,16 +280,14 @@ pub(super) fn find_tour(
 
 /// Why `path` (little-endian `u32` square indices) is not a tour, or `None`.
 #[pyfunction]
-#[pyo3(signature = (rows, cols, mask, path, closed))]
+#[pyo3(signature = (board, path, closed))]
 pub(super) fn tour_defect(
     py: Python<'_>,
-    rows: usize,
-    cols: usize,
-    mask: Option<Vec<bool>>,
+    board: BoardSpec,
     path: &[u8],
     closed: bool,
 ) -> PyResult<Option<String>> {
-    let board = board_from(rows, cols, mask)?;
+    let board = board_from(board)?;
     let path = unpacked(path, "square indices")?;
     Ok(py.detach(|| knights::tour_defect(&board, &path, closed))?)
 }
@@ -323,15 +307,9 @@ pub(super) struct TourStream(Stream<knights::TourReceiver>);
 #[pymethods]
 impl TourStream {
     #[new]
-    #[pyo3(signature = (rows, cols, mask, start, closed))]
-    fn new(
-        rows: usize,
-        cols: usize,
-        mask: Option<Vec<bool>>,
-        start: Option<(usize, usize)>,
-        closed: bool,
-    ) -> PyResult<Self> {
-        let (board, start) = board_and_start(rows, cols, mask, start)?;
+    #[pyo3(signature = (board, start, closed))]
+    fn new(board: BoardSpec, start: Option<(usize, usize)>, closed: bool) -> PyResult<Self> {
+        let (board, start) = board_and_start(board, start)?;
         let ctl = Arc::new(crate::engine::Control::new());
         let rx = knights::stream_tours(board, start, closed, ctl.clone())?;
         Ok(TourStream(Stream::cancelling(rx, ctl)))
@@ -351,4 +329,75 @@ impl TourStream {
     fn close(&self, py: Python<'_>) {
         self.0.close(py);
     }
+}
+
+/// The plan of `count_tours` with at least `min_tasks` subproblems.
+#[pyfunction]
+#[pyo3(signature = (board, start, closed, min_tasks))]
+pub(super) fn tours_plan(
+    py: Python<'_>,
+    board: BoardSpec,
+    start: Option<(usize, usize)>,
+    closed: bool,
+    min_tasks: usize,
+) -> PyResult<CountPlan> {
+    let (board, start) = board_and_start(board, start)?;
+    let plan = interruptible(py, move |ctl| {
+        knights::plan_tours(board, start, closed, min_tasks, ctl)
+    })?;
+    Ok(CountPlan::of(plan))
+}
+
+/// A pair of end squares, `(start, end)`, as `(row, col)`.
+type EndSquares = ((usize, usize), (usize, usize));
+
+/// The plan of `count_tours(..., method="pairs")`: open tours from `start`
+/// (every square if `None`) by pairs of ends up to symmetry, each counted
+/// by the frontier DP within the run's memory budget, spilling into its
+/// spill directory; with the pairs, `((start, end), weight)` in board
+/// coordinates, one per subproblem, in order.
+#[pyfunction]
+#[pyo3(signature = (board, start, run))]
+pub(super) fn tour_pairs_plan(
+    board: BoardSpec,
+    start: Option<(usize, usize)>,
+    run: &RunOptions,
+) -> PyResult<(CountPlan, Vec<(EndSquares, u64)>)> {
+    let (board, start) = board_and_start(board, start)?;
+    let spill = run.spill_directory().map(std::path::Path::to_path_buf);
+    let plan = frontier::PairPlan::new(board, start, run.budget()?, spill)?;
+    let at = |i: usize| (i / plan.board().cols(), i % plan.board().cols());
+    let pairs = (plan.pairs().iter())
+        .map(|q| ((at(q.start), at(q.end)), q.weight))
+        .collect();
+    Ok((CountPlan::of(plan), pairs))
+}
+
+impl From<knights::FindError> for PyErr {
+    fn from(e: knights::FindError) -> PyErr {
+        match e {
+            knights::FindError::Input(e) => e.into(),
+            knights::FindError::Search(e) => e.into(),
+            e @ knights::FindError::Unresolved => PyRuntimeError::new_err(e.to_string()),
+        }
+    }
+}
+
+/// Add the tours' names to the module.
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("MAX_SEARCH_SQUARES", knights::MAX_SEARCH_SQUARES)?;
+    m.add("MAX_FIND_SQUARES", knights::MAX_FIND_SQUARES)?;
+    m.add("MAX_FRONTIER_SIDE", frontier::MAX_FRONTIER_SIDE)?;
+    m.add_function(wrap_pyfunction!(count_tours, m)?)?;
+    m.add_function(wrap_pyfunction!(rectangle_rules_out, m)?)?;
+    m.add_function(wrap_pyfunction!(count_tours_frontier, m)?)?;
+    m.add_function(wrap_pyfunction!(frontier_steps, m)?)?;
+    m.add_function(wrap_pyfunction!(frontier_tours, m)?)?;
+    m.add_function(wrap_pyfunction!(frontier_round, m)?)?;
+    m.add_function(wrap_pyfunction!(find_tour, m)?)?;
+    m.add_function(wrap_pyfunction!(tour_defect, m)?)?;
+    m.add_function(wrap_pyfunction!(tours_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(tour_pairs_plan, m)?)?;
+    m.add_class::<TourStream>()?;
+    Ok(())
 }

@@ -3,7 +3,9 @@
 //! [`crate::queens`] through the runtime.
 
 use super::packed::{packed_from, unpacked};
-use super::runtime::{cancellable, Source, Stream};
+use super::options::RunOptions;
+use super::plan::CountPlan;
+use super::runtime::{cancellable, interruptible, Source, Stream};
 use crate::engine::Control;
 use crate::queens;
 use pyo3::prelude::*;
@@ -14,18 +16,17 @@ use std::time::Duration;
 
 /// Count n-queens solutions (or symmetry classes with `unique`).
 #[pyfunction]
-#[pyo3(signature = (n, unique, threads, progress=None, timeout=None, method="auto"))]
+#[pyo3(signature = (n, unique, run, method="auto"))]
 pub(super) fn count_queens(
     py: Python<'_>,
     n: usize,
     unique: bool,
-    threads: usize,
-    progress: Option<Bound<'_, PyAny>>,
-    timeout: Option<f64>,
+    run: &RunOptions,
     method: &str,
 ) -> PyResult<u128> {
     let method = queens::Method::parse(method)?;
-    cancellable(py, timeout, progress, move |ctl| {
+    let threads = run.workers();
+    cancellable(py, run, move |ctl| {
         queens::count_queens(n, unique, method, threads, ctl)
     })
 }
@@ -43,15 +44,15 @@ pub(super) fn queens_method(n: usize, method: &str) -> PyResult<&'static str> {
 
 /// One placement by parallel backtracking, as one byte per row, or `None`.
 #[pyfunction]
-#[pyo3(signature = (n, threads, deterministic, timeout=None))]
+#[pyo3(signature = (n, deterministic, run))]
 pub(super) fn search_queens(
     py: Python<'_>,
     n: usize,
-    threads: usize,
     deterministic: bool,
-    timeout: Option<f64>,
+    run: &RunOptions,
 ) -> PyResult<Option<Py<PyBytes>>> {
-    let found = cancellable(py, timeout, None, move |ctl| {
+    let threads = run.workers();
+    let found = cancellable(py, run, move |ctl| {
         queens::search_queens(n, threads, deterministic, ctl)
     })?;
     Ok(found.map(|p| PyBytes::new(py, &p).unbind()))
@@ -113,4 +114,36 @@ impl QueenStream {
     fn close(&self, py: Python<'_>) {
         self.0.close(py);
     }
+}
+
+/// The plan of `count_queens` with at least `min_tasks` subproblems.
+#[pyfunction]
+#[pyo3(signature = (n, unique, min_tasks, method="auto"))]
+pub(super) fn queens_plan(
+    py: Python<'_>,
+    n: usize,
+    unique: bool,
+    min_tasks: usize,
+    method: &str,
+) -> PyResult<CountPlan> {
+    let method = queens::Method::parse(method)?;
+    let plan = interruptible(py, move |ctl| {
+        queens::plan_queens(n, unique, method, min_tasks, ctl)
+    })?;
+    Ok(CountPlan::of(plan))
+}
+
+/// Add the queens' names to the module.
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("MAX_QUEENS_SEARCH_N", queens::MAX_SEARCH_N)?;
+    m.add("MAX_QUEENS_CONSTRUCT_N", queens::MAX_CONSTRUCT_N)?;
+    m.add("MAX_QUEENS_JOIN_N", queens::join::MAX_JOIN_N)?;
+    m.add_function(wrap_pyfunction!(count_queens, m)?)?;
+    m.add_function(wrap_pyfunction!(queens_method, m)?)?;
+    m.add_function(wrap_pyfunction!(search_queens, m)?)?;
+    m.add_function(wrap_pyfunction!(construct_queens, m)?)?;
+    m.add_function(wrap_pyfunction!(placement_defect, m)?)?;
+    m.add_function(wrap_pyfunction!(queens_plan, m)?)?;
+    m.add_class::<QueenStream>()?;
+    Ok(())
 }

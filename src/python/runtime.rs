@@ -13,6 +13,7 @@
 //!   GIL released and Ctrl-C checked between short waits, and closed (its
 //!   producer cancelled) on `close()` or when the Python object goes.
 
+use super::options::RunOptions;
 use crate::engine::{self, Control};
 use pyo3::exceptions::{PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
@@ -33,21 +34,34 @@ const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
 /// Run `job(ctl)` on its own thread while this one, with the GIL released,
 /// waits for it; Ctrl-C cancels the job and raises `KeyboardInterrupt`, the
-/// `timeout` (seconds) raises `TimeoutError`, and between waits
+/// run's `timeout` (seconds) raises `TimeoutError`, and between waits its
 /// `progress(done, total)`, if given, hears the `Control`'s counters (an
 /// exception from it cancels the job and is raised).
 pub(crate) fn cancellable<R, E>(
     py: Python<'_>,
-    timeout: Option<f64>,
-    progress: Option<Bound<'_, PyAny>>,
+    run: &RunOptions,
     job: impl FnOnce(&Control) -> Result<R, E> + Send + 'static,
 ) -> PyResult<R>
 where
     R: Send + 'static,
     E: Into<PyErr> + Send + 'static,
 {
+    let progress = run.bar(py);
     let poll = |ctl: &Control| report(progress.as_ref(), ctl);
-    cancellable_polling(py, timeout, poll, job)
+    cancellable_polling(py, run.seconds(), poll, job)
+}
+
+/// [`cancellable`] with no timeout and no progress: the short preparations
+/// (a plan, a total) that Ctrl-C may still stop.
+pub(crate) fn interruptible<R, E>(
+    py: Python<'_>,
+    job: impl FnOnce(&Control) -> Result<R, E> + Send + 'static,
+) -> PyResult<R>
+where
+    R: Send + 'static,
+    E: Into<PyErr> + Send + 'static,
+{
+    cancellable_polling(py, None, |_: &Control| Ok(()), job)
 }
 
 /// Tell `progress(done, total)`, if given, the `Control`'s counters, and

@@ -44,6 +44,7 @@ __all__ = [
     "check_executor",
     "checkpoint_directory",
     "checkpoint_ledger",
+    "checkpoint_text",
     "dask_client",
     "resolved",
     "task_threads",
@@ -73,6 +74,13 @@ def _directory_text(path: Any, name: str) -> str:
     if "\0" in text:
         raise ValueError(f"{name} must be a directory path without NUL bytes, got {text!r}")
     return text
+
+
+def checkpoint_text(path: Any) -> str:
+    """``checkpoint=path`` as a string (``str`` or path-like), else
+    ``TypeError``; what it must name is checked where it is used (a
+    directory, or a ledger file of the old form)."""
+    return _directory_text(path, "checkpoint")
 
 
 def spill_directory(path: Any) -> str | None:

@@ -18,6 +18,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from . import _validate
+from ._deprecated import moved
 
 __all__ = [
     "MAX_CELL",
@@ -33,16 +34,34 @@ __all__ = [
 LIGHT = "#f0d9b5"
 DARK = "#b58863"
 MISSING = "#ffffff"
-PATH = "#1f4e9e"
+#: The inks of a piece or a line on a board: a family names its own glyph
+#: after one of them (its pictures module holds the name).
+BLACK = "#222222"
+BLUE = "#1f4e9e"
+PATH = BLUE
 START = "#2e8b57"
 END = "#c0392b"
-QUEEN = "#222222"
-PEG = "#1f4e9e"
 HOLE_RIM = "#5a4a3a"
-#: The peg that has just jumped, and the two holes its jump emptied.
+#: The piece that has just moved, and the cells its move emptied.
 LANDED = "#e69b00"
 EMPTIED = "#f2a7a7"
 LABEL = "#333333"
+
+#: Old names of glyph colours, now their family's: ``name: (ink, new place)``.
+#: Read through :func:`__getattr__` with a ``DeprecationWarning`` for one release.
+_MOVED = {
+    "QUEEN": ("BLACK", "solvers.nqueens.pictures.QUEEN"),
+    "PEG": ("BLUE", "solvers.peg.pictures.PEG"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """An old glyph colour, with a warning that names its new place."""
+    if name in _MOVED:
+        ink, new = _MOVED[name]
+        return moved(f"solvers._engine._draw.{name}", new, globals()[ink])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: The longest side of a picture, in pixels, when the cell size is automatic.
 MAX_PICTURE = 800

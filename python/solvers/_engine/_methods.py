@@ -4,8 +4,10 @@ optional keywords it takes; :func:`pick` resolves ``method="auto"`` and
 take, in the same words for every family.  Each family lists its methods in
 its own subpackage; this module names none.
 
-``threads``, ``progress`` and ``timeout`` every method takes, so they are not
-listed here; the optional keywords are those of :data:`OPTIONS`.
+The run options (:data:`solvers._engine._run.NAMES`) are the keywords a
+method may take: ``threads``, ``progress`` and ``timeout`` (:data:`BASIC`)
+every count takes, so a method lists only which of :data:`OPTIONS` it
+takes; a finder or lister says its :data:`BASIC` ones too.
 
 >>> search = Method("search", frozenset({"executor", "checkpoint"}))
 >>> frontier = Method("frontier", frozenset({"executor", "checkpoint", "memory", "spill"}),
@@ -26,7 +28,10 @@ from typing import Any
 
 from . import _validate
 
-__all__ = ["OPTIONS", "Method", "given", "names", "pick", "refuse"]
+__all__ = ["BASIC", "OPTIONS", "Method", "given", "names", "pick", "refuse"]
+
+#: The run options every count takes.
+BASIC: tuple[str, ...] = ("threads", "progress", "timeout")
 
 #: The optional keywords a method may or may not take, in the order they are
 #: listed in messages.
@@ -47,15 +52,23 @@ class Method:
     takes: frozenset[str]
     not_together: tuple[frozenset[str], ...] = ()
     summary: str = ""
+    basic: frozenset[str] = frozenset(BASIC)
 
     def __post_init__(self) -> None:
-        unknown = self.takes.difference(OPTIONS)
+        unknown = self.takes.difference(OPTIONS) | self.basic.difference(BASIC)
         if unknown:
             raise ValueError(f"method {self.name!r} takes unknown keywords {sorted(unknown)}")
 
+    @property
+    def run_options(self) -> frozenset[str]:
+        """Every run option this method takes."""
+        return self.takes | self.basic
+
     def takes_all(self, keywords: frozenset[str]) -> bool:
         """Whether ``keywords`` (given together) are all this method's."""
-        return keywords <= self.takes and not any(pair <= keywords for pair in self.not_together)
+        return keywords <= self.run_options and not any(
+            pair <= keywords for pair in self.not_together
+        )
 
 
 def given(**options: Any) -> frozenset[str]:
@@ -77,6 +90,15 @@ def _listed(keywords: Iterable[str]) -> str:
     return ", ".join(ordered) if ordered else "none of them"
 
 
+def _listed_all(method: Method) -> str:
+    """What ``method`` takes: its optional keywords, and its basic ones
+    where it lacks one of them (a finder, a lister)."""
+    if method.basic == frozenset(BASIC):
+        return _listed(method.takes)
+    ordered = [k for k in (*BASIC, *OPTIONS) if k in method.run_options]
+    return ", ".join(ordered) if ordered else "none of them"
+
+
 def refuse(
     function: str, method: Method, methods: Sequence[Method], keywords: frozenset[str]
 ) -> None:
@@ -85,16 +107,18 @@ def refuse(
     of them needs another that is missing.  A function of one method (no
     ``method=`` to choose) is named alone."""
     who = function if len(methods) == 1 else f"{function}(method={method.name!r})"
-    for keyword in OPTIONS:
-        if keyword in keywords and keyword not in method.takes:
-            others = [m.name for m in methods if keyword in m.takes]
+    for keyword in (*BASIC, *OPTIONS):
+        if keyword in keywords and keyword not in method.run_options:
+            others = [m.name for m in methods if keyword in m.run_options]
             where = (
-                f"the methods that take {keyword}=: {', '.join(others)}"
+                ""
+                if len(methods) == 1
+                else f"; the methods that take {keyword}=: {', '.join(others)}"
                 if others
-                else f"no method of {function} takes {keyword}="
+                else f"; no method of {function} takes {keyword}="
             )
             raise ValueError(
-                f"{who} does not take {keyword}= (it takes: {_listed(method.takes)}); {where}"
+                f"{who} does not take {keyword}= (it takes: {_listed_all(method)}){where}"
             )
     for pair in method.not_together:
         if pair <= keywords:

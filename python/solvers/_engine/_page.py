@@ -1,25 +1,37 @@
-"""The page that steps through a peg-solitaire game: HTML, style and script.
+"""The page that steps through a sequence of figures (a game, one move at a
+time): HTML, style and script, naming no family.
 
 The template is plain text with ``@NAME@`` slots (``str.format`` would trip
 over the braces of CSS and JavaScript); :func:`fill` puts in the title, the
-number of jumps, the play delay and one ``<figure class="step">`` per
-position.  The script shows one figure at a time and keeps the step in the
-URL fragment.
+word for one step and for several (``STEP``, ``STEPS``: ``move`` and
+``moves``, say), the number of steps (``COUNT``), the play delay and one
+``<figure class="step">`` per figure.  The script shows one figure at a time
+and keeps the step in the URL fragment.
 """
 
 from __future__ import annotations
 
 import re
 
+#: The slots of the template, each filled by :func:`fill`.
+SLOTS = frozenset({"TITLE", "STEP", "STEPS", "COUNT", "DELAY", "FIGURES"})
+
 
 def fill(values: dict[str, str]) -> str:
     """The page with every ``@NAME@`` slot replaced by ``values[NAME]``, in one
-    pass, so that no filled-in text is itself searched for slots.
+    pass, so that no filled-in text is itself searched for slots.  ``STEP``
+    and ``STEPS`` stand in the script's strings too: plain letters only.
 
-    >>> page = fill({"TITLE": "@JUMPS@", "JUMPS": "3", "DELAY": "700", "FIGURES": ""})
-    >>> "<title>@JUMPS@</title>" in page, "jump 0 of 3" in page
+    >>> page = fill({"TITLE": "@COUNT@", "STEP": "move", "STEPS": "moves", "COUNT": "3",
+    ...              "DELAY": "700", "FIGURES": ""})
+    >>> "<title>@COUNT@</title>" in page, "move 0 of 3" in page
     (True, True)
     """
+    if set(values) != SLOTS:
+        raise ValueError(f"the page fills the slots {sorted(SLOTS)}, got {sorted(values)}")
+    for slot in ("STEP", "STEPS"):
+        if not (values[slot].isascii() and values[slot].isalpha()):
+            raise ValueError(f"{slot} must be a word of ASCII letters, got {values[slot]!r}")
     return re.sub(r"@([A-Z]+)@", lambda slot: values[slot.group(1)], TEMPLATE)
 
 
@@ -44,10 +56,10 @@ figcaption { margin-top: 6px; }
 <body>
 <h1>@TITLE@</h1>
 <div class="controls">
-<button type="button" id="prev" title="previous jump (left arrow)">Prev</button>
-<button type="button" id="play" title="play the jumps one after another">Play</button>
-<button type="button" id="next" title="next jump (right arrow)">Next</button>
-<span id="label" aria-live="polite">jump 0 of @JUMPS@</span>
+<button type="button" id="prev" title="previous @STEP@ (left arrow)">Prev</button>
+<button type="button" id="play" title="play the @STEPS@ one after another">Play</button>
+<button type="button" id="next" title="next @STEP@ (right arrow)">Next</button>
+<span id="label" aria-live="polite">@STEP@ 0 of @COUNT@</span>
 </div>
 @FIGURES@
 <script>
@@ -78,7 +90,7 @@ figcaption { margin-top: 6px; }
     steps[current].classList.remove("current");
     steps[k].classList.add("current");
     current = k;
-    label.textContent = "jump " + k + " of " + last;
+    label.textContent = "@STEP@ " + k + " of " + last;
     if (remember && window.location.hash !== "#" + k) {
       try {
         // the fragment follows the step, so a reload or a link shows it again

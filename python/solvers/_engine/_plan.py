@@ -27,13 +27,18 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from .. import _core
-from . import _args, _deadline, _progress, _validate, _workers
+from . import _args, _deadline, _methods, _progress, _validate, _workers
 from ._checkpoint import Checkpoint, Lock
 from ._deadline import Deadline
+from ._run import RunKeywords, RunOptions
+from ._run import core as core_options
 from ._sizing import IN_FLIGHT, TaskSizes
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = [
     "DEFAULT_SUBPROBLEMS",
@@ -53,6 +58,9 @@ __all__ = [
 
 #: Subproblems in a plan made for distribution (at least; fewer if the tree is smaller).
 DEFAULT_SUBPROBLEMS = 4096
+
+#: What a plan's count takes of the run options.
+PLAN_METHOD = _methods.Method("subproblems", frozenset({"executor", "checkpoint"}))
 
 
 @dataclass(frozen=True)
@@ -137,7 +145,7 @@ def count_subproblems(
     left = _deadline.until(None if deadline is None else _validate.seconds(deadline, "deadline"))
     here = _core_plan(family, params)
     began = time.perf_counter()
-    counts = Counts(here.count_each(_indices(batch, len(here)), workers, None, left))
+    counts = Counts(here.count_each(_indices(batch, len(here)), core_options(workers, left)))
     counts.seconds = time.perf_counter() - began
     return counts
 
@@ -275,24 +283,20 @@ class Plan:
         params = self.params if problem is None else problem(self.params)
         return json.dumps({"family": self.family, "params": params})
 
-    def count(
-        self,
-        *,
-        executor: Executor | None = None,
-        checkpoint: str | os.PathLike[str] | None = None,
-        threads: int | None = None,
-        progress: bool = False,
-        timeout: float | None = None,
-    ) -> int:
+    def count(self, **run_options: Unpack[RunKeywords]) -> int:
         """The sum of every subproblem's count, on ``executor`` (default: in
-        this process), recorded in ``checkpoint`` (a directory) if given."""
+        this process), recorded in ``checkpoint`` (a directory) if given;
+        the run options as for every count (not ``parts``, ``memory`` or
+        ``spill``: the plan is cut already, and nothing is layered)."""
+        options = RunOptions.of("Plan.count", run_options)
+        _methods.refuse("Plan.count", PLAN_METHOD, (PLAN_METHOD,), options.given())
         return run(
             self,
-            executor=executor,
-            checkpoint=checkpoint,
-            threads=threads,
-            progress=progress,
-            timeout=timeout,
+            executor=options.executor,
+            checkpoint=options.checkpoint,
+            threads=options.threads,
+            progress=options.progress,
+            timeout=options.timeout,
         )
 
 
@@ -364,7 +368,7 @@ def _run(
 
             plan_here = _core_plan(work.family, work.params)
             workers = _validate.threads(threads)
-            plan_here.count_each(todo, workers, None, deadline.left(), finished)
+            plan_here.count_each(todo, core_options(workers, deadline.left()), finished)
         else:
             workers = _args.workers_of(executor) or os.cpu_count() or 1
             each = _args.task_threads(executor, threads)

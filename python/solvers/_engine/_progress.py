@@ -3,11 +3,19 @@ installed (``pip install solvers[progress]``), a plain text line otherwise.
 
 What a bar counts must be honest.  Counts and searches report finished
 subproblems of a fixed plan, so a rate and an estimate of the time left make
-sense.  The peg DP reports finished layers, whose sizes rise and fall by
-orders of magnitude: its bar shows the layer and its size, never a time left.
-A count that knows no total at all (the cover memo, which fills its table
-depth first) shows a line with the time elapsed (``open_ended``), so that
-every count with ``progress=True`` shows that it runs.
+sense.  A layered DP reports finished layers, whose sizes may rise and fall
+by orders of magnitude: its bar (``eta=False``) shows the layer and its
+size, never a time left.  A count that knows no total at all (a memo that
+fills its table depth first) shows a line with the time elapsed
+(``open_ended``), so that every count with ``progress=True`` shows that it
+runs.
+
+A call shows its bar in a ``with`` block (:data:`shown`), which closes it
+however the call ends:
+
+>>> with shown(False, "count") as bar:
+...     bar is None
+True
 """
 
 from __future__ import annotations
@@ -16,9 +24,12 @@ import contextlib
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import Any, ParamSpec
 
 ProgressCallback = Callable[[int, int], None]
+
+_P = ParamSpec("_P")
 
 #: Quick calls stay silent: nothing is drawn in their first half second.
 SILENT_SECONDS = 0.5
@@ -75,8 +86,8 @@ class ProgressBar:
             self._bar.update(done - self._bar.n)
             self._last_text = time.monotonic()
         elif time.monotonic() - self._last_text >= TEXT_EVERY:
-            # A unit can take minutes (a frontier step near the board's
-            # middle): the elapsed time and the note still move.
+            # A unit can take minutes (a step of a layered count near its
+            # widest layer): the elapsed time and the note still move.
             self._last_text = time.monotonic()
             self._bar.refresh()
 
@@ -158,6 +169,12 @@ def make(
     eta: bool = True,
     open_ended: bool = False,
 ) -> ProgressBar | None:
+    """The bar of a call with ``progress`` (a bool): a :class:`ProgressBar`
+    for ``True``, ``None`` for ``False`` (or ``None``).
+
+    >>> make(False, "count") is None
+    True
+    """
     if progress is None or progress is False:
         return None
     if progress is True:
@@ -165,24 +182,24 @@ def make(
     raise TypeError(f"progress must be True or False, got {progress!r}")
 
 
-@contextlib.contextmanager
-def shown(
-    progress: Any,
-    description: str,
-    *,
-    unit: str = "subproblem",
-    eta: bool = True,
-    open_ended: bool = False,
-) -> Iterator[ProgressBar | None]:
-    """The bar of a call (``None`` without ``progress``), closed however the call ends.
+def closing(
+    made: Callable[_P, ProgressBar | None],
+) -> Callable[_P, AbstractContextManager[ProgressBar | None]]:
+    """``made``, the bar it returns closed at the end of a ``with`` block
+    however the block ends; it takes the arguments ``made`` takes."""
 
-    >>> with shown(False, "count") as bar:
-    ...     bar is None
-    True
-    """
-    bar = make(progress, description, unit=unit, eta=eta, open_ended=open_ended)
-    try:
-        yield bar
-    finally:
-        if bar is not None:
-            bar.close()
+    @contextlib.contextmanager
+    def bar_of(*args: _P.args, **kwargs: _P.kwargs) -> Iterator[ProgressBar | None]:
+        bar = made(*args, **kwargs)
+        try:
+            yield bar
+        finally:
+            if bar is not None:
+                bar.close()
+
+    return bar_of
+
+
+#: The bar of a call (``None`` without ``progress``), closed however the call
+#: ends: :func:`make` as a context manager, with its arguments.
+shown = closing(make)

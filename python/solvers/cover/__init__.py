@@ -15,7 +15,7 @@ built on it, each a small module reading covers back into its own results
 
 >>> problem = ExactCover([("a", "b"), ("c",), ("a",), ("b", "c"), ("b",)])
 >>> count_covers(problem), find_cover(problem, deterministic=True), is_cover(problem, [0, 1])
-(3, (0, 1), True)
+(3, Cover((0, 1)), True)
 """
 
 from .check import is_cover
@@ -26,12 +26,14 @@ from .listing import covers
 from .pieces import PIECE_SETS, Piece, piece_set
 from .problem import ExactCover
 from .queens import QueensCover
+from .result import Cover
 from .sudoku import Sudoku
 from .tiling import Tiling, TilingPuzzle
 
 __all__ = [
     "COUNT_METHODS",
     "PIECE_SETS",
+    "Cover",
     "ExactCover",
     "LangfordPairs",
     "LangfordSequence",

@@ -4,17 +4,19 @@ checkpoint), and the plan the search splits into."""
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import Executor
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from .. import _core
 from .._engine import _methods, _plan, _progress, _validate
 from .._engine._deadline import Deadline
+from .._engine._run import RunKeywords, RunOptions
 from .methods import METHODS, SEARCH
 from .problem import ExactCover, core_problem
 
 __all__ = ["COUNT_METHODS", "count_covers", "plan_covers"]
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 #: The ways :func:`count_covers` can count.
 COUNT_METHODS: tuple[str, ...] = _methods.names(METHODS)
@@ -37,14 +39,7 @@ def count_covers(
     problem: ExactCover,
     *,
     method: str = "auto",
-    threads: int | None = None,
-    progress: bool = False,
-    timeout: float | None = None,
-    executor: Executor | None = None,
-    parts: int | None = None,
-    checkpoint: str | os.PathLike[str] | None = None,
-    memory: int | str | None = None,
-    spill: str | os.PathLike[str] | Literal[False] | None = None,
+    **run: Unpack[RunKeywords],
 ) -> int:
     """The number of covers of ``problem``: sets of options covering each
     primary item exactly once and each secondary item at most once (or
@@ -70,33 +65,24 @@ def count_covers(
     >>> count_covers(problem), count_covers(problem, method="memo", threads=1)
     (3, 3)
     """
+    opts = RunOptions.of("count_covers", run)
     problem = _problem(problem)
-    keywords = _methods.given(
-        executor=executor, parts=parts, checkpoint=checkpoint, memory=memory, spill=spill
-    )
     # The deadline runs from the call, not from the search: stating a problem
     # of millions of options in the core takes a while of it.
-    clock = Deadline(timeout)
+    clock = Deadline(opts.timeout)
     core = core_problem(problem)
     faster = _core.cover_method(core, "auto")  # the core knows the problem's shape
     order = (faster, *(m.name for m in METHODS if m.name != faster))
-    chosen = _methods.pick("count_covers", METHODS, method, keywords, order).name
-    workers = _validate.threads(threads)
-    if executor is not None or checkpoint is not None:
+    chosen = _methods.pick("count_covers", METHODS, method, opts.given(), order).name
+    if opts.executor is not None or opts.checkpoint is not None:
         work = plan_covers(problem, subproblems=_plan.DEFAULT_SUBPROBLEMS)
-        return work.count(
-            executor=executor,
-            checkpoint=checkpoint,
-            threads=threads,
-            progress=progress,
-            timeout=timeout,
-        )
+        return work.count(options=opts)
     # The memo fills its table depth first and knows no total: its bar
     # shows the time elapsed.
     memo = chosen == "memo"
     what = _described(problem) + (", memo" if memo else "")
-    with _progress.shown(progress, what, open_ended=memo) as bar, clock.stated():
-        return int(_core.count_covers(core, workers, bar, clock.remaining(), chosen))
+    with _progress.shown(opts.progress, what, open_ended=memo) as bar, clock.stated():
+        return int(_core.count_covers(core, opts.core(bar, timeout=clock.remaining()), chosen))
 
 
 def plan_covers(problem: ExactCover, *, subproblems: int, method: str = "search") -> _plan.Plan:
@@ -115,7 +101,7 @@ def plan_covers(problem: ExactCover, *, subproblems: int, method: str = "search"
 def build_plan(problem: ExactCover, subproblems: int) -> Any:
     """The core's plan of ``plan_covers(problem, subproblems=...)`` (built in
     each process that counts a subproblem of it)."""
-    return _core.CountPlan.cover(core_problem(problem), subproblems)
+    return _core.covers_plan(core_problem(problem), subproblems)
 
 
 def plan_key(params: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -1,8 +1,9 @@
 """Polyomino pieces for tilings: :class:`Piece` (a set of cells with a name,
 drawn in text, turned and flipped), the catalogue of standard sets
 (:func:`piece_set`: the 12 pentominoes under their usual letters, the 5
-tetrominoes, trominoes, the domino, the monomino) and the reading of cells
-drawn in text that boards share (:func:`read_cells`).
+tetrominoes, trominoes, the domino, the monomino) and what boards share with
+pieces: the reading of cells drawn in text (:func:`read_cells`) and the grid
+that cells span (:func:`extent`).
 
 Cells are ``(row, col)``, row 0 at the top, as everywhere in the package.  A
 piece is kept *normalised*: moved so that its topmost row and leftmost column
@@ -29,7 +30,7 @@ from typing import Any
 
 from .._engine import _validate
 
-__all__ = ["PIECE_SETS", "TURNS", "Piece", "piece_set", "read_cells"]
+__all__ = ["PIECE_SETS", "TURNS", "Piece", "extent", "piece_set", "read_cells"]
 
 Cell = tuple[int, int]
 
@@ -97,6 +98,17 @@ def read_cells(text: Any, what: str, filled: str, blank: str) -> frozenset[Cell]
     return frozenset(cells)
 
 
+def extent(cells: Iterable[Cell]) -> tuple[int, int]:
+    """The rows and columns of the grid, from row and column 0, that
+    ``cells`` (not empty) reach.
+
+    >>> extent([(0, 3), (2, 1)])
+    (3, 4)
+    """
+    cells = list(cells)
+    return max(r for r, _ in cells) + 1, max(c for _, c in cells) + 1
+
+
 def _normalised(cells: Iterable[Cell]) -> tuple[Cell, ...]:
     cells = list(cells)
     top = min(r for r, _ in cells)
@@ -154,11 +166,11 @@ class Piece:
 
     @property
     def rows(self) -> int:
-        return max(r for r, _ in self.cells) + 1
+        return extent(self.cells)[0]
 
     @property
     def cols(self) -> int:
-        return max(c for _, c in self.cells) + 1
+        return extent(self.cells)[1]
 
     def __len__(self) -> int:
         return len(self.cells)

@@ -1,5 +1,6 @@
 """The exact-cover problem: :class:`ExactCover`, its checks, and its flat
-encoding for the Rust core (:func:`core_problem`).
+encoding for the Rust core (:func:`core_problem`).  The reading of what it
+is given (item lists, 0/1 matrices) is :mod:`solvers.cover.reading`'s.
 
 Items are numbered in ``problem.items`` order (primary then secondary) and
 colours in order of first appearance in the options (from 1; 0 is no
@@ -9,7 +10,6 @@ colour): the numbering the core and :func:`~solvers.is_cover` work in.
 from __future__ import annotations
 
 import hashlib
-import numbers
 from array import array
 from collections.abc import Hashable, Iterable
 from itertools import chain
@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 from .. import _core
 from .._engine import _packing, _validate
 from .dlx import parse, write
+from .reading import MATRIX_HINT, check_hashable, item_list, matrix_options, zero_one
 
 __all__ = ["MAX_ENTRIES", "ExactCover", "core_problem"]
 
@@ -27,61 +28,6 @@ MAX_ENTRIES: int = min(_core.MAX_COVER_ITEMS, _core.MAX_COVER_OPTIONS)
 
 #: A repr longer than this shows a summary instead of the options.
 _REPR_LIMIT = 400
-
-#: The words for options given as a 0/1 matrix.
-_MATRIX_HINT = (
-    "the options look like a 0/1 matrix (rows of 0 and 1 of one length): for one, use "
-    "ExactCover.from_matrix(matrix) (a row per option, a column per item, 1 where the "
-    "option covers the item); ExactCover(options) takes each option as its items"
-)
-
-
-def _bit(value: Any) -> bool:
-    """Whether ``value`` is a number 0 or 1 (an int, a bool, a numpy scalar)."""
-    if not isinstance(value, numbers.Number) and not hasattr(value, "dtype"):
-        return False
-    try:
-        return bool(value == 0 or value == 1)
-    except Exception:  # noqa: BLE001 - a value that does not compare
-        return False
-
-
-def _zero_one(rows: Any) -> bool:
-    """Whether ``rows`` (a list of sequences) look like a 0/1 matrix: at least
-    two columns, every row as long, every entry a number 0 or 1."""
-    width = None
-    for row in rows:
-        if not isinstance(row, (tuple, list)):
-            return False
-        if width is None:
-            width = len(row)
-        if len(row) != width or width < 2 or not all(map(_bit, row)):
-            return False
-    return width is not None
-
-
-def _hashable(value: Any, what: str) -> None:
-    """A ``TypeError`` naming ``what`` unless ``value`` can be a dictionary key."""
-    try:
-        hash(value)
-    except TypeError:
-        raise TypeError(
-            f"{what} must be hashable (a str, int, tuple, ...), got {type(value).__name__} "
-            f"{_validate.shown(value)}"
-        ) from None
-
-
-def _item_list(value: Any, name: str) -> tuple[Hashable, ...]:
-    """The items of ``primary=`` or ``secondary=``: an iterable (not a string)
-    of distinct hashable items."""
-    items = tuple(_validate.iterable(value, name, "an iterable of items (a list, a tuple, ...)"))
-    seen: set[Any] = set()
-    for item in items:
-        _hashable(item, f"an item of {name}")
-        if item in seen:
-            raise ValueError(f"{name} lists the item {_validate.shown(item)} twice")
-        seen.add(item)
-    return items
 
 
 class ExactCover:
@@ -139,16 +85,16 @@ class ExactCover:
         colors: bool = False,
     ) -> None:
         self._colored = _validate.flag(colors, "colors")
-        self._secondary = _item_list(secondary, "secondary")
+        self._secondary = item_list(secondary, "secondary")
         given = _validate.iterable(options, "options", "an iterable of options")
         tolist = getattr(options, "tolist", None)
-        if getattr(options, "ndim", None) == 2 and callable(tolist) and _zero_one(tolist()):
-            raise ValueError(_MATRIX_HINT)  # a numpy array of 0 and 1
+        if getattr(options, "ndim", None) == 2 and callable(tolist) and zero_one(tolist()):
+            raise ValueError(MATRIX_HINT)  # a numpy array of 0 and 1
         self._options = tuple(self._option(k, option) for k, option in enumerate(given))
         if primary is None:
             self._primary = self._first_seen(set(self._secondary))
         else:
-            self._primary = _item_list(primary, "primary")
+            self._primary = item_list(primary, "primary")
             both = set(self._primary).intersection(self._secondary)
             if both:
                 raise ValueError(
@@ -199,7 +145,7 @@ class ExactCover:
         except TypeError:  # an unhashable item: find it, to say where it is
             for k, option in enumerate(self._options):
                 for item in self._names(option):
-                    _hashable(item, f"an item of option {k}")
+                    check_hashable(item, f"an item of option {k}")
             raise
         return tuple(item for item in seen if item not in secondary)
 
@@ -207,15 +153,15 @@ class ExactCover:
         """The error of option ``k``, whose items ``names`` are not all known and distinct."""
         seen = set()
         for item in names:
-            _hashable(item, f"an item of option {k}")
+            check_hashable(item, f"an item of option {k}")
             if item not in self._index:
                 raise ValueError(
                     f"option {k} holds the item {_validate.shown(item)}, which is not in "
                     "primary or secondary"
                 )
             if item in seen:
-                if _zero_one(self._options):
-                    raise ValueError(_MATRIX_HINT)
+                if zero_one(self._options):
+                    raise ValueError(MATRIX_HINT)
                 raise ValueError(
                     f"option {k} holds the item {_validate.shown(item)} twice (an option "
                     "covers an item once)"
@@ -267,7 +213,7 @@ class ExactCover:
                 f"option {k} gives the primary item {_validate.shown(item)} the "
                 f"colour {_validate.shown(colour)}: only secondary items have colours"
             )
-        _hashable(colour, f"the colour of {_validate.shown(item)} in option {k}")
+        check_hashable(colour, f"the colour of {_validate.shown(item)} in option {k}")
         return palette.setdefault(colour, len(palette) + 1)
 
     # ------------------------------------------------------------ attributes
@@ -456,60 +402,8 @@ class ExactCover:
         >>> ExactCover.from_matrix([[1, 1, 0], [1, 0, 1]], ["a", "b", "x"], secondary=1).secondary
         ('x',)
         """
-        tolist = getattr(matrix, "tolist", None)
-        rows = tolist() if callable(tolist) else matrix
-        rows = [
-            tuple(_validate.iterable(row, f"row {r} of the matrix", "a sequence of 0 and 1"))
-            for r, row in enumerate(
-                _validate.iterable(rows, "matrix", "a list of rows of 0 and 1, or a 2-D array")
-            )
-        ]
-        names = None if items is None else _item_list(items, "items")
-        width = len(rows[0]) if rows else 0 if names is None else len(names)
-        names = tuple(range(width)) if names is None else names
-        if len(names) != width:
-            raise ValueError(
-                f"items names {len(names)} columns, the matrix has {width} (its row 0)"
-            )
-        chosen = _secondary_columns(secondary, names)
-        options = []
-        for r, row in enumerate(rows):
-            if len(row) != width:
-                raise ValueError(
-                    f"row {r} of the matrix has {len(row)} entries, row 0 has {width}: "
-                    "every row has one entry per item"
-                )
-            if not all(map(_bit, row)):
-                c = next(c for c, value in enumerate(row) if not _bit(value))
-                raise ValueError(
-                    f"row {r}, column {c} of the matrix holds {_validate.shown(row[c])}: "
-                    "a 0/1 matrix holds 0 (the option leaves the item) and 1 (it covers it)"
-                )
-            options.append(tuple(names[c] for c, value in enumerate(row) if value))
-        primary = [item for item in names if item not in chosen]
-        return cls(options, primary=primary, secondary=[i for i in names if i in chosen])
-
-
-def _secondary_columns(secondary: Any, names: tuple[Hashable, ...]) -> set[Any]:
-    """The items of :meth:`ExactCover.from_matrix`'s ``secondary``: a count
-    of the last columns, or the names of some of ``names``."""
-    if isinstance(secondary, numbers.Integral) and not isinstance(secondary, bool):
-        count = int(secondary)
-        if not 0 <= count <= len(names):
-            raise ValueError(
-                f"secondary={count}: the matrix has {len(names)} columns, so at least 0 "
-                f"and at most {len(names)} of them may be secondary"
-            )
-        return set(names[len(names) - count :])
-    chosen = _item_list(secondary, "secondary")
-    known = set(names)
-    for item in chosen:
-        if item not in known:
-            raise ValueError(
-                f"secondary names the item {_validate.shown(item)}, which is not a column "
-                "of the matrix (items names the columns)"
-            )
-    return set(chosen)
+        options, primary, secondary_items = matrix_options(matrix, items, secondary)
+        return cls(options, primary=primary, secondary=secondary_items)
 
 
 def _restore(

@@ -27,7 +27,7 @@ from typing import Any
 from .._engine import _validate
 from . import pictures
 from .model import Model, Stated
-from .pieces import PIECE_SETS, TURNS, Piece, piece_set, read_cells
+from .pieces import PIECE_SETS, TURNS, Piece, extent, piece_set, read_cells
 
 __all__ = ["EACH", "Tiling", "TilingPuzzle"]
 
@@ -157,13 +157,14 @@ class TilingPuzzle(Model["Tiling"]):
                 f"each piece once: the {len(found)} pieces cover {sum(map(len, found))} cells, "
                 f"the board has {len(cells)} (give each='any' to use pieces any number of times)"
             )
+        rows, cols = extent(cells)
         for name, value in (
             ("cells", cells),
             ("pieces", found),
             ("each", each),
             ("turns", turns),
-            ("rows", max(r for r, _ in cells) + 1),
-            ("cols", max(c for _, c in cells) + 1),
+            ("rows", rows),
+            ("cols", cols),
         ):
             object.__setattr__(self, name, value)
 
@@ -260,11 +261,11 @@ class Tiling:
 
     @property
     def rows(self) -> int:
-        return max(r for r, _ in self.board) + 1
+        return extent(self.board)[0]
 
     @property
     def cols(self) -> int:
-        return max(c for _, c in self.board) + 1
+        return extent(self.board)[1]
 
     def __len__(self) -> int:
         return len(self.placements)

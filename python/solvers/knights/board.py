@@ -201,6 +201,12 @@ class KnightBoard:
     def _mask_list(self) -> list[bool] | None:
         return None if self.mask is None else list(self.mask)
 
+    @property
+    def spec(self) -> tuple[int, int, list[bool] | None]:
+        """The board as the core takes it: ``(rows, cols, mask)``, the mask
+        (row by row, ``True`` on a square) ``None`` for the whole rectangle."""
+        return self.rows, self.cols, self._mask_list()
+
 
 def search_limit(board: KnightBoard, what: str) -> None:
     rows, cols = board.span

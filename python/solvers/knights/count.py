@@ -5,17 +5,19 @@ process, on an executor or resumed from a checkpoint)."""
 from __future__ import annotations
 
 import contextlib
-import os
-from concurrent.futures import Executor
-from typing import Literal
+from typing import TYPE_CHECKING
 
 from .. import _core
 from .._engine import _args, _methods, _plan, _progress, _rounds, _validate
 from .._engine._checkpoint import Lock
+from .._engine._run import RunKeywords, RunOptions
 from . import frontier_dist
 from .board import LOWER_LEFT, KnightBoard, Square, Start, frontier_limit, search_limit
 from .methods import METHODS, preferred
 from .plan import pair_plan, search_plan
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 #: The ways ``count_tours`` can count; the answer never depends on the choice.
 COUNT_METHODS: tuple[str, ...] = _methods.names(METHODS)
@@ -28,16 +30,9 @@ def count_tours(
     board: str | KnightBoard | None = None,
     start: Start = LOWER_LEFT,
     closed: bool = False,
-    threads: int | None = None,
-    progress: bool = False,
-    timeout: float | None = None,
-    method: str = "auto",
-    executor: Executor | None = None,
-    parts: int | None = None,
-    checkpoint: str | os.PathLike[str] | None = None,
-    memory: int | str | None = None,
-    spill: str | os.PathLike[str] | Literal[False] | None = None,
     end: Square | None = None,
+    method: str = "auto",
+    **run: Unpack[RunKeywords],
 ) -> int:
     """The number of knight's tours of the board from ``start``.
 
@@ -61,8 +56,9 @@ def count_tours(
     method that takes every keyword given.  A keyword the method does not
     take raises ``ValueError`` naming the methods that do.
 
-    The optional keywords mean the same for every count of the package:
-    ``executor`` (any :class:`concurrent.futures.Executor`, e.g. a process
+    The run options (``**run``: :class:`solvers.RunOptions`' fields as
+    keywords, or ``options=RunOptions(...)``) mean the same for every count
+    of the package: ``executor`` (any :class:`concurrent.futures.Executor`, e.g. a process
     pool or a Dask client's ``get_executor()``) runs the count's tasks
     there, ``threads`` each; ``parts`` cuts each layer of a layered DP into
     that many partitions on the executor (``None``: one per worker where the
@@ -111,19 +107,15 @@ def count_tours(
     >>> count_tours(5, 6, start="all", method="pairs")  # 66 pairs of ends up to symmetry
     37568
     """
+    opts = RunOptions.of("count_tours", run)
+    executor, checkpoint, parts = opts.executor, opts.checkpoint, opts.parts
     kb = KnightBoard.from_args(rows, cols, board)
-    asked = _args.budget_of(memory, spill, executor)
-    spill_dir = _args.spill_directory(spill)
+    _args.budget_of(opts.memory, opts.spill, executor)  # spill=False refuses executor=
     first = kb.start_square(start, allow_all=True)
     closed = _validate.flag(closed, "closed")
-    workers = _validate.threads(threads)
-    seconds = _validate.timeout(timeout)
     last = None if end is None else kb.square_of(end, "end")
-    keywords = _methods.given(
-        executor=executor, parts=parts, checkpoint=checkpoint, memory=memory, spill=spill
-    )
     chosen = _methods.pick(
-        "count_tours", METHODS, method, keywords, _problem_order(kb, closed, last)
+        "count_tours", METHODS, method, opts.given(), _problem_order(kb, closed, last)
     ).name
     if last is not None:
         if first is None:
@@ -150,42 +142,24 @@ def count_tours(
     what = f"knight's tours {kb.rows}x{kb.cols}"
 
     def split(work: _plan.Plan) -> int:
-        """``work`` (a plan of subproblems) counted with this call's keywords."""
-        return work.count(
-            executor=executor,
-            checkpoint=checkpoint,
-            threads=threads,
-            progress=progress,
-            timeout=timeout,
-        )
+        """``work`` (a plan of subproblems) counted with this call's options."""
+        return work.count(options=opts.without("memory", "spill", "parts"))
 
     if chosen == "pairs":
-        return split(pair_plan(kb, first, asked, spill_dir, what))
+        spill_dir = _args.spill_directory(opts.spill)
+        return split(pair_plan(kb, first, opts.memory_asked(), spill_dir, what))
     if chosen == "frontier":
         frontier_limit(kb)
         try:
             if executor is not None:
-                spec = (kb.rows, kb.cols, kb._mask_list(), first, closed)
-                threads_each = _args.task_threads(_args.check_executor(executor), threads)
-                return frontier_dist.count(
-                    spec, executor, threads_each, progress, timeout, spill_dir, what, parts
-                )
+                spec = (*kb.spec, first, closed)
+                return frontier_dist.count(spec, opts, what)
             saved = None if checkpoint is None else _args.checkpoint_directory(checkpoint)
             held = contextlib.nullcontext() if saved is None else Lock.of_layers(saved)
-            with held, _progress.shown(progress, what, unit="square", eta=False) as bar:
+            with held, _progress.shown(opts.progress, what, unit="square", eta=False) as bar:
+                core = opts.core(bar)
                 high, low, _widest, _spilled = _core.count_tours_frontier(
-                    kb.rows,
-                    kb.cols,
-                    kb._mask_list(),
-                    first,
-                    closed,
-                    workers,
-                    bar,
-                    seconds,
-                    _args.resolved(asked),
-                    spill_dir,
-                    saved,
-                    last,
+                    kb.spec, first, closed, core, last
                 )
             return high << 128 | low  # 256-bit counts: 3x100 has about 10^53 tours
         except OverflowError:
@@ -196,10 +170,8 @@ def count_tours(
     search_limit(kb, "count_tours")
     if executor is not None or checkpoint is not None:
         return split(search_plan(kb, first, closed, _plan.DEFAULT_SUBPROBLEMS, what))
-    with _progress.shown(progress, what) as bar:
-        return _core.count_tours(
-            kb.rows, kb.cols, kb._mask_list(), first, closed, workers, bar, seconds
-        )
+    with _progress.shown(opts.progress, what) as bar:
+        return _core.count_tours(kb.spec, first, closed, opts.core(bar))
 
 
 def _problem_order(board: KnightBoard, closed: bool, end: Square | None) -> tuple[str, ...]:

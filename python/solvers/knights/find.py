@@ -3,12 +3,16 @@ constructions of the core; boards of millions of squares)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .. import _core
-from .._engine import _packing, _validate
+from .._engine import _packing, _run, _validate
+from .._engine._run import RunKeywords
 from .board import LOWER_LEFT, MAX_FIND_CELLS, KnightBoard, Square
 from .tour import Tour
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 
 def find_tour(
@@ -18,8 +22,8 @@ def find_tour(
     board: str | KnightBoard | None = None,
     start: Square | Literal["lower-left"] = LOWER_LEFT,
     closed: bool = False,
-    threads: int | None = None,
-    timeout: float | None = None,
+    deterministic: bool = False,
+    **run: Unpack[RunKeywords],
 ) -> Tour | None:
     """One tour from ``start``, found fast, or ``None`` if the board has none.
 
@@ -34,7 +38,10 @@ def find_tour(
     failed heuristic falls back to the exact search, so ``None`` is certain
     there; on larger boards ``None`` comes only from exact arguments (colours,
     connectivity, Schwenk's theorem, the outer lines of 4-wide boards) and a
-    failure of every method raises ``RuntimeError``.
+    failure of every method raises ``RuntimeError``.  Every one of these
+    ways is deterministic (the exact search keeps the first tour in its
+    order), so the tour is the same for every ``threads``, with
+    ``deterministic=True`` (a promise) or without it.
 
     >>> find_tour(4, 4) is None
     True
@@ -42,18 +49,18 @@ def find_tour(
     >>> len(big), big.verify()
     (90000, True)
     """
+    opts = _run.taken("find_tour", _run.FINDING, run)
     kb = KnightBoard.from_args(rows, cols, board)
     first = kb.start_square(start, allow_all=False)
     assert first is not None  # only "all" gives None, refused here
     closed = _validate.flag(closed, "closed")
-    workers = _validate.threads(threads)
-    seconds = _validate.timeout(timeout)
+    _validate.flag(deterministic, "deterministic")
     if kb.cells > MAX_FIND_CELLS:
         raise ValueError(
             f"find_tour works on boards of at most {MAX_FIND_CELLS} cells; "
             f"a {kb.rows}x{kb.cols} board has {kb.cells}"
         )
-    packed = _core.find_tour(kb.rows, kb.cols, kb._mask_list(), first, closed, workers, seconds)
+    packed = _core.find_tour(kb.spec, first, closed, opts.core())
     if packed is None:
         return None
     return Tour._from_order(kb, _packing.unpack(packed))

@@ -39,8 +39,9 @@ from concurrent.futures import Executor
 from typing import Any
 
 from .. import _core
-from .._engine import _args, _progress, _rounds, _workers
+from .._engine import _args, _progress, _rounds, _run, _workers
 from .._engine._deadline import Deadline
+from .._engine._run import RunOptions
 
 __all__ = ["count", "parts_for"]
 
@@ -66,21 +67,10 @@ def _round_task(
     """One owner's task in the round of sweep step ``step`` (runs on a worker)."""
     _workers.watch_parent()  # a worker whose driver is killed goes too
     rows, cols, mask, start, closed = spec
+    run = _run.core(_args.worker_threads(threads), timeout)
+    board = (rows, cols, mask)
     return _core.frontier_round(
-        rows,
-        cols,
-        mask,
-        start,
-        closed,
-        step,
-        owner,
-        parts,
-        inputs,
-        width,
-        total,
-        out,
-        _args.worker_threads(threads),
-        timeout,
+        board, start, closed, step, owner, parts, inputs, width, total, out, run
     )
 
 
@@ -96,32 +86,27 @@ def parts_for(executor: Executor) -> int:
     return _rounds.parts(None, executor)
 
 
-def count(
-    spec: Spec,
-    executor: Executor,
-    threads: int,
-    progress: Any,
-    timeout: Any,
-    spill: str | None,
-    what: str,
-    parts: int | None = None,
-) -> int:
+def count(spec: Spec, options: RunOptions, what: str) -> int:
     """The directed tours of the frontier count of ``spec``, round by round on
     ``executor`` (``threads`` per task; ``0``: the worker's), each layer cut
     into ``parts`` partitions (``None``: :func:`parts_for` the executor), its
     partition files in a new directory inside ``spill``."""
     rows, cols, mask, start, closed = spec
-    deadline = Deadline(timeout)
-    steps, high, low = _core.frontier_steps(rows, cols, mask, start, closed)
+    executor = _args.check_executor(options.executor)
+    threads = _args.task_threads(executor, options.threads)
+    deadline = Deadline(options.timeout)
+    steps, high, low = _core.frontier_steps((rows, cols, mask), start, closed)
     if steps == 0:
         return int(high) << 128 | int(low)
-    parts = _rounds.parts(parts, executor)
+    parts = _rounds.parts(options.parts, executor)
+    spill = _args.spill_directory(options.spill)
     parent = os.path.abspath(spill if spill is not None else tempfile.gettempdir())
     directory = _rounds.new_directory(parent)
     try:
-        with _progress.shown(progress, what, unit="square", eta=False) as bar:
+        with _progress.shown(options.progress, what, unit="square", eta=False) as bar:
             paths = _sweep(spec, executor, (steps, parts), threads, deadline, directory, bar)
-        high, low = _core.frontier_tours(rows, cols, mask, start, closed, *_halves(paths))
+        board = (rows, cols, mask)
+        high, low = _core.frontier_tours(board, start, closed, *_halves(paths))
         return int(high) << 128 | int(low)
     finally:
         _rounds.remove_directory(directory)

@@ -64,9 +64,8 @@ def build_search(
     size: int,
 ) -> _core.CountPlan:
     """The core's plan of a tour count, from the parameters a :class:`Plan` carries."""
-    return _core.CountPlan.tours(
-        rows, cols, None if mask is None else list(mask), start, closed, size
-    )
+    board = (rows, cols, None if mask is None else list(mask))
+    return _core.tours_plan(board, start, closed, size)
 
 
 def pair_plan(
@@ -94,10 +93,14 @@ def build_pairs(
     memory: int | str | None,
     spill: str | None,
 ) -> _core.CountPlan:
-    """The core's plan of ``count_tours(..., method="pairs")``."""
-    return _core.CountPlan.tour_pairs(
-        rows, cols, None if mask is None else list(mask), start, _args.resolved(memory), spill
+    """The core's plan of ``count_tours(..., method="pairs")`` (``memory``:
+    what :meth:`~solvers._engine._run.RunOptions.memory_asked` says, resolved
+    on the worker that builds the plan)."""
+    board = (rows, cols, None if mask is None else list(mask))
+    plan, _pairs = _core.tour_pairs_plan(
+        board, start, _core.RunOptions(0, None, None, memory, spill)
     )
+    return plan
 
 
 def pairs_problem(params: tuple[Any, ...]) -> tuple[Any, ...]:

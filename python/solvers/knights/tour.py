@@ -50,7 +50,7 @@ _SQUARES = "an iterable of (row, col) squares"
 
 
 def _defect(kb: KnightBoard, order: array[int], closed: bool) -> str | None:
-    return _core.tour_defect(kb.rows, kb.cols, kb._mask_list(), _packing.pack(order), closed)
+    return _core.tour_defect(kb.spec, _packing.pack(order), closed)
 
 
 @functools.total_ordering

@@ -4,14 +4,16 @@ from a checkpoint), and the plan it splits into."""
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import Executor
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from .. import _core
 from .._engine import _methods, _plan, _progress, _validate
+from .._engine._run import RunKeywords, RunOptions
 from .limits import search_n
 from .methods import METHODS
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 #: The largest board ``method="join"`` counts (its tables grow about 8x per
 #: two sizes: see the README's memory table).
@@ -30,14 +32,7 @@ def count_queens(
     *,
     unique: bool = False,
     method: str = "auto",
-    threads: int | None = None,
-    progress: bool = False,
-    timeout: float | None = None,
-    executor: Executor | None = None,
-    parts: int | None = None,
-    checkpoint: str | os.PathLike[str] | None = None,
-    memory: int | str | None = None,
-    spill: str | os.PathLike[str] | Literal[False] | None = None,
+    **run: Unpack[RunKeywords],
 ) -> int:
     """The number of ways to place ``n`` non-attacking queens on an ``n x n`` board
     (OEIS A000170), or with ``unique=True`` the number of those distinct under
@@ -69,28 +64,18 @@ def count_queens(
     >>> [count_queens(n, unique=True) for n in range(1, 11)]
     [1, 0, 0, 1, 2, 1, 6, 12, 46, 92]
     """
+    opts = RunOptions.of("count_queens", run)
     n = search_n(n, "count_queens")
     unique = _validate.flag(unique, "unique")
-    keywords = _methods.given(
-        executor=executor, parts=parts, checkpoint=checkpoint, memory=memory, spill=spill
-    )
     faster = _core.queens_method(n, "auto")  # the core knows where the join applies
     order = (faster, *(m.name for m in METHODS if m.name != faster))
-    method = _methods.pick("count_queens", METHODS, method, keywords, order).name
+    method = _methods.pick("count_queens", METHODS, method, opts.given(), order).name
     method = _core.queens_method(n, method)
-    workers = _validate.threads(threads)
-    seconds = _validate.timeout(timeout)
-    if executor is not None or checkpoint is not None:
+    if opts.executor is not None or opts.checkpoint is not None:
         work = plan_queens(n, unique=unique, subproblems=_plan.DEFAULT_SUBPROBLEMS, method=method)
-        return work.count(
-            executor=executor,
-            checkpoint=checkpoint,
-            threads=threads,
-            progress=progress,
-            timeout=timeout,
-        )
-    with _progress.shown(progress, f"{n}-queens") as bar:
-        return _core.count_queens(n, unique, workers, bar, seconds, method)
+        return work.count(options=opts)
+    with _progress.shown(opts.progress, f"{n}-queens") as bar:
+        return _core.count_queens(n, unique, opts.core(bar), method)
 
 
 def plan_queens(

@@ -18,6 +18,6 @@ FAMILY = Family(
     "nqueens",
     command="queens",
     cli="solvers.nqueens.cli",
-    splits=(Splittable("queens", _core.CountPlan.queens, count_queens, plan_queens),),
+    splits=(Splittable("queens", _core.queens_plan, count_queens, plan_queens),),
     counts=(count_queens,),
 )

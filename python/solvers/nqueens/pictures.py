@@ -19,7 +19,10 @@ from .._engine._draw import fmt
 if TYPE_CHECKING:
     from .placement import Placement
 
-__all__ = ["MAX_TEXT_QUEENS", "placement_svg", "placement_text"]
+__all__ = ["MAX_TEXT_QUEENS", "QUEEN", "placement_svg", "placement_text"]
+
+#: The colour of a queen in a picture.
+QUEEN = _draw.BLACK
 
 
 #: Boards larger than this print as a summary instead of a grid.
@@ -54,7 +57,7 @@ def placement_svg(placement: Placement, *, cell: float | None = None) -> str:
     for r, c in enumerate(placement):
         parts.append(
             f'<circle class="queen" cx="{fmt(c * size + half)}" cy="{fmt(r * size + half)}" '
-            f'r="{fmt(radius)}" fill="{_draw.QUEEN}"/>'
+            f'r="{fmt(radius)}" fill="{QUEEN}"/>'
         )
     parts.append("</svg>")
     return "\n".join(parts)

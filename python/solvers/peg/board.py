@@ -14,7 +14,9 @@ A :class:`PegBoard` is a set of holes on one of two grids:
 Holes are numbered in reading order (row, then column); hole ``i`` is
 ``board.holes[i]`` and is bit ``i`` of a position in the core, so a board has
 at most 64 holes.  Boards are immutable and hashable and compare equal when
-they have the same geometry and the same holes.
+they have the same geometry and the same holes.  This module owns the class
+and its catalog; the grids, jumps and symmetries are worked out in
+:mod:`solvers.peg.geometry`, the text drawings in :mod:`solvers.peg.board_text`.
 
 >>> board = PegBoard.english()
 >>> len(board), len(board.jumps), len(board.symmetries), board.center
@@ -34,68 +36,31 @@ o o o o
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .._engine import _validate
 from . import pictures
+from .board_text import draw_holes, read_drawing
+from .geometry import DIRECTIONS as DIRECTIONS  # read here by tests/peg/test_board.py
+from .geometry import (
+    GEOMETRIES,
+    MAX_HOLES,
+    MAX_SPAN,
+    Jump,
+    Permutation,
+    Square,
+    centres,
+    find_jumps,
+    find_symmetries,
+    grid,
+    too_many,
+)
 
 __all__ = ["GEOMETRIES", "MAX_HOLES", "MAX_SPAN", "Hole", "PegBoard", "Square"]
 
-Square = tuple[int, int]
 #: A hole, given as a ``(row, col)`` square or as its index in ``board.holes``.
 Hole = Square | int
-Jump = tuple[int, int, int]
-Permutation = tuple[int, ...]
-
-#: A position is kept in one 64-bit word in the core: one bit per hole.
-MAX_HOLES: int = 64
-#: The holes of a board lie within this many rows and columns.  Holes that
-#: jumps connect span at most 64; the limit keeps a drawing or a picture of a
-#: board of far-flung holes small.
-MAX_SPAN: int = 2 * MAX_HOLES
-
-GEOMETRIES: tuple[str, ...] = ("square", "triangle")
-
-#: Jump directions (row, col offsets) of each geometry.
-DIRECTIONS: dict[str, tuple[Square, ...]] = {
-    "square": ((-1, 0), (0, -1), (0, 1), (1, 0)),
-    "triangle": ((-1, -1), (-1, 0), (0, -1), (0, 1), (1, 0), (1, 1)),
-}
-
-PEG_CHARS = "ox1"
-EMPTY_CHARS = ".0"
-NO_HOLE_CHARS = " #"
-_EXPECTED = "expected o, x, 1 for a peg, . or 0 for an empty hole, space or # for no hole"
-
-
-def _lattice_maps(geometry: str) -> tuple[tuple[int, int, int, int], ...]:
-    """The linear maps ``(a, b, c, d)``: ``(r, c) -> (a*r + b*c, c*r + d*c)`` that
-    permute the jump directions of the grid: the point symmetries of the lattice
-    (8 for the square grid, 12 for the triangular one)."""
-    directions = set(DIRECTIONS[geometry])
-    maps = []
-    for a in (-1, 0, 1):
-        for b in (-1, 0, 1):
-            for c in (-1, 0, 1):
-                for d in (-1, 0, 1):
-                    if a * d - b * c not in (1, -1):
-                        continue
-                    image = {(a * dr + b * dc, c * dr + d * dc) for dr, dc in directions}
-                    if image == directions:
-                        maps.append((a, b, c, d))
-    return tuple(maps)
-
-
-_MAPS = {geometry: _lattice_maps(geometry) for geometry in GEOMETRIES}
-
-
-def _too_many(count: int, what: str) -> ValueError:
-    return ValueError(
-        f"a peg board has at most {MAX_HOLES} holes (the core stores a board in 64 bits); "
-        f"{what} has {count}"
-    )
 
 
 class PegBoard:
@@ -134,88 +99,17 @@ class PegBoard:
     _hash: int
 
     def __init__(self, holes: Iterable[Square], geometry: str = "square") -> None:
-        if not isinstance(geometry, str):
-            raise TypeError(
-                f"geometry must be 'square' or 'triangle', got {type(geometry).__name__}"
-            )
-        if geometry not in GEOMETRIES:
-            raise ValueError(f"geometry must be 'square' or 'triangle', got {geometry!r}")
-        if isinstance(holes, (str, bytes)) or not isinstance(holes, Iterable):
-            raise TypeError(
-                "holes must be an iterable of (row, col) pairs; "
-                "use PegBoard.parse() to read a drawing"
-            )
-        seen: set[Square] = set()
-        for item in holes:
-            square = _validate.square(item, "hole")
-            if square in seen:
-                raise ValueError(f"hole {square} is listed twice")
-            seen.add(square)
-            if len(seen) > MAX_HOLES:
-                raise _too_many(len(seen), "this board (at least)")
-        if not seen:
-            raise ValueError("a peg board needs at least one hole")
-        ordered = tuple(sorted(seen))
-        if geometry == "square":
-            top = ordered[0][0]
-            left = min(c for _, c in ordered)
-            if top != 0 or left != 0:
-                raise ValueError(
-                    "square boards use the coordinates of their bounding grid: the top row "
-                    "with a hole is row 0 and the leftmost column with a hole is column 0; "
-                    f"these holes start at row {top}, column {left}"
-                )
-            rows = ordered[-1][0] + 1
-            cols = max(c for _, c in ordered) + 1
-        else:
-            for r, c in ordered:
-                if not 0 <= c <= r:
-                    raise ValueError(
-                        f"hole {(r, c)} is not on the triangular grid: "
-                        "triangle boards have holes (r, c) with 0 <= c <= r"
-                    )
-            rows = cols = ordered[-1][0] + 1
-        if max(rows, cols) > MAX_SPAN:
-            raise ValueError(
-                f"the holes of a peg board lie within {MAX_SPAN} rows and {MAX_SPAN} columns; "
-                f"these span {rows} x {cols}"
-            )
+        ordered, rows, cols = grid(holes, geometry)
+        index = {square: i for i, square in enumerate(ordered)}
         set_ = object.__setattr__
         set_(self, "_geometry", geometry)
         set_(self, "_holes", ordered)
-        set_(self, "_index", {square: i for i, square in enumerate(ordered)})
+        set_(self, "_index", index)
         set_(self, "_rows", rows)
         set_(self, "_cols", cols)
-        set_(self, "_jumps", self._find_jumps())
-        set_(self, "_symmetries", self._find_symmetries())
+        set_(self, "_jumps", find_jumps(geometry, index))
+        set_(self, "_symmetries", find_symmetries(geometry, ordered, index))
         set_(self, "_hash", hash((geometry, ordered)))
-
-    def _find_jumps(self) -> tuple[Jump, ...]:
-        index = self._index
-        jumps = []
-        for (r, c), i in index.items():
-            for dr, dc in DIRECTIONS[self._geometry]:
-                over = index.get((r + dr, c + dc))
-                to = index.get((r + 2 * dr, c + 2 * dc))
-                if over is not None and to is not None:
-                    jumps.append((i, over, to))
-        return tuple(sorted(jumps))
-
-    def _find_symmetries(self) -> tuple[Permutation, ...]:
-        # Every symmetry of the hole set is a symmetry of the grid: a point
-        # symmetry of the lattice followed by the translation that maps the
-        # (reading-order) first hole of the image onto the first hole.
-        holes, index = self._holes, self._index
-        identity = tuple(range(len(holes)))
-        found = {identity}
-        for a, b, c, d in _MAPS[self._geometry]:
-            image = [(a * r + b * k, c * r + d * k) for r, k in holes]
-            low = min(image)
-            dr, dc = holes[0][0] - low[0], holes[0][1] - low[1]
-            perm = tuple(index.get((r + dr, k + dc), -1) for r, k in image)
-            if -1 not in perm:
-                found.add(perm)
-        return (identity, *sorted(found - {identity}))
 
     # ------------------------------------------------------------ immutability
 
@@ -430,7 +324,7 @@ class PegBoard:
         n = _validate.positive(n, "n")
         count = 2 * n * n - 2 * n + 1
         if count > MAX_HOLES:
-            raise _too_many(count, f"diamond({n})")
+            raise too_many(count, f"diamond({n})")
         m = n - 1
         return cls(
             [
@@ -452,7 +346,7 @@ class PegBoard:
         rows = _validate.positive(rows, "rows")
         count = rows * (rows + 1) // 2
         if count > MAX_HOLES:
-            raise _too_many(count, f"triangle({rows})")
+            raise too_many(count, f"triangle({rows})")
         return cls([(r, c) for r in range(rows) for c in range(r + 1)], "triangle")
 
     @classmethod
@@ -465,7 +359,7 @@ class PegBoard:
         rows = _validate.positive(rows, "rows")
         cols = _validate.positive(cols, "cols")
         if rows * cols > MAX_HOLES:
-            raise _too_many(rows * cols, f"rectangle({rows}, {cols})")
+            raise too_many(rows * cols, f"rectangle({rows}, {cols})")
         return cls([(r, c) for r in range(rows) for c in range(cols)])
 
     def _catalog_name(self) -> str | None:
@@ -539,61 +433,7 @@ class PegBoard:
         >>> sorted(empty)
         [(0, 0), (2, 1)]
         """
-        if not isinstance(text, str):
-            raise TypeError(f"board must be a str drawing the board, got {type(text).__name__}")
-        triangle = _validate.flag(triangle, "triangle")
-        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-        for number, line in enumerate(lines, start=1):
-            if "\t" in line:
-                raise ValueError(
-                    f"line {number}, column {line.index(chr(9)) + 1}: tab characters are not "
-                    "allowed; use spaces (or # for no hole)"
-                )
-        numbered = [(number, line.rstrip(" ")) for number, line in enumerate(lines, start=1)]
-        while numbered and not numbered[0][1]:
-            numbered.pop(0)
-        while numbered and not numbered[-1][1]:
-            numbered.pop()
-        if not numbered:
-            raise ValueError(
-                "board text is empty: draw the board one line per row, "
-                "o for a hole with a peg, . for an empty hole, space or # for no hole"
-            )
-        indent = min(len(line) - len(line.lstrip(" ")) for _, line in numbered if line)
-        cells: dict[Square, bool] = {}  # hole -> has a peg
-        for row, (number, line) in enumerate(numbered):
-            found = 0
-            for column in range(indent, len(line)):
-                char = line[column]
-                if char == " " and triangle:
-                    continue
-                if char not in PEG_CHARS and char not in EMPTY_CHARS and char not in NO_HOLE_CHARS:
-                    raise ValueError(
-                        f"line {number}, column {column + 1}: unexpected {char!r} ({_EXPECTED})"
-                    )
-                square = (row, found) if triangle else (row, column - indent)
-                found += 1
-                if triangle and found > row + 1:
-                    break
-                if char not in NO_HOLE_CHARS:
-                    cells[square] = char in PEG_CHARS
-                    if len(cells) > MAX_HOLES:
-                        raise _too_many(len(cells), "the drawing (at least)")
-            if triangle and found != row + 1:
-                many = "more" if found > row + 1 else f"only {found}"
-                raise ValueError(
-                    f"line {number}: row {row} of a triangle has {row + 1} "
-                    f"{'hole' if row == 0 else 'holes'} (o, x, 1, . or 0; # for a missing one), "
-                    f"this line has {many}"
-                )
-        if not cells:
-            raise ValueError(
-                "the drawing has no holes (o, x, 1 for a peg, . or 0 for an empty hole)"
-            )
-        if not triangle:
-            top = min(r for r, _ in cells)
-            left = min(c for _, c in cells)
-            cells = {(r - top, c - left): peg for (r, c), peg in cells.items()}
+        cells = read_drawing(text, triangle=triangle)
         board = cls(cells, "triangle" if triangle else "square")
         return board, frozenset(square for square, peg in cells.items() if not peg)
 
@@ -612,23 +452,7 @@ class PegBoard:
           ooo
         """
         gone = {self._holes[i] for i in self.normalize_squares(empty, "empty")}
-        index = self._index
-
-        def char(square: Square, missing: str) -> str:
-            if square not in index:
-                return missing
-            return "." if square in gone else "o"
-
-        if self._geometry == "triangle":
-            rows = self._rows
-            return "\n".join(
-                " " * (rows - 1 - r) + " ".join(char((r, c), "#") for c in range(r + 1))
-                for r in range(rows)
-            )
-        return "\n".join(
-            "".join(char((r, c), " ") for c in range(self._cols)).rstrip()
-            for r in range(self._rows)
-        )
+        return draw_holes(self._geometry, self._rows, self._cols, self._index, gone)
 
     def __str__(self) -> str:
         return self.draw()
@@ -643,15 +467,7 @@ class PegBoard:
         >>> PegBoard.rectangle(1, 2).centres(10)
         (20, 10, [(5.0, 5.0), (15.0, 5.0)])
         """
-        if self._geometry == "triangle":
-            rows, step = self._rows, size * math.sqrt(3) / 2
-            centres = [
-                ((c - r / 2 + (rows - 1) / 2) * size + size / 2, r * step + size / 2)
-                for r, c in self._holes
-            ]
-            return rows * size, (rows - 1) * step + size, centres
-        centres = [(c * size + size / 2, r * size + size / 2) for r, c in self._holes]
-        return self._cols * size, self._rows * size, centres
+        return centres(self._geometry, self._rows, self._cols, self._holes, size)
 
     def to_svg(self, empty: Iterable[Square | int] = (), *, cell: float | None = None) -> str:
         """An SVG picture of the board with a peg (a filled disc) in every hole

@@ -7,7 +7,9 @@ from __future__ import annotations
 from concurrent.futures import Executor
 from typing import Any, Literal
 
+from .. import _core
 from .._engine import _args
+from .._engine._run import RunOptions
 from . import dp
 from .board import Hole, PegBoard
 from .dist import Distributed
@@ -97,12 +99,13 @@ def dp_driver(
     (without it, ``memory="auto"``'s), spilling into ``spill``; all in
     memory with ``spill=False``.  The caller has already refused the
     keywords its method does not take (:func:`solvers._engine._methods.refuse`)."""
-    budget = _args.budget(memory, spill, executor)
+    _args.budget_of(memory, spill, executor)  # spill=False takes no memory= or executor=
     spill_dir = _args.spill_directory(spill)
     if executor is not None:
         return Distributed(board, group, executor, parts, threads, progress, timeout, spill_dir)
-    if budget is not None:
-        return dp.Budgeted(board, group, threads, progress, timeout, budget, spill_dir)
+    asked = RunOptions(memory=memory, spill=spill).memory_asked()  # resolved in the core
+    if asked is not None and (asked != "default" or _core.available_memory() is not None):
+        return dp.Budgeted(board, group, threads, progress, timeout, asked, spill_dir)
     return dp.Local(board, group, threads, progress, timeout)
 
 

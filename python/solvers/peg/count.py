@@ -8,15 +8,18 @@ import hashlib
 import json
 import os
 import shutil
-from concurrent.futures import Executor
-from typing import Literal
+from typing import TYPE_CHECKING
 
 from .._engine import _args, _methods
 from .._engine._checkpoint import Checkpoint, Lock
+from .._engine._run import RunKeywords, RunOptions
 from . import dp
 from .board import Hole, PegBoard
 from .calls import Finish, checked_board, dp_driver, finish_hole, overflow, reachable_class
 from .methods import METHODS
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 #: The ways ``count_peg_solutions`` can count; the answer never depends on the choice.
 COUNT_METHODS: tuple[str, ...] = _methods.names(METHODS)
@@ -27,15 +30,8 @@ def count_peg_solutions(
     *,
     start: Hole,
     finish: Finish = "start",
-    threads: int | None = None,
-    progress: bool = False,
-    timeout: float | None = None,
     method: str = "auto",
-    executor: Executor | None = None,
-    parts: int | None = None,
-    checkpoint: str | os.PathLike[str] | None = None,
-    memory: int | str | None = None,
-    spill: str | os.PathLike[str] | Literal[False] | None = None,
+    **run: Unpack[RunKeywords],
 ) -> int:
     """The number of jump sequences from ``board`` full but ``start`` to a single
     peg on ``finish``: a hole, ``"start"`` (the default: the classic
@@ -69,17 +65,19 @@ def count_peg_solutions(
     >>> count_peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3), memory="1MiB")
     432
     """
+    opts = RunOptions.of("count_peg_solutions", run)
+    executor, parts, checkpoint = opts.executor, opts.parts, opts.checkpoint
+    memory, spill = opts.memory, opts.spill
     board = checked_board(board)
     s = board.normalize_square(start, "start")
-    keywords = _methods.given(
-        executor=executor, parts=parts, checkpoint=checkpoint, memory=memory, spill=spill
-    )
-    method = _methods.pick("count_peg_solutions", METHODS, method, keywords).name
+    method = _methods.pick("count_peg_solutions", METHODS, method, opts.given()).name
     f = finish_hole(board, finish, s)
     group = board.symmetries_fixing(s) if f is None else board.symmetries_fixing(s, f)
     if memory is None and checkpoint is not None and _kept_in_memory(checkpoint):
         spill = False  # a count checkpointed in memory goes on there
-    driver = dp_driver(board, group, executor, parts, threads, progress, timeout, memory, spill)
+    driver = dp_driver(
+        board, group, executor, parts, opts.threads, opts.progress, opts.timeout, memory, spill
+    )
     ledger = None
     saved = None
     lock = None  # the checkpoint's, held throughout

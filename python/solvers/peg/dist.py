@@ -25,19 +25,13 @@ How the layers travel: through files, not through the driver.  Every count
 gets a directory of its own, ``solvers-parts-<pid>-<n>-<random>`` inside
 ``spill`` (the system's temporary directory by default; on a cluster, a
 shared filesystem that every worker sees at the same path), made by the
-driver when the count needs it.  A task writes its pieces (``PegLayer.to_bytes``
-each, with its header and checksum) one after another to one file of its own,
-``r<round>-<owner>-<pid>-<random>.peg``, first under a temporary name and then
-renamed (``os.replace``), so no task ever reads a half-written file; a task run
-twice writes two files and each run's references point into its own.  It
-returns only *references*, ``(path, offset, size)`` for each piece, plain
-tuples that pickle small; the driver regroups the references by owner and
-hands each task of the next round the references addressed to it.  The task
-reads each slice and rebuilds the piece with ``PegLayer.from_bytes``, which
-checks the header, the length and the checksum: a missing, truncated or
-altered piece is an error naming its file, never a wrong count.  No layer
-passes through the driver, which only writes the start (one position) and
-reads the one-peg layer at the end (at most one position a hole).
+driver when the count needs it.  Each task writes its pieces to one file of
+its own and returns only references to them (:mod:`solvers.peg.piece_files`
+owns the files and their checks); the driver regroups the references by
+owner and hands each task of the next round the references addressed to it.
+No layer passes through the driver, which only writes the start (one
+position) and reads the one-peg layer at the end (at most one position a
+hole).
 
 Who deletes what.  The driver removes a round's input files (all the files
 of the round that wrote them, leftovers of a task run twice included) once
@@ -62,77 +56,32 @@ meeting layer is split a second time, by the owner of the complements.
 Tasks are module-level functions with plain arguments (the board as its hole
 count, jumps and symmetry group, pieces as references, the name of the file
 to write); each process builds the board's kernel once and keeps it.
-
->>> import shutil, tempfile
->>> from solvers import _core
->>> kernel = _core.PegKernel(3, [(0, 1, 2), (2, 1, 0)], [[0, 1, 2]])
->>> directory = tempfile.mkdtemp()
->>> (packed,) = _write(os.path.join(directory, "r00000-0000"), [kernel.start([0])])
->>> [(positions, reference)] = packed
->>> path, offset, size = reference
->>> positions, offset, size, _read(reference).items()
-(1, 0, 72, [(6, 1)])
->>> copy = os.path.join(directory, "r00000-0001-copy.peg")
->>> _ = shutil.copy(path, copy)  # the same piece in another file: refused
->>> _read((copy, offset, size))
-Traceback (most recent call last):
-...
-ValueError: peg piece file '.../r00000-0001-copy.peg', offset 0: the piece does not match ...
->>> os.truncate(path, size - 1)  # a piece cut short is refused, never misread
->>> _read(reference)
-Traceback (most recent call last):
-...
-ValueError: peg piece file '.../r00000-0000-...peg' is truncated: 72 bytes wanted at offset 0, ...
->>> shutil.rmtree(directory)
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
-import hashlib
 import os
-import secrets
 import tempfile
 from collections.abc import Callable
 from typing import Any
 
 from .. import _core
-from .._engine import _args, _rounds, _workers
+from .._engine import _args, _rounds, _run, _workers
 from .._engine._deadline import Deadline
 from .._engine._rounds import DEFAULT_PARTS, MAX_PARTS
 from .board import PegBoard
 from .dp import Driver, Spec, new_kernel
+from .piece_files import Packed, Ref, read_piece, write_pieces
 
 __all__ = ["DEFAULT_PARTS", "MAX_PARTS", "Distributed", "Ref"]
 
 
-#: Where a piece lies: ``(path, offset, size)``, a slice of a file in the
-#: count's directory holding one ``PegLayer.to_bytes()``.
-Ref = tuple[str, int, int]
-
 #: A layer in flight: for each owner, the references of the pieces addressed to it.
 Pieces = list[list[Ref]]
 
-#: A task's output: for each owner, its piece as ``(positions, reference)`` or None.
-Packed = list[tuple[int, Ref] | None]
-
-SUFFIX = ".peg"
-
-#: Bytes of the check written before each piece: a BLAKE2b digest of the
-#: piece bound to the name of its file and its offset there, so a piece read
-#: from another file (one task's file copied over another's) or moved within
-#: one is refused, never counted twice.  (``PegLayer.from_bytes`` checks the
-#: piece's own bytes.)
-_CHECK = 16
-
-
-def _check(path: str, offset: int, data: bytes) -> bytes:
-    digest = hashlib.blake2b(digest_size=_CHECK, person=b"solvers-piece/1")
-    digest.update(os.path.basename(path).encode("utf-8", "surrogateescape"))
-    digest.update(offset.to_bytes(8, "little"))
-    digest.update(data)
-    return digest.digest()
+#: The old name of :func:`write_pieces`, which tests/peg/test_files.py calls here.
+_write = write_pieces
 
 
 # ---------------------------------------------------------------- in the workers
@@ -153,81 +102,8 @@ def _kernel(spec: Spec) -> _core.PegKernel:
     return kernel
 
 
-def _missing(path: str) -> FileNotFoundError:
-    return FileNotFoundError(
-        errno.ENOENT,
-        "peg piece file or directory is missing here: spill= must be a directory that every "
-        "worker sees at the same path (or the count has ended)",
-        path,
-    )
-
-
-def _read(ref: Ref) -> _core.PegLayer:
-    """The piece ``ref`` points at, checked by ``PegLayer.from_bytes`` (header,
-    length, checksum): a missing, truncated or altered piece raises, naming
-    its file."""
-    path, offset, size = ref
-    try:
-        with open(path, "rb") as file:
-            file.seek(offset)
-            data = file.read(size)
-    except FileNotFoundError:
-        raise _missing(path) from None
-    if len(data) != size or size < _CHECK:
-        raise ValueError(
-            f"peg piece file {path!r} is truncated: {size} bytes wanted at offset {offset}, "
-            f"{len(data)} there"
-        )
-    check, data = data[:_CHECK], data[_CHECK:]
-    if check != _check(path, offset, data):
-        raise ValueError(
-            f"peg piece file {path!r}, offset {offset}: the piece does not match its check "
-            "(altered, or written to another file or place)"
-        )
-    try:
-        return _core.PegLayer.from_bytes(data)
-    except ValueError as error:
-        raise ValueError(f"peg piece file {path!r}, offset {offset}: {error}") from None
-
-
-def _write(prefix: str, *groups: list[Any]) -> list[Packed]:
-    """The non-empty layers of each of ``groups`` written one after another to
-    one new file, ``prefix`` and a tail of its own (this process and a random
-    token: a task run twice writes two files), and where each lies: for each
-    group, ``(positions, reference)`` per layer, None for an empty one.  The
-    file is written under a temporary name and renamed when complete, so no
-    reader ever sees half of it.  Nothing is written if every layer is empty."""
-    path = f"{prefix}-{os.getpid()}-{secrets.token_hex(4)}{SUFFIX}"
-    out: list[Packed] = [[None] * len(layers) for layers in groups]
-    if not any(len(layer) for layers in groups for layer in layers):
-        return out
-    temporary = f"{path}.tmp"
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        with open(temporary, "xb") as file:
-            offset = 0
-            for packed, layers in zip(out, groups, strict=True):
-                for owner, layer in enumerate(layers):
-                    if len(layer):
-                        data = layer.to_bytes()
-                        data = _check(path, offset, data) + data
-                        # Only where the disk has room (the rule of every spill).
-                        _core.check_disk(folder, len(data), "a peg piece file")
-                        file.write(data)
-                        packed[owner] = (len(layer), (path, offset, len(data)))
-                        offset += len(data)
-        os.replace(temporary, path)
-    except FileNotFoundError:
-        raise _missing(temporary) from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.remove(temporary)
-        raise
-    return out
-
-
 def _merged(kernel: _core.PegKernel, pieces: list[Ref], threads: int, clock: Deadline) -> Any:
-    return kernel.merge([_read(ref) for ref in pieces], threads, clock.remaining())
+    return kernel.merge([read_piece(ref) for ref in pieces], _run.core(threads, clock.remaining()))
 
 
 def _round_task(
@@ -257,13 +133,15 @@ def _round_task(
     kernel = _kernel(spec)
     workers = _args.worker_threads(threads)
     part = _merged(kernel, pieces, workers, clock)
-    ended = int(kernel.stuck(part, workers, clock.remaining())) if stuck else 0
+    ended = int(kernel.stuck(part, _run.core(workers, clock.remaining()))) if stuck else 0
     groups = []
     if grow:
-        groups.append(kernel.expand_split(part, parts, workers, complement, clock.remaining()))
+        groups.append(
+            kernel.expand_split(part, parts, _run.core(workers, clock.remaining()), complement)
+        )
     if mirror:
-        groups.append(kernel.split(part, parts, workers, True, clock.remaining()))
-    written = iter(_write(prefix, *groups))
+        groups.append(kernel.split(part, parts, _run.core(workers, clock.remaining()), True))
+    written = iter(write_pieces(prefix, *groups))
     children = next(written) if grow else None
     mirrored = next(written) if mirror else None
     return len(part), children, mirrored, ended
@@ -284,8 +162,8 @@ def _meet_task(
     kernel = _kernel(spec)
     workers = _args.worker_threads(threads)
     merged = _merged(kernel, other, workers, clock)
-    layers = [_read(ref) for ref in pieces]
-    return kernel.meet_pieces(layers, merged, workers, clock.remaining())
+    layers = [read_piece(ref) for ref in pieces]
+    return kernel.meet_pieces(layers, merged, _run.core(workers, clock.remaining()))
 
 
 # ---------------------------------------------------------------- in the driver
@@ -452,9 +330,11 @@ class Distributed(Driver):
         position have the same owner."""
         complement = side == "b"
         layer = self.kernel.start([hole])
-        pieces = self.kernel.split(layer, self.parts, 1, complement, self.deadline.left())
+        pieces = self.kernel.split(
+            layer, self.parts, _run.core(1, self.deadline.left()), complement
+        )
         tag = self._tag()
-        written = _write(self._prefix(tag, 0), pieces)
+        written = write_pieces(self._prefix(tag, 0), pieces)
         return _Side(self._regroup(written)[0], layer.pegs, complement, tag)
 
     def expand(self, side: _Side, name: str) -> _Side:
@@ -500,7 +380,7 @@ class Distributed(Driver):
         position a hole)."""
         if side.empty():
             return None
-        pieces = [_read(ref) for owner in side.pieces for ref in owner]
-        last = self.kernel.merge(pieces, 1, self.deadline.left())
+        pieces = [read_piece(ref) for owner in side.pieces for ref in owner]
+        last = self.kernel.merge(pieces, _run.core(1, self.deadline.left()))
         self.note(len(last), last.pegs, layer=False)
         return last

@@ -37,12 +37,14 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import _core
-from .._engine import _progress, _validate
-from .._engine._checkpoint import Checkpoint
+from .._engine import _progress, _run, _validate
+from .._engine._checkpoint import Checkpoint, LayerTable
 from .._engine._deadline import Deadline
-from .board import PegBoard, Permutation
+from .board import PegBoard
+from .geometry import Permutation
 
 __all__ = [
+    "LAYERS",
     "Budgeted",
     "Driver",
     "Local",
@@ -53,6 +55,12 @@ __all__ = [
     "new_kernel",
     "spec_of",
 ]
+
+#: Where a count in this process keeps its newest layers in its checkpoint's
+#: ledger: a row per side (``"a"`` from the start, ``"b"`` from the finish)
+#: with the layer's peg count, and a log of every layer saved.  These names
+#: are in every such checkpoint file: they never change.
+LAYERS = LayerTable(table="layers", number="pegs", log="layer_log")
 
 #: A board as the kernel takes it: holes, jumps, symmetry group (plain
 #: tuples, so it pickles small and keys a cache).
@@ -87,6 +95,12 @@ class Driver(abc.ABC):
         self.done = 0
         self.spec = spec_of(board, group)
         self.kernel = new_kernel(self.spec)
+
+    def core_options(self, *, threads: int | None = None) -> Any:
+        """The core's options for one call of the kernel: this driver's
+        threads (or ``threads``) and the seconds left."""
+        workers = getattr(self, "workers", 1) if threads is None else threads
+        return _run.core(workers, self.deadline.left())
 
     def plan(self, layers: int, *, join: bool = False) -> None:
         """The bar's total: ``layers`` expansions (and a join's rounds)."""
@@ -169,6 +183,7 @@ class Local(Driver):
 
     def keep(self, ledger: Checkpoint) -> None:
         """Save every layer in ``ledger`` and resume from the layers it holds."""
+        ledger.keep_layers(LAYERS)
         self.ledger = ledger
 
     def start(self, side: str, hole: int) -> _core.PegLayer:
@@ -196,9 +211,9 @@ class Local(Driver):
         # (only a count of every game asks, and reading memory is cheap).
         ended = 0
         if tally is not None:
-            ended = int(self.kernel.stuck(side, self.workers, self.deadline.left()))
+            ended = int(self.kernel.stuck(side, self.core_options()))
             tally(side.pegs, len(side), ended)
-        layer = self.kernel.expand(side, self.workers, self.deadline.left())
+        layer = self.kernel.expand(side, self.core_options())
         if self.ledger is not None:
             self.ledger.save_layer(name, layer.pegs, layer.to_bytes())
         self.note(len(layer), layer.pegs)
@@ -211,10 +226,10 @@ class Local(Driver):
         return len(side)
 
     def meet(self, a: _core.PegLayer, b: _core.PegLayer) -> int:
-        return int(self.kernel.meet(a, b, self.workers, self.deadline.left()))
+        return int(self.kernel.meet(a, b, self.core_options()))
 
     def meet_across(self, small: _core.PegLayer, large: _core.PegLayer) -> int:
-        return int(self.kernel.meet_across(small, large, self.workers, self.deadline.left()))
+        return int(self.kernel.meet_across(small, large, self.core_options()))
 
     def last(self, side: _core.PegLayer) -> _core.PegLayer | None:
         return side if len(side) else None
@@ -235,12 +250,12 @@ class Budgeted(Driver):
         threads: Any,
         progress: Any,
         timeout: Any,
-        memory: int,
+        memory: int | str,
         spill: str | None,
     ) -> None:
         self.workers = _validate.threads(threads)
         super().__init__(board, group, progress, Deadline(timeout))
-        self.spill = _core.LayerSpill(memory, spill)
+        self.spill = _core.LayerSpill(_run.core(memory=memory, spill=spill))
         #: The newest layer of each search, by name: the one not being
         #: expanded is written to disk when it does not fit beside the step.
         self.sides: dict[str, _core.PegSide] = {}
@@ -286,14 +301,14 @@ class Budgeted(Driver):
         # The games that end are tallied as the step reads the layer: a
         # layer in files is read once.
         idle = next((other for key, other in self.sides.items() if key != name), None)
-        layer, ended = self.kernel.expand_side(side, idle, self.workers, self.deadline.left())
+        layer, ended = self.kernel.expand_side(side, idle, self.core_options())
         if tally is not None:
             tally(side.pegs, len(side), int(ended))
         self.sides[name] = layer
         if self.saved is not None:
             directory, problem = self.saved
             where = os.path.join(directory, name)
-            self.kernel.save_side(layer, where, problem, self.deadline.left())
+            self.kernel.save_side(layer, where, problem, self.core_options())
         self.note(len(layer), layer.pegs)
         return layer, len(side), int(ended)
 
@@ -305,10 +320,10 @@ class Budgeted(Driver):
 
     def meet(self, a: _core.PegSide, b: _core.PegSide) -> int:
         small, large = (a, b) if len(a) <= len(b) else (b, a)
-        return int(self.kernel.meet_sides(small, large, False, self.workers, self.deadline.left()))
+        return int(self.kernel.meet_sides(small, large, False, self.core_options()))
 
     def meet_across(self, small: _core.PegSide, large: _core.PegSide) -> int:
-        return int(self.kernel.meet_sides(small, large, True, self.workers, self.deadline.left()))
+        return int(self.kernel.meet_sides(small, large, True, self.core_options()))
 
     def last(self, side: _core.PegSide) -> _core.PegLayer | None:
         return side.layer() if len(side) else None
@@ -442,7 +457,7 @@ def games(
     # empty): small, read whole here.
     last = driver.last(side)
     if last is not None:
-        ended = int(driver.kernel.stuck(last, 1, driver.deadline.left()))
+        ended = int(driver.kernel.stuck(last, driver.core_options(threads=1)))
         tally.keep(driver.pegs(side), len(last), ended)
     table = {
         pegs: ended for pegs, (_, ended) in sorted(tally.by_pegs.items(), reverse=True) if ended

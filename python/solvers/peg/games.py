@@ -21,20 +21,22 @@ board's symmetries that leave the start hole in place.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
-from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any, Literal, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from .._engine import _args, _methods
 from .._engine._checkpoint import Checkpoint, Lock
+from .._engine._run import RunKeywords, RunOptions
 from . import dp
 from .board import Hole, PegBoard, Square
 from .calls import checked_board, dp_driver
 from .count import _problem, _problem_tag
 from .methods import EVERY_GAME
 from .solution import Jump
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["PegGames", "count_peg_games"]
 
@@ -148,14 +150,8 @@ def count_peg_games(
     board: PegBoard,
     *,
     start: Hole,
-    threads: int | None = None,
-    progress: bool = False,
-    timeout: float | None = None,
-    executor: Executor | None = None,
-    parts: int | None = None,
-    checkpoint: str | os.PathLike[str] | None = None,
-    memory: int | str | None = None,
-    spill: str | os.PathLike[str] | Literal[False] | None = None,
+    method: str = "auto",
+    **run: Unpack[RunKeywords],
 ) -> PegGames:
     """Every game of peg solitaire on ``board`` from the vacancy ``start``,
     played until no jump is left: the number of games by the pegs left at
@@ -172,7 +168,7 @@ def count_peg_games(
     the figures of the layers before it (positions, games ended); a count
     run to the end resumes from its one-peg layer at once.  Counts are
     ``u128`` in the core, checked: a count that does not fit raises
-    ``OverflowError``.
+    ``OverflowError``.  One method counts: ``"forward"`` (``"auto"``).
 
     >>> games = count_peg_games(PegBoard.triangle(5), start=(0, 0))
     >>> games.won, games.total
@@ -184,14 +180,23 @@ def count_peg_games(
     >>> count_peg_games(PegBoard.triangle(5), start=(0, 0), memory="1MiB").total
     568630
     """
+    opts = RunOptions.of("count_peg_games", run)
+    _methods.pick("count_peg_games", (EVERY_GAME,), method, opts.given())
+    checkpoint = opts.checkpoint
     board = checked_board(board)
     s = board.normalize_square(start, "start")
-    keywords = _methods.given(
-        executor=executor, parts=parts, checkpoint=checkpoint, memory=memory, spill=spill
-    )
-    _methods.refuse("count_peg_games", EVERY_GAME, (EVERY_GAME,), keywords)
     group = board.symmetries_fixing(s)
-    driver = dp_driver(board, group, executor, parts, threads, progress, timeout, memory, spill)
+    driver = dp_driver(
+        board,
+        group,
+        opts.executor,
+        opts.parts,
+        opts.threads,
+        opts.progress,
+        opts.timeout,
+        opts.memory,
+        opts.spill,
+    )
     ledger = None
     lock = None  # the checkpoint's, held throughout
     try:
@@ -205,7 +210,7 @@ def count_peg_games(
         example = None
         if shortest is not None:
             jumps = len(board) - 1 - shortest
-            found = driver.kernel.stuck_game([s], jumps, driver.deadline.left())
+            found = driver.kernel.stuck_game([s], jumps, driver.core_options())
             assert found is not None  # the DP saw a game stuck after `jumps` jumps
             holes = board.holes
             example = tuple(Jump(*(holes[i] for i in board.jumps[j])) for j in found)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .._engine._methods import Method
 
-__all__ = ["EVERY_GAME", "FINISH_PASS", "FORWARD", "MEET", "METHODS"]
+__all__ = ["EVERY_GAME", "FINISH_PASS", "FORWARD", "LAYERS", "MEET", "METHODS"]
 
 #: Every way of running the DP takes the same keywords: on an executor the
 #: layers pass through partition files, so neither a checkpoint of this
@@ -40,6 +40,14 @@ FINISH_PASS = Method(
     frozenset({"executor", "parts", "memory", "spill"}),
     (frozenset({"executor", "memory"}),),
     summary="one forward pass counting the games to every last hole",
+)
+
+#: :func:`~solvers.count_peg_positions`: every layer of both searches in
+#: this process's memory; none of the optional keywords.
+LAYERS = Method(
+    "layers",
+    frozenset(),
+    summary="the layers of the searches from both ends, held in memory",
 )
 
 #: :func:`~solvers.count_peg_games`: one forward pass tallying every game,

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PAGE_CELL",
+    "PEG",
     "PLAY_DELAY_MS",
     "STRIP_CELL",
     "STRIP_COLUMNS",
@@ -40,6 +41,8 @@ PAGE_CELL = 40.0
 STRIP_COLUMNS = 8
 #: Milliseconds between jumps when the page plays the game.
 PLAY_DELAY_MS = 700
+#: The colour of a peg in a picture.
+PEG = _draw.BLUE
 
 
 def _peg_layout(board: PegBoard, size: float) -> tuple[float, float, list[tuple[float, float]]]:
@@ -86,7 +89,7 @@ def _hole_circles(
     circles = []
     for square, (x, y) in zip(board.holes, centres, strict=True):
         if square in pegs:
-            kind, fill = ("peg landed", _draw.LANDED) if square == landing else ("peg", _draw.PEG)
+            kind, fill = ("peg landed", _draw.LANDED) if square == landing else ("peg", PEG)
         elif square in emptied:
             kind, fill = "hole emptied", _draw.EMPTIED
         else:
@@ -228,7 +231,9 @@ def peg_solution_html(solution: PegSolution, *, cell: float | None = None) -> st
         )
     replacements = {
         "TITLE": _draw.ascii_text(repr(solution)),
-        "JUMPS": str(len(solution)),
+        "STEP": "jump",
+        "STEPS": "jumps",
+        "COUNT": str(len(solution)),
         "DELAY": str(PLAY_DELAY_MS),
         "FIGURES": "\n".join(figures),
     }

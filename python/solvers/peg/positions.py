@@ -30,11 +30,18 @@ two searches are one, run once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .. import _core
+from .._engine import _methods
+from .._engine._run import RunKeywords, RunOptions
 from . import dp
 from .board import Hole, PegBoard, Square
 from .calls import Finish, checked_board, finish_hole
+from .methods import LAYERS
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["PegPositions", "count_peg_positions"]
 
@@ -78,9 +85,8 @@ def count_peg_positions(
     *,
     start: Hole,
     finish: Finish = "start",
-    threads: int | None = None,
-    progress: bool = False,
-    timeout: float | None = None,
+    method: str = "auto",
+    **run: Unpack[RunKeywords],
 ) -> PegPositions:
     """The distinct positions after each number of jumps from ``start``, and
     those from which one peg can still end on ``finish`` (a hole,
@@ -89,7 +95,8 @@ def count_peg_positions(
 
     ``threads``, ``progress`` and ``timeout`` are those of
     :func:`~solvers.count_peg_solutions`; the answer does not depend on
-    them.  The layers of the search from the finish are all held in memory
+    them; no other run option applies (one method, ``"layers"``, the
+    default ``"auto"``).  The layers of the search from the finish are all held in memory
     (about 24 bytes a position: some 600 MB for the English board, whose
     two searches are one from the centre to the centre).
 
@@ -97,11 +104,13 @@ def count_peg_positions(
     >>> corner.reachable[:6], corner.winning[:6], sum(corner.reachable), sum(corner.winning)
     ((1, 1, 4, 19, 62, 149), (1, 1, 4, 13, 35, 61), 1544, 390)
     """
+    opts = RunOptions.of("count_peg_positions", run)
+    _methods.pick("count_peg_positions", (LAYERS,), method, opts.given())
     board = checked_board(board)
     s = board.normalize_square(start, "start")
     f = finish_hole(board, finish, s)
     group = board.symmetries_fixing(s) if f is None else board.symmetries_fixing(s, f)
-    driver = dp.Local(board, group, threads, progress, timeout)
+    driver = dp.Local(board, group, opts.threads, opts.progress, opts.timeout)
     try:
         reachable, winning = _layers(driver, len(board), s, f)
     except TimeoutError as error:  # the core's names the seconds left, not the user's
@@ -136,7 +145,7 @@ def _layers(
     if f is None:
         # The search from every one-peg position at once: all the vacancies.
         ends = [kernel.start([hole]) for hole in range(holes)]
-        first = kernel.merge(ends, driver.workers, driver.deadline.left())
+        first = kernel.merge(ends, driver.core_options())
     else:
         first = kernel.start([f])
     # The search from the finish, whole; for start = finish it is also the
@@ -157,9 +166,7 @@ def _layers(
         reachable.append(len(layer))
         on_lines = 0
         if len(layer) and len(other):
-            on_lines = kernel.meeting_positions(
-                layer, other, driver.workers, driver.deadline.left()
-            )
+            on_lines = kernel.meeting_positions(layer, other, driver.core_options())
         winning.append(int(on_lines))
         if not same:
             backward[steps - n] = None  # joined for the last time: freed

@@ -1,6 +1,7 @@
 //! The blocks' splits and covers, and constructed tours on narrow strips,
 //! odd boards and wide boards from every start.
 
+use super::plan::split;
 use super::*;
 
 fn finder(board: &Board, start: usize, closed: bool) -> Result<Option<Vec<u32>>, SearchError> {

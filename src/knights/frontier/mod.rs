@@ -359,7 +359,7 @@ impl Sweep<'_> {
             let before = layer.len().max(1);
             let (expected, bound) = growth.plan(k, before);
             let width = layer.next_width()?;
-            self.refuse_ahead(k, before, &growth, (&layer, width), spill)?;
+            self.refuse_ahead(k, before, &growth, (&layer, width), spill, true)?;
             let what = format!(
                 "the frontier count's tables at step {} of {steps}, after {before} states",
                 k + 1
@@ -401,6 +401,17 @@ impl Sweep<'_> {
         Ok((paths, widest))
     }
 
+    /// The steps after step `k` (from a layer of `before` states) as
+    /// `growth` projects them (see [`Growth::ahead`]); none before the
+    /// board's middle or into its last columns (see [`Sweep::refuse_ahead`]).
+    fn projected(&self, k: usize, before: usize, growth: &Growth) -> Vec<(usize, usize, usize)> {
+        let (steps, end) = (self.last + 1, self.pruned_from());
+        if 2 * k < steps || k >= end {
+            return Vec::new();
+        }
+        growth.ahead(k, before, (PROJECTED_STEPS, end))
+    }
+
     /// Refuse the count before step `k` (`SearchError::Disk`) where one of
     /// the next [`PROJECTED_STEPS`] steps is projected not to fit the
     /// memory budget and the spill disk, before the steps on the way write
@@ -421,32 +432,10 @@ impl Sweep<'_> {
     /// So projected, no step of 6x8, 7x8 and 8x11 closed or 7x7 open went
     /// past 1.54 times the widest layer.  What `layer`'s spill files hold
     /// is free by then.
+    ///
+    /// With `halved` false the whole of each projection is counted (what
+    /// the bar's note warns of).
     fn refuse_ahead(
-        &self,
-        k: usize,
-        before: usize,
-        growth: &Growth,
-        (layer, width): (&Layer, Width),
-        spill: &Spill,
-    ) -> Result<(), SearchError> {
-        self.check_projection(k, before, growth, (layer, width), spill, true)
-    }
-
-    /// The steps after step `k` (from a layer of `before` states) as
-    /// `growth` projects them (see [`Growth::ahead`]); none before the
-    /// board's middle or into its last columns (see [`Sweep::refuse_ahead`]).
-    fn projected(&self, k: usize, before: usize, growth: &Growth) -> Vec<(usize, usize, usize)> {
-        let (steps, end) = (self.last + 1, self.pruned_from());
-        if 2 * k < steps || k >= end {
-            return Vec::new();
-        }
-        growth.ahead(k, before, (PROJECTED_STEPS, end))
-    }
-
-    /// Whether the [`Sweep::projected`] steps after step `k` fit the
-    /// memory budget and the spill disk, half of each projection counted
-    /// if `halved`.
-    fn check_projection(
         &self,
         k: usize,
         before: usize,
@@ -499,7 +488,7 @@ impl Sweep<'_> {
                 grouped(made as u64)
             );
             let width = layer.next_width().unwrap_or(Width::Huge);
-            let all = self.check_projection(next, after, growth, (layer, width), spill, false);
+            let all = self.refuse_ahead(next, after, growth, (layer, width), spill, false);
             if all.is_err() {
                 text += ", more than the memory budget and the disk hold: expect a refusal";
             }

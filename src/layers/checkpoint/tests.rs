@@ -2,8 +2,8 @@
 //! are refused, and a resumed count gives the same answer.
 
 use super::*;
-use crate::layers::accumulate::halves;
-use crate::layers::{accumulate_some, step, Entries, Feed, Label, Packed, Spill, Spilling};
+use crate::layers::testing::halves_step;
+use crate::layers::{step, Label, Packed, Spill, Spilling};
 
 /// A fresh directory, removed with its contents when dropped.
 struct Scratch(PathBuf);
@@ -16,6 +16,16 @@ impl Scratch {
         ));
         let _ = std::fs::remove_dir_all(&dir);
         Scratch(dir)
+    }
+
+    /// The names of the files in the directory, sorted.
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
     }
 }
 
@@ -207,11 +217,7 @@ fn a_new_save_replaces_the_old_layer_and_reading_keeps_it() {
     std::fs::write(dir.0.join("layer-6.bin"), b"half").unwrap();
     std::fs::write(dir.0.join("notes.txt"), b"mine").unwrap();
     save(&dir.0, 1, 5, &layer, &[], &ctl).unwrap();
-    let mut names: Vec<String> = std::fs::read_dir(&dir.0)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
+    let names = dir.names();
     assert_eq!(names, ["layer-5.bin", "manifest", "notes.txt"]);
     // The checkpoint's file outlives the layer read from it.
     let (_, back) = reloaded::<u64>(&dir.0, 1);
@@ -485,11 +491,7 @@ fn files_left_by_a_kill_are_ignored_and_cleared() {
         std::fs::write(dir.0.join(name), b"not ours").unwrap();
     }
     save(&dir.0, 1, 4, &layer, &[], &ctl).unwrap();
-    let mut names: Vec<String> = std::fs::read_dir(&dir.0)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
+    let names = dir.names();
     let want = [
         "layer-.bin",
         "layer-4.bin",
@@ -499,21 +501,6 @@ fn files_left_by_a_kill_are_ignored_and_cleared() {
         "mine",
     ];
     assert_eq!(names, want);
-}
-
-/// The toy DP of the layers' tests ([`halves`]) on a stored layer's
-/// shards.
-struct Halves<'a>(std::marker::PhantomData<&'a ()>);
-
-impl<'a> Feed for Halves<'a> {
-    type Chunk = Entries<'a, u64>;
-    type Count = u64;
-    fn feed(&self, chunk: Self::Chunk, emit: &mut impl FnMut(u64, u64)) -> Result<(), SearchError> {
-        for (k, c) in chunk.iter() {
-            halves(k, c, emit);
-        }
-        Ok(())
-    }
 }
 
 /// `steps` steps of the toy DP from `layer`, saving each finished one
@@ -526,10 +513,7 @@ fn count_on(
     spill: &Spill,
 ) -> Result<u64, SearchError> {
     let ctl = Control::new();
-    let expand = |shards: &[&Packed<u64>], tables| {
-        let chunks: Vec<Entries<'_, u64>> = shards.iter().flat_map(|s| s.chunks(64)).collect();
-        accumulate_some(chunks, tables, &Halves(std::marker::PhantomData), "t", &ctl)
-    };
+    let expand = |shards: &[&Packed<u64>], tables| halves_step(shards, tables, 64, &ctl);
     for at in first..first + steps {
         let how = (Spilling::Passes, "t");
         let sizes = (layer.len(), layer.len());

@@ -44,6 +44,21 @@ const FORMAT: u16 = 2;
 /// Bytes before the entries.
 const HEADER: usize = 40;
 
+/// A record's header: the magic, the format, the count type's tag, the
+/// label, and how many entries and payload bytes follow.
+fn header(tag: u8, label: Label, entries: u64, payload: u64) -> Vec<u8> {
+    let mut header = Vec::with_capacity(HEADER);
+    header.extend_from_slice(&MAGIC);
+    header.extend_from_slice(&FORMAT.to_le_bytes());
+    header.extend_from_slice(&[tag, 0]);
+    header.extend_from_slice(&label.problem.to_le_bytes());
+    header.extend_from_slice(&label.shard.to_le_bytes());
+    header.extend_from_slice(&0u32.to_le_bytes());
+    header.extend_from_slice(&entries.to_le_bytes());
+    header.extend_from_slice(&payload.to_le_bytes());
+    header
+}
+
 /// A running checksum of 64-bit words: each step is a bijection of the
 /// running value, so changing any one word always changes the result.
 #[derive(Clone, Copy)]
@@ -193,15 +208,7 @@ impl Writer {
         }
         let payload = payload.div_ceil(8) * 8;
         let mut sum = Checksum::default();
-        let mut header = Vec::with_capacity(HEADER);
-        header.extend_from_slice(&MAGIC);
-        header.extend_from_slice(&FORMAT.to_le_bytes());
-        header.extend_from_slice(&[W::TAG, 0]);
-        header.extend_from_slice(&label.problem.to_le_bytes());
-        header.extend_from_slice(&label.shard.to_le_bytes());
-        header.extend_from_slice(&0u32.to_le_bytes());
-        header.extend_from_slice(&(packed.len() as u64).to_le_bytes());
-        header.extend_from_slice(&payload.to_le_bytes());
+        let header = header(W::TAG, label, packed.len() as u64, payload);
         sum.add_bytes(&header);
         self.out.write_all(&header).map_err(failed)?;
         // Whole words of `buf` go to the checksum and the file; the last

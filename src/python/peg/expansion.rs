@@ -1,11 +1,12 @@
 //! Layers one jump further, split into parts by owner, and merged from
 //! parts: the kernel's operations of a count spread over executors.
 
-use super::kernel::PegKernel;
 use super::layer::{arcs, PegLayer};
+use super::Geometry;
 use crate::engine::Control;
 use crate::error::SearchError;
 use crate::peg;
+use crate::python::options::RunOptions;
 use crate::python::runtime::cancellable;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -31,69 +32,67 @@ pub(super) fn check_parts(parts: usize) -> PyResult<()> {
     Ok(())
 }
 
-impl PegKernel {
-    /// The next layer (one more jump) of `layer`, on `threads` threads.
-    pub(super) fn expanded(
-        &self,
-        py: Python<'_>,
-        layer: &PegLayer,
-        threads: usize,
-        timeout: Option<f64>,
-    ) -> PyResult<PegLayer> {
-        let (geometry, layer) = (self.geometry.clone(), layer.inner.clone());
-        let next = cancellable(py, timeout, None, move |ctl| {
-            peg::expand(&geometry, &layer, threads, ctl)
-        })?;
-        Ok(next.into())
-    }
+/// The next layer (one more jump) of `layer`.
+pub(super) fn expanded(
+    py: Python<'_>,
+    geometry: &Geometry,
+    layer: &PegLayer,
+    run: &RunOptions,
+) -> PyResult<PegLayer> {
+    let (geometry, layer) = (geometry.clone(), layer.inner.clone());
+    let threads = run.workers();
+    let next = cancellable(py, run, move |ctl| {
+        peg::expand(&geometry, &layer, threads, ctl)
+    })?;
+    Ok(next.into())
+}
 
-    /// `split` or `expand_split` (`op`): `layer`, or the layer after it,
-    /// in `parts` pieces by owner (`complement`: keys of a search from the
-    /// finish), on `threads` threads.
-    pub(super) fn by_owner(
-        &self,
-        py: Python<'_>,
-        layer: &PegLayer,
-        (parts, complement, threads): (usize, bool, usize),
-        timeout: Option<f64>,
-        op: SplitOp,
-    ) -> PyResult<Vec<PegLayer>> {
-        check_parts(parts)?;
-        let (geometry, layer) = (self.geometry.clone(), layer.inner.clone());
-        let pieces = cancellable(py, timeout, None, move |ctl| {
-            op(&geometry, &layer, parts, complement, threads, ctl)
-        })?;
-        Ok(pieces.into_iter().map(PegLayer::from).collect())
-    }
+/// `split` or `expand_split` (`op`): `layer`, or the layer after it, in
+/// `parts` pieces by owner (`complement`: keys of a search from the finish).
+pub(super) fn by_owner(
+    py: Python<'_>,
+    geometry: &Geometry,
+    layer: &PegLayer,
+    (parts, complement): (usize, bool),
+    run: &RunOptions,
+    op: SplitOp,
+) -> PyResult<Vec<PegLayer>> {
+    check_parts(parts)?;
+    let (geometry, layer) = (geometry.clone(), layer.inner.clone());
+    let threads = run.workers();
+    let pieces = cancellable(py, run, move |ctl| {
+        op(&geometry, &layer, parts, complement, threads, ctl)
+    })?;
+    Ok(pieces.into_iter().map(PegLayer::from).collect())
+}
 
-    /// One layer from `pieces` of the same layer (counts of a position in
-    /// several pieces added, checked), each checked to be of this board.
-    pub(super) fn merged(
-        &self,
-        py: Python<'_>,
-        pieces: &[PyRef<'_, PegLayer>],
-        threads: usize,
-        timeout: Option<f64>,
-    ) -> PyResult<PegLayer> {
-        let Some(first) = pieces.first() else {
-            return Err(PyValueError::new_err("merge needs at least one layer"));
-        };
-        let pegs = first.inner.pegs;
-        if let Some(other) = pieces.iter().find(|piece| piece.inner.pegs != pegs) {
-            return Err(PyValueError::new_err(format!(
-                "the layers to merge must have the same number of pegs, got {pegs} and {}",
-                other.inner.pegs
-            )));
+/// One layer from `pieces` of the same layer (counts of a position in
+/// several pieces added, checked), each checked to be of this board.
+pub(super) fn merged(
+    py: Python<'_>,
+    geometry: &Geometry,
+    pieces: &[PyRef<'_, PegLayer>],
+    run: &RunOptions,
+) -> PyResult<PegLayer> {
+    let Some(first) = pieces.first() else {
+        return Err(PyValueError::new_err("merge needs at least one layer"));
+    };
+    let pegs = first.inner.pegs;
+    if let Some(other) = pieces.iter().find(|piece| piece.inner.pegs != pegs) {
+        return Err(PyValueError::new_err(format!(
+            "the layers to merge must have the same number of pegs, got {pegs} and {}",
+            other.inner.pegs
+        )));
+    }
+    let geometry = geometry.clone();
+    let pieces = arcs(pieces);
+    let threads = run.workers();
+    let merged = cancellable(py, run, move |ctl| -> PyResult<peg::Layer> {
+        for piece in &pieces {
+            geometry.check(piece)?;
         }
-        let geometry = self.geometry.clone();
-        let pieces = arcs(pieces);
-        let merged = cancellable(py, timeout, None, move |ctl| -> PyResult<peg::Layer> {
-            for piece in &pieces {
-                geometry.check(piece)?;
-            }
-            let pieces: Vec<&peg::Layer> = pieces.iter().map(|piece| &**piece).collect();
-            Ok(peg::merge(&pieces, threads, ctl)?)
-        })?;
-        Ok(merged.into())
-    }
+        let pieces: Vec<&peg::Layer> = pieces.iter().map(|piece| &**piece).collect();
+        Ok(peg::merge(&pieces, threads, ctl)?)
+    })?;
+    Ok(merged.into())
 }

@@ -1,12 +1,17 @@
 //! [`PegKernel`]: a board's holes, jumps and symmetry group, and every
 //! operation the Python driver calls on it.  pyo3 takes one `#[pymethods]`
 //! block per class, so the Python signatures are all here, each handing its
-//! work to the file of its concern (see `mod.rs`).
+//! work to the file of its concern (see `mod.rs`).  Each operation that
+//! runs work takes the call's `RunOptions` (threads, seconds left).
 
-use super::expansion::check_parts;
+use super::expansion::{by_owner, check_parts, expanded, merged};
+use super::games::{finishes, solution, stuck_after, stuck_in};
 use super::layer::PegLayer;
-use super::sides::{LayerSpill, PegSide};
+use super::meeting::{join, join_pieces, join_sides, on_lines};
+use super::sides::{side_expanded, side_from, side_resumed, side_saved, LayerSpill, PegSide};
+use super::Geometry;
 use crate::peg;
+use crate::python::options::RunOptions;
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -14,7 +19,7 @@ use std::sync::Arc;
 /// A board's holes, jumps and symmetry group, and the layer operations.
 #[pyclass(frozen, module = "solvers._core")]
 pub(in crate::python) struct PegKernel {
-    pub(super) geometry: Arc<peg::PegGeometry>,
+    pub(super) geometry: Geometry,
 }
 
 #[pymethods]
@@ -36,110 +41,86 @@ impl PegKernel {
         Ok(self.geometry.start(&empty)?.into())
     }
 
-    /// The next layer (one more jump), computed on `threads` threads.
-    #[pyo3(signature = (layer, threads, timeout=None))]
-    fn expand(
-        &self,
-        py: Python<'_>,
-        layer: PyRef<'_, PegLayer>,
-        threads: usize,
-        timeout: Option<f64>,
-    ) -> PyResult<PegLayer> {
-        self.expanded(py, &layer, threads, timeout)
+    /// The next layer (one more jump).
+    fn expand(&self, py: Python<'_>, layer: PyRef<'_, PegLayer>, run: &RunOptions) -> PyResult<PegLayer> {
+        expanded(py, &self.geometry, &layer, run)
     }
 
     /// The number of sequences through two layers that meet (see `peg::meet`).
-    #[pyo3(signature = (from_start, from_finish, threads, timeout=None))]
     fn meet(
         &self,
         py: Python<'_>,
         from_start: PyRef<'_, PegLayer>,
         from_finish: PyRef<'_, PegLayer>,
-        threads: usize,
-        timeout: Option<f64>,
+        run: &RunOptions,
     ) -> PyResult<u128> {
-        self.join(py, &from_start, &from_finish, threads, timeout, false)
+        join(py, &self.geometry, (&from_start, &from_finish), false, run)
     }
 
     /// `meet` with the first layer given as pieces that are not merged (see
     /// `peg::meet_pieces`): only `from_finish` must be a whole (merged) layer.
-    #[pyo3(signature = (from_start, from_finish, threads, timeout=None))]
     fn meet_pieces(
         &self,
         py: Python<'_>,
         from_start: Vec<PyRef<'_, PegLayer>>,
         from_finish: PyRef<'_, PegLayer>,
-        threads: usize,
-        timeout: Option<f64>,
+        run: &RunOptions,
     ) -> PyResult<u128> {
-        self.join_pieces(py, &from_start, &from_finish, threads, timeout)
+        join_pieces(py, &self.geometry, &from_start, &from_finish, run)
     }
 
     /// The same number across one jump (see `peg::meet_across`).
-    #[pyo3(signature = (from_start, from_finish, threads, timeout=None))]
     fn meet_across(
         &self,
         py: Python<'_>,
         from_start: PyRef<'_, PegLayer>,
         from_finish: PyRef<'_, PegLayer>,
-        threads: usize,
-        timeout: Option<f64>,
+        run: &RunOptions,
     ) -> PyResult<u128> {
-        self.join(py, &from_start, &from_finish, threads, timeout, true)
+        join(py, &self.geometry, (&from_start, &from_finish), true, run)
     }
 
     /// One solution as jump indices (see `peg::solve`), or `None`.
-    #[pyo3(signature = (empty, finish, timeout=None))]
     fn solve(
         &self,
         py: Python<'_>,
         empty: Vec<usize>,
         finish: Option<usize>,
-        timeout: Option<f64>,
+        run: &RunOptions,
     ) -> PyResult<Option<Vec<usize>>> {
-        self.solution(py, &empty, finish, timeout)
+        solution(py, &self.geometry, (&empty, finish), run)
     }
 
     /// The games that end in `layer`: the sequences reaching its stuck
     /// positions (see `peg::stuck_total`).
-    #[pyo3(signature = (layer, threads, timeout=None))]
-    fn stuck(
-        &self,
-        py: Python<'_>,
-        layer: PyRef<'_, PegLayer>,
-        threads: usize,
-        timeout: Option<f64>,
-    ) -> PyResult<u128> {
-        self.stuck_in(py, &layer, threads, timeout)
+    fn stuck(&self, py: Python<'_>, layer: PyRef<'_, PegLayer>, run: &RunOptions) -> PyResult<u128> {
+        stuck_in(py, &self.geometry, &layer, run)
     }
 
     /// The positions of `from_start` whose complement is a position of
     /// `from_finish`: those on some sequence from the start to the finish
     /// (see `peg::meeting_positions`).
-    #[pyo3(signature = (from_start, from_finish, threads, timeout=None))]
     fn meeting_positions(
         &self,
         py: Python<'_>,
         from_start: PyRef<'_, PegLayer>,
         from_finish: PyRef<'_, PegLayer>,
-        threads: usize,
-        timeout: Option<f64>,
+        run: &RunOptions,
     ) -> PyResult<u128> {
-        self.on_lines(py, &from_start, &from_finish, threads, timeout)
+        on_lines(py, &self.geometry, (&from_start, &from_finish), run)
     }
 
     /// One game from every hole full but `empty` that is stuck after
     /// exactly `jumps` jumps with more than one peg left, as jump indices
     /// (see `peg::stuck_game`), or `None`.
-    #[pyo3(signature = (empty, jumps, timeout=None))]
     fn stuck_game(
         &self,
         py: Python<'_>,
         empty: Vec<usize>,
         jumps: usize,
-        timeout: Option<f64>,
+        run: &RunOptions,
     ) -> PyResult<Option<Vec<usize>>> {
-        self.stuck_after(py, &empty, jumps, timeout)
+        stuck_after(py, &self.geometry, (&empty, jumps), run)
     }
 
     /// The owner of `position` (a layer's key) among `parts`: a fixed hash
@@ -152,48 +133,38 @@ impl PegKernel {
     }
 
     /// `layer` split into `parts` layers by owner (see `owner`).
-    #[pyo3(signature = (layer, parts, threads, complement=false, timeout=None))]
+    #[pyo3(signature = (layer, parts, run, complement=false))]
     fn split(
         &self,
         py: Python<'_>,
         layer: PyRef<'_, PegLayer>,
         parts: usize,
-        threads: usize,
+        run: &RunOptions,
         complement: bool,
-        timeout: Option<f64>,
     ) -> PyResult<Vec<PegLayer>> {
-        let by = (parts, complement, threads);
-        self.by_owner(py, &layer, by, timeout, peg::split)
+        by_owner(py, &self.geometry, &layer, (parts, complement), run, peg::split)
     }
 
     /// The next layer (one more jump) split into `parts` layers by owner
     /// (see `owner`; `complement` for a search from the finish).
-    #[pyo3(signature = (layer, parts, threads, complement=false, timeout=None))]
+    #[pyo3(signature = (layer, parts, run, complement=false))]
     fn expand_split(
         &self,
         py: Python<'_>,
         layer: PyRef<'_, PegLayer>,
         parts: usize,
-        threads: usize,
+        run: &RunOptions,
         complement: bool,
-        timeout: Option<f64>,
     ) -> PyResult<Vec<PegLayer>> {
-        let by = (parts, complement, threads);
-        self.by_owner(py, &layer, by, timeout, peg::expand_split)
+        let how = (parts, complement);
+        by_owner(py, &self.geometry, &layer, how, run, peg::expand_split)
     }
 
     /// One layer from pieces of the same layer: counts of a position found
     /// in several pieces are added (checked: `OverflowError`).  The pieces
     /// must be positions of this board with the same number of pegs.
-    #[pyo3(signature = (pieces, threads, timeout=None))]
-    fn merge(
-        &self,
-        py: Python<'_>,
-        pieces: Vec<PyRef<'_, PegLayer>>,
-        threads: usize,
-        timeout: Option<f64>,
-    ) -> PyResult<PegLayer> {
-        self.merged(py, &pieces, threads, timeout)
+    fn merge(&self, py: Python<'_>, pieces: Vec<PyRef<'_, PegLayer>>, run: &RunOptions) -> PyResult<PegLayer> {
+        merged(py, &self.geometry, &pieces, run)
     }
 
     /// A search within the budget of `spill` from every hole full but
@@ -204,7 +175,7 @@ impl PegKernel {
         spill: PyRef<'_, LayerSpill>,
         name: &str,
     ) -> PyResult<PegSide> {
-        self.side_from(&empty, &spill, name)
+        side_from(&self.geometry, &empty, &spill, name)
     }
 
     /// The search `name` saved in the checkpoint directory `directory` of
@@ -218,21 +189,20 @@ impl PegKernel {
         spill: PyRef<'_, LayerSpill>,
         name: &str,
     ) -> PyResult<Option<PegSide>> {
-        self.side_resumed(py, directory, problem, &spill, name)
+        side_resumed(py, (directory, problem), &spill, name)
     }
 
     /// Save `side`'s layer into the checkpoint directory `directory` of the
     /// count tagged `problem`, as that search's newest.
-    #[pyo3(signature = (side, directory, problem, timeout=None))]
     fn save_side(
         &self,
         py: Python<'_>,
         side: PyRef<'_, PegSide>,
         directory: PathBuf,
         problem: u64,
-        timeout: Option<f64>,
+        run: &RunOptions,
     ) -> PyResult<()> {
-        self.side_saved(py, &side, directory, problem, timeout)
+        side_saved(py, &side, (directory, problem), run)
     }
 
     /// The answer recorded in the checkpoint directory of the count tagged
@@ -252,36 +222,32 @@ impl PegKernel {
     /// other search (written to disk if it does not fit beside the step).
     /// With it, the games that end in `side`'s layer (the sequences reaching
     /// its positions with no jump), tallied as the step reads the layer.
-    #[pyo3(signature = (side, idle, threads, timeout=None))]
     fn expand_side(
         &self,
         py: Python<'_>,
         side: PyRef<'_, PegSide>,
         idle: Option<PyRef<'_, PegSide>>,
-        threads: usize,
-        timeout: Option<f64>,
+        run: &RunOptions,
     ) -> PyResult<(PegSide, u128)> {
-        self.side_expanded(py, &side, idle.as_deref(), threads, timeout)
+        side_expanded(py, &self.geometry, (&side, idle.as_deref()), run)
     }
 
     /// The number of sequences through two searches whose layers meet
     /// (`across`: one jump apart; see `peg::meet_sides`); `side` is
     /// re-keyed, so it should be the smaller; `other` may be `side`.
-    #[pyo3(signature = (side, other, across, threads, timeout=None))]
     fn meet_sides(
         &self,
         py: Python<'_>,
         side: PyRef<'_, PegSide>,
         other: PyRef<'_, PegSide>,
         across: bool,
-        threads: usize,
-        timeout: Option<f64>,
+        run: &RunOptions,
     ) -> PyResult<u128> {
-        self.join_sides(py, &side, &other, across, threads, timeout)
+        join_sides(py, &self.geometry, (&side, &other), across, run)
     }
 
     /// For a layer of one-peg positions: `(hole, sequences ending there)`.
     fn finish_counts(&self, layer: PyRef<'_, PegLayer>) -> PyResult<Vec<(usize, u128)>> {
-        self.finishes(&layer)
+        finishes(&self.geometry, &layer)
     }
 }

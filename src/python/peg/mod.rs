@@ -9,7 +9,8 @@
 //!
 //! pyo3 takes one `#[pymethods]` block per class, so `kernel.rs` holds the
 //! kernel's Python signatures, each a line or two; the work behind them is
-//! in one file per concern:
+//! in one file per concern, as functions of the board's geometry that know
+//! nothing of the kernel (the kernel uses them, never the other way):
 //!
 //! * `layer.rs`: [`PegLayer`], a layer in memory;
 //! * `sides.rs`: [`LayerSpill`], [`PegSide`], and a search kept within a
@@ -18,6 +19,8 @@
 //! * `meeting.rs`: the searches from both ends meeting (layers or sides);
 //! * `games.rs`: a solution, the stuck games, the finishes;
 //! * `stream.rs`: [`PegStream`], solutions one by one.
+
+use pyo3::prelude::*;
 
 mod expansion;
 mod games;
@@ -31,3 +34,18 @@ pub(super) use kernel::PegKernel;
 pub(super) use layer::PegLayer;
 pub(super) use sides::{LayerSpill, PegSide};
 pub(super) use stream::PegStream;
+
+/// A board's holes, jumps and symmetry group, shared by the kernel and its jobs.
+type Geometry = std::sync::Arc<crate::peg::PegGeometry>;
+
+/// Add the peg classes to the module.
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("MAX_PEG_HOLES", crate::peg::MAX_HOLES)?;
+    m.add_class::<PegKernel>()?;
+    m.add_class::<PegLayer>()?;
+    m.add_class::<PegSide>()?;
+    m.add_class::<LayerSpill>()?;
+    m.add_class::<PegStream>()?;
+    Ok(())
+}
+

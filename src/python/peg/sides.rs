@@ -3,18 +3,20 @@
 //! newest layer in memory or in files), with the kernel's operations on a
 //! side: start, resume, save, and one jump further.
 
-use super::kernel::PegKernel;
 use super::layer::PegLayer;
+use super::Geometry;
 use crate::layers::Spill;
 use crate::peg;
+use crate::python::options::RunOptions;
 use crate::python::runtime::cancellable;
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// A memory budget in bytes and the directory layers past it spill into
-/// (a new directory inside `directory`, the system's temporary directory
-/// if `None`, removed with the last search that uses it).
+/// (a new directory inside the run's spill directory, the system's
+/// temporary directory if `None`, removed with the last search that uses
+/// it): the run's, `memory="auto"` resolved now.
 #[pyclass(frozen, module = "solvers._core")]
 pub(in crate::python) struct LayerSpill {
     pub(super) inner: Arc<Spill>,
@@ -23,11 +25,11 @@ pub(in crate::python) struct LayerSpill {
 #[pymethods]
 impl LayerSpill {
     #[new]
-    #[pyo3(signature = (memory, directory=None))]
-    fn new(memory: u64, directory: Option<PathBuf>) -> Self {
-        LayerSpill {
-            inner: Arc::new(Spill::new(memory, directory.as_deref())),
-        }
+    fn new(run: &RunOptions) -> PyResult<Self> {
+        let memory = run.budget()?.unwrap_or(u64::MAX);
+        Ok(LayerSpill {
+            inner: Arc::new(Spill::new(memory, run.spill_directory())),
+        })
     }
 
     /// The budget in bytes.
@@ -122,70 +124,63 @@ fn side_tag(name: &str) -> u64 {
     name.bytes().fold(0u64, |tag, b| tag << 8 | u64::from(b))
 }
 
-impl PegKernel {
-    /// A search within the budget of `spill` from every hole full but `empty`.
-    pub(super) fn side_from(
-        &self,
-        empty: &[usize],
-        spill: &LayerSpill,
-        name: &str,
-    ) -> PyResult<PegSide> {
-        let side = peg::Side::start(&self.geometry, empty, side_tag(name), spill.inner.clone())?;
-        Ok(PegSide::of(side))
-    }
+/// A search within the budget of `spill` from every hole full but `empty`.
+pub(super) fn side_from(
+    geometry: &Geometry,
+    empty: &[usize],
+    spill: &LayerSpill,
+    name: &str,
+) -> PyResult<PegSide> {
+    let side = peg::Side::start(geometry, empty, side_tag(name), spill.inner.clone())?;
+    Ok(PegSide::of(side))
+}
 
-    /// The search `name` saved in `directory` for the count `problem`.
-    pub(super) fn side_resumed(
-        &self,
-        py: Python<'_>,
-        directory: PathBuf,
-        problem: u64,
-        spill: &LayerSpill,
-        name: &str,
-    ) -> PyResult<Option<PegSide>> {
-        let (spill, tag) = (spill.inner.clone(), side_tag(name));
-        let side = py.detach(move || peg::Side::resume(&directory, problem, tag, spill))?;
-        Ok(side.map(PegSide::of))
-    }
+/// The search `name` saved in `directory` for the count `problem`.
+pub(super) fn side_resumed(
+    py: Python<'_>,
+    (directory, problem): (PathBuf, u64),
+    spill: &LayerSpill,
+    name: &str,
+) -> PyResult<Option<PegSide>> {
+    let (spill, tag) = (spill.inner.clone(), side_tag(name));
+    let side = py.detach(move || peg::Side::resume(&directory, problem, tag, spill))?;
+    Ok(side.map(PegSide::of))
+}
 
-    /// Save `side`'s layer in `directory` as the count's newest.
-    pub(super) fn side_saved(
-        &self,
-        py: Python<'_>,
-        side: &PegSide,
-        directory: PathBuf,
-        problem: u64,
-        timeout: Option<f64>,
-    ) -> PyResult<()> {
-        let side = side.inner.clone();
-        cancellable(py, timeout, None, move |ctl| {
-            lock(&side).save(&directory, problem, ctl)
-        })
-    }
+/// Save `side`'s layer in `directory` as the count's newest.
+pub(super) fn side_saved(
+    py: Python<'_>,
+    side: &PegSide,
+    (directory, problem): (PathBuf, u64),
+    run: &RunOptions,
+) -> PyResult<()> {
+    let side = side.inner.clone();
+    cancellable(py, run, move |ctl| {
+        lock(&side).save(&directory, problem, ctl)
+    })
+}
 
-    /// `side` one jump further within its budget, `idle` (the count's other
-    /// search) written to disk if it does not fit beside the step; and the
-    /// games that end in `side`'s layer, tallied as the step reads it.
-    pub(super) fn side_expanded(
-        &self,
-        py: Python<'_>,
-        side: &PegSide,
-        idle: Option<&PegSide>,
-        threads: usize,
-        timeout: Option<f64>,
-    ) -> PyResult<(PegSide, u128)> {
-        let geometry = self.geometry.clone();
-        let (side, idle) = two_sides(side, idle);
-        let (next, ended) = cancellable(py, timeout, None, move |ctl| {
-            let mut idle = idle.as_deref().map(lock);
-            peg::expand_side(
-                &geometry,
-                &mut lock(&side),
-                idle.as_deref_mut(),
-                threads,
-                ctl,
-            )
-        })?;
-        Ok((PegSide::of(next), ended))
-    }
+/// `side` one jump further within its budget, `idle` (the count's other
+/// search) written to disk if it does not fit beside the step; and the
+/// games that end in `side`'s layer, tallied as the step reads it.
+pub(super) fn side_expanded(
+    py: Python<'_>,
+    geometry: &Geometry,
+    (side, idle): (&PegSide, Option<&PegSide>),
+    run: &RunOptions,
+) -> PyResult<(PegSide, u128)> {
+    let geometry = geometry.clone();
+    let (side, idle) = two_sides(side, idle);
+    let threads = run.workers();
+    let (next, ended) = cancellable(py, run, move |ctl| {
+        let mut idle = idle.as_deref().map(lock);
+        peg::expand_side(
+            &geometry,
+            &mut lock(&side),
+            idle.as_deref_mut(),
+            threads,
+            ctl,
+        )
+    })?;
+    Ok((PegSide::of(next), ended))
 }

@@ -1,6 +1,7 @@
 //! [`PegStream`]: peg-solitaire solutions one by one, found depth-first by
 //! a Rust thread and handed over the runtime's bounded stream.
 
+use super::games::start_and_finish;
 use super::kernel::PegKernel;
 use crate::peg;
 use crate::python::runtime::{Source, Stream};
@@ -34,7 +35,7 @@ impl PegStream {
         empty: Vec<usize>,
         finish: Option<usize>,
     ) -> PyResult<Self> {
-        let (start, finish) = kernel.start_and_finish(&empty, finish)?;
+        let (start, finish) = start_and_finish(&kernel.geometry, &empty, finish)?;
         let rx = peg::stream::stream(kernel.geometry.clone(), start, finish)?;
         Ok(PegStream(Stream::new(rx)))
     }

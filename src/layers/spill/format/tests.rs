@@ -38,6 +38,27 @@ fn entries<W: Count>(p: &Packed<W>) -> Vec<(u64, W)> {
     p.entries().iter().collect()
 }
 
+/// The label of shard `shard` of problem `problem`.
+fn label_of(problem: u64, shard: u32) -> Label {
+    Label { problem, shard }
+}
+
+/// `packed` written as the one record of a fresh file of `spill`.
+fn written<W: Count>(spill: &Spill, label: Label, packed: &Packed<W>) -> Extent {
+    let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
+    let extent = w.append(label, packed).unwrap();
+    w.finish().unwrap();
+    extent
+}
+
+/// `bad` with its checksum made right again: only the decoding refuses it.
+fn resealed(bad: &mut [u8]) {
+    let mut sum = Checksum::default();
+    let end = bad.len() - 8;
+    sum.add_bytes(&bad[..end]);
+    bad[end..].copy_from_slice(&sum.value().to_le_bytes());
+}
+
 /// The message of a `Corrupt` refusal; anything else fails the test.
 fn corrupt<W: Count>(got: Result<Packed<W>, SearchError>) -> String {
     match got {
@@ -63,10 +84,7 @@ fn noise(seed: u64, n: usize) -> Vec<u8> {
 #[test]
 fn shards_round_trip_for_every_count_type() {
     let spill = Spill::new(0, None);
-    let label = Label {
-        problem: 42,
-        shard: 3,
-    };
+    let label = label_of(42, 3);
     let a = sample(|k| k);
     let b = sample(|k| (k as u128) << 100);
     let c = sample(|k| U256 {
@@ -94,16 +112,7 @@ fn shards_round_trip_for_every_count_type() {
     );
     // The wrong count type, problem or shard is refused.
     assert!(corrupt(read_shard::<u128>(&ea, label)).contains("count type"));
-    for other in [
-        Label {
-            problem: 43,
-            shard: 3,
-        },
-        Label {
-            problem: 42,
-            shard: 4,
-        },
-    ] {
+    for other in [label_of(43, 3), label_of(42, 4)] {
         let msg = corrupt(read_shard::<u64>(&ea, other));
         assert!(msg.contains("another problem"), "{msg}");
     }
@@ -138,10 +147,7 @@ fn records_round_trip<W: Count>(max: W, make: impl Fn(u64) -> W) {
     let mut writer = Writer::create(spill.fresh("t").unwrap()).unwrap();
     let mut extents = Vec::new();
     for (i, record) in records.iter().enumerate() {
-        let label = Label {
-            problem: u64::MAX - i as u64,
-            shard: i as u32,
-        };
+        let label = label_of(u64::MAX - i as u64, i as u32);
         let extent = writer.append(label, &Packed::from_entries(record)).unwrap();
         assert_eq!(extent.len, record.len());
         extents.push((label, extent));
@@ -189,13 +195,8 @@ fn records_of_every_size_and_extreme_round_trip() {
 #[test]
 fn truncated_or_altered_files_are_refused() {
     let spill = Spill::new(0, None);
-    let label = Label {
-        problem: 7,
-        shard: 0,
-    };
-    let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
-    let extent = w.append(label, &sample(|k| k * 3)).unwrap();
-    w.finish().unwrap();
+    let label = label_of(7, 0);
+    let extent = written(&spill, label, &sample(|k| k * 3));
     let path = extent.file.path().to_path_buf();
     let good = std::fs::read(&path).unwrap();
     let refused = |bytes: &[u8]| {
@@ -251,14 +252,9 @@ fn every_cut_of_a_file_is_refused_where_it_cuts_a_record() {
 #[test]
 fn every_altered_bit_is_refused() {
     let spill = Spill::new(0, None);
-    let label = Label {
-        problem: 0x1234_5678_9abc_def0,
-        shard: 17,
-    };
+    let label = label_of(0x1234_5678_9abc_def0, 17);
     let packed = Packed::from_entries(&[(1, 5u64), (u64::MAX, u64::MAX), (77, 0)]);
-    let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
-    let extent = w.append(label, &packed).unwrap();
-    w.finish().unwrap();
+    let extent = written(&spill, label, &packed);
     let path = extent.file.path().to_path_buf();
     let good = std::fs::read(&path).unwrap();
     assert!(good.len() as u64 <= record_bytes::<u64>(3));
@@ -305,10 +301,7 @@ fn random_records_round_trip<W: Count>() {
                 record.push((key, count));
             }
         }
-        let label = Label {
-            problem: seed,
-            shard: seed as u32 % 64,
-        };
+        let label = label_of(seed, seed as u32 % 64);
         let extent = writer
             .append(label, &Packed::from_entries(&record))
             .unwrap();
@@ -354,14 +347,8 @@ fn the_bounds_of_a_record_are_the_least_and_the_most_it_can_take() {
     let spill = Spill::new(0, None);
     let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
     let zeros: Vec<(u64, u128)> = (1..=8).map(|k| (k, 0)).collect();
-    w.append(
-        Label {
-            problem: 0,
-            shard: 0,
-        },
-        &Packed::from_entries(&zeros),
-    )
-    .unwrap();
+    w.append(label_of(0, 0), &Packed::from_entries(&zeros))
+        .unwrap();
     assert_eq!(w.finish().unwrap() as u128, record_least(8));
     assert_eq!(gap_bytes(1), 1);
     assert_eq!(gap_bytes(255), 1);
@@ -384,15 +371,12 @@ fn the_bounds_of_a_record_are_the_least_and_the_most_it_can_take() {
 #[test]
 fn a_forged_gap_or_count_is_refused() {
     let spill = Spill::new(0, None);
-    let label = Label {
-        problem: 3,
-        shard: 1,
-    };
-    let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
-    let extent = w
-        .append(label, &Packed::from_entries(&[(9u64, 1u64), (10, 2)]))
-        .unwrap();
-    w.finish().unwrap();
+    let label = label_of(3, 1);
+    let extent = written(
+        &spill,
+        label,
+        &Packed::from_entries(&[(9u64, 1u64), (10, 2)]),
+    );
     let path = extent.file.path().to_path_buf();
     let good = std::fs::read(&path).unwrap();
     // The entries: tag, gap, count byte each, from byte 40.
@@ -400,11 +384,7 @@ fn a_forged_gap_or_count_is_refused() {
     let forge = |at: usize, byte: u8| {
         let mut bad = good.clone();
         bad[at] = byte;
-        // The checksum made right again: only the decoding refuses.
-        let mut sum = Checksum::default();
-        let end = bad.len() - 8;
-        sum.add_bytes(&bad[..end]);
-        bad[end..].copy_from_slice(&sum.value().to_le_bytes());
+        resealed(&mut bad);
         std::fs::write(&path, &bad).unwrap();
         corrupt(read_shard::<u64>(&extent, label))
     };
@@ -416,18 +396,13 @@ fn a_forged_gap_or_count_is_refused() {
     // A count byte less leaves a byte that is not padding.
     assert!(forge(43, 0).contains("more than its entries"));
     // A gap that runs the key past 2^64.
-    let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
     let top = [(u64::MAX - 1, 1u64), (u64::MAX, 1)];
-    let extent = w.append(label, &Packed::from_entries(&top)).unwrap();
-    w.finish().unwrap();
+    let extent = written(&spill, label, &Packed::from_entries(&top));
     let mut bad = std::fs::read(extent.file.path()).unwrap();
     // Tag, 8-byte gap, count; then the second entry's tag and gap.
     assert_eq!(bad[50..53], [1, 1, 1]);
     bad[51] = 2;
-    let mut sum = Checksum::default();
-    let end = bad.len() - 8;
-    sum.add_bytes(&bad[..end]);
-    bad[end..].copy_from_slice(&sum.value().to_le_bytes());
+    resealed(&mut bad);
     std::fs::write(extent.file.path(), &bad).unwrap();
     assert!(corrupt(read_shard::<u64>(&extent, label)).contains("out of order"));
 }
@@ -435,10 +410,7 @@ fn a_forged_gap_or_count_is_refused() {
 #[test]
 fn foreign_files_are_refused() {
     let spill = Spill::new(0, None);
-    let label = Label {
-        problem: 5,
-        shard: 2,
-    };
+    let label = label_of(5, 2);
     let path = spill.fresh("foreign").unwrap();
     let file = Arc::new(FileRef::kept(path.clone()));
     let at = |offset, len| Extent {
@@ -487,13 +459,8 @@ fn foreign_files_are_refused() {
 #[test]
 fn extents_past_any_file_are_refused_not_wrapped() {
     let spill = Spill::new(0, None);
-    let label = Label {
-        problem: 1,
-        shard: 0,
-    };
-    let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
-    let extent = w.append(label, &sample(|k| k)).unwrap();
-    w.finish().unwrap();
+    let label = label_of(1, 0);
+    let extent = written(&spill, label, &sample(|k| k));
     // Offsets and lengths no writer gives: refused, never an overflow
     // of the record's size or a huge allocation.
     for (offset, len) in [
@@ -514,14 +481,8 @@ fn extents_past_any_file_are_refused_not_wrapped() {
     }
     // A header that claims as many entries as the extent, both forged
     // to the most a `usize` holds: the record's size must not wrap.
-    let mut forged = Vec::new();
-    forged.extend_from_slice(&MAGIC);
-    forged.extend_from_slice(&FORMAT.to_le_bytes());
-    forged.extend_from_slice(&[u64::TAG, 0]);
-    forged.extend_from_slice(&label.problem.to_le_bytes());
-    forged.extend_from_slice(&label.shard.to_le_bytes());
-    forged.extend_from_slice(&0u32.to_le_bytes());
-    forged.extend_from_slice(&u64::MAX.to_le_bytes());
+    // The payload's length and the rest of the record: bytes of 1.
+    let mut forged = header(u64::TAG, label, u64::MAX, u64::from_le_bytes([1; 8]));
     forged.resize(4096, 1);
     std::fs::write(extent.file.path(), &forged).unwrap();
     let bad = Extent {

@@ -2,35 +2,21 @@
 //! memory; steps past the memory or the disk are refused with their figures.
 
 use super::*;
-use crate::layers::accumulate::halves;
 use crate::layers::spill::budget::disk_of;
 use crate::layers::spill::FileRef;
-use crate::layers::{accumulate_some, Entries, Feed};
-use std::marker::PhantomData;
+use crate::layers::testing::halves_step;
 use std::sync::Arc;
 
-/// [`halves`] on the entries of stored shards.
-struct Halves<'a>(PhantomData<&'a ()>);
-
-impl<'a> Feed for Halves<'a> {
-    type Chunk = Entries<'a, u64>;
-    type Count = u64;
-    fn feed(&self, chunk: Self::Chunk, emit: &mut impl FnMut(u64, u64)) -> Result<(), SearchError> {
-        for (k, c) in chunk.iter() {
-            halves(k, c, emit);
-        }
-        Ok(())
-    }
-}
-
-/// The toy DP's step: the children of `shards` summed into `tables`.
-fn expand<'a>(
-    ctl: &'a Control,
-) -> impl Fn(&[&Packed<u64>], Tables<u64>) -> Result<Tables<u64>, SearchError> + 'a {
-    move |shards, tables| {
-        let chunks: Vec<Entries<'_, u64>> = shards.iter().flat_map(|s| s.chunks(256)).collect();
-        accumulate_some(chunks, tables, &Halves(PhantomData), "t", ctl)
-    }
+/// One step of the toy DP (as problem 2) from `input`.
+fn toy_step(
+    input: &mut Stored<u64>,
+    sizes: (usize, usize),
+    spill: &Spill,
+    how: (Spilling, &str),
+    ctl: &Control,
+) -> Result<Stored<u64>, SearchError> {
+    let expand = |shards: &[&Packed<u64>], tables| halves_step(shards, tables, 256, ctl);
+    step(input, sizes, 2, spill, expand, how, ctl)
 }
 
 /// Every entry of `layer`, sorted.
@@ -56,15 +42,7 @@ fn both_ways_of_spilling_give_the_step_in_memory() {
     let ctl = Control::new();
     let mut input = Stored::by_shard(&entries, 1).unwrap();
     let roomy = Spill::unlimited();
-    let want = step(
-        &mut input,
-        (10, 10),
-        2,
-        &roomy,
-        expand(&ctl),
-        (Spilling::Runs, "t"),
-        &ctl,
-    );
+    let want = toy_step(&mut input, (10, 10), &roomy, (Spilling::Runs, "t"), &ctl);
     let want = all(&want.unwrap());
     assert_eq!(roomy.written(), 0);
     assert!(want.len() > 20_000);
@@ -73,15 +51,7 @@ fn both_ways_of_spilling_give_the_step_in_memory() {
         // MAX_PASSES), a few input shards a group.
         let tight = Spill::new(1_000_000, None);
         let mut input = Stored::by_shard(&entries, 1).unwrap();
-        let got = step(
-            &mut input,
-            (10, 50_000),
-            2,
-            &tight,
-            expand(&ctl),
-            (how, "t"),
-            &ctl,
-        );
+        let got = toy_step(&mut input, (10, 50_000), &tight, (how, "t"), &ctl);
         assert_eq!(all(&got.unwrap()), want, "{how:?}");
         assert!(tight.written() > 0, "{how:?} did not spill");
     }
@@ -94,15 +64,7 @@ fn every_budget_from_zero_to_unlimited_gives_the_same_layer() {
     let sizes = (10, 30_000);
     let mut input = Stored::by_shard(&entries, 1).unwrap();
     let roomy = Spill::unlimited();
-    let want = step(
-        &mut input,
-        sizes,
-        2,
-        &roomy,
-        expand(&ctl),
-        (Spilling::Passes, "t"),
-        &ctl,
-    );
+    let want = toy_step(&mut input, sizes, &roomy, (Spilling::Passes, "t"), &ctl);
     let want = all(&want.unwrap());
     let needs = packed_bytes(entries.len()) + table_bytes::<u64>(sizes.1);
     let budgets = [
@@ -123,7 +85,7 @@ fn every_budget_from_zero_to_unlimited_gives_the_same_layer() {
         for budget in budgets {
             let spill = Spill::new(budget, None);
             let mut input = Stored::by_shard(&entries, 1).unwrap();
-            let got = step(&mut input, sizes, 2, &spill, expand(&ctl), (how, "t"), &ctl);
+            let got = toy_step(&mut input, sizes, &spill, (how, "t"), &ctl);
             let got = got.unwrap();
             assert_eq!(all(&got), want, "{how:?} within {budget}");
             // A step spills exactly when it does not fit two thirds of
@@ -158,7 +120,7 @@ fn a_family_that_prefers_runs_takes_one_pass_when_one_holds_every_table() {
     let written = |budget: u64, how: Spilling| {
         let spill = Spill::new(budget, None);
         let mut input = Stored::by_shard(&entries, 1).unwrap();
-        let got = step(&mut input, sizes, 2, &spill, expand(&ctl), (how, "t"), &ctl);
+        let got = toy_step(&mut input, sizes, &spill, (how, "t"), &ctl);
         (all(&got.unwrap()), spill.written())
     };
     // Within `needs` the step spills (it plans for two thirds), and one
@@ -213,12 +175,10 @@ fn memory_held_by_other_layers_counts_against_the_budget() {
     let ctl = Control::new();
     let run = |spill: &Spill| {
         let mut input = Stored::by_shard(&entries, 1).unwrap();
-        let got = step(
+        let got = toy_step(
             &mut input,
             (10, 5_000),
-            2,
             spill,
-            expand(&ctl),
             (Spilling::Passes, "t"),
             &ctl,
         );
@@ -315,21 +275,18 @@ fn a_step_beyond_the_machine_is_refused_with_its_figures() {
     // group), refused before anything is allocated; under a small
     // budget with the disk for them (faked), the memory refuses too.
     let guess = 1usize << 44;
-    let roomy = Spill::new(1 << 20, None).with_free_disk(u64::MAX);
-    for spill in [Spill::unlimited(), roomy] {
+    let refused = |spill: &Spill| {
         let mut input = Stored::by_shard(&entries, 1).unwrap();
         let how = (Spilling::Runs, "the test tables");
-        let got = step(
-            &mut input,
-            (guess, guess),
-            2,
-            &spill,
-            expand(&ctl),
-            how,
-            &ctl,
-        );
-        match got {
-            Err(SearchError::Memory { what, bytes }) => {
+        match toy_step(&mut input, (guess, guess), spill, how, &ctl) {
+            Err(e) => e,
+            Ok(layer) => panic!("{} states made", layer.len()),
+        }
+    };
+    let roomy = Spill::new(1 << 20, None).with_free_disk(u64::MAX);
+    for spill in [Spill::unlimited(), roomy] {
+        match refused(&spill) {
+            SearchError::Memory { what, bytes } => {
                 assert!(what.contains("the test tables"), "{what}");
                 if spill.budget() == u64::MAX {
                     assert_eq!(bytes, table_bytes::<u64>(guess));
@@ -337,29 +294,16 @@ fn a_step_beyond_the_machine_is_refused_with_its_figures() {
                 assert!(bytes > 1 << 40, "{bytes}");
                 assert!(bytes > spill.budget() / 3 * 2 || spill.budget() == u64::MAX);
             }
-            Err(e) => panic!("{e:?}"),
-            Ok(layer) => panic!("{} states made", layer.len()),
+            e => panic!("{e:?}"),
         }
     }
     // A real disk cannot hold its 544 TiB of records at their most (512
     // TiB of keys and counts, a tag byte an entry): refused for the
     // disk, with the estimate, before a file or a table is made.
-    let mut input = Stored::by_shard(&entries, 1).unwrap();
     let spill = Spill::new(1 << 20, None);
-    let how = (Spilling::Runs, "the test tables");
-    let got = step(
-        &mut input,
-        (guess, guess),
-        2,
-        &spill,
-        expand(&ctl),
-        how,
-        &ctl,
-    );
-    match got {
-        Err(SearchError::Disk(msg)) => assert!(msg.contains("544.0 TiB"), "{msg}"),
-        Err(e) => panic!("{e:?}"),
-        Ok(layer) => panic!("{} states made", layer.len()),
+    match refused(&spill) {
+        SearchError::Disk(msg) => assert!(msg.contains("544.0 TiB"), "{msg}"),
+        e => panic!("{e:?}"),
     }
     assert_eq!(spill.written(), 0);
 }
@@ -373,12 +317,10 @@ fn a_step_the_disk_cannot_hold_is_refused_before_any_file_is_written() {
     let want = {
         let mut input = Stored::by_shard(&entries, 1).unwrap();
         let roomy = Spill::unlimited();
-        let got = step(
+        let got = toy_step(
             &mut input,
             (10, 50_000),
-            2,
             &roomy,
-            expand(&ctl),
             (Spilling::Runs, "t"),
             &ctl,
         );
@@ -390,12 +332,10 @@ fn a_step_the_disk_cannot_hold_is_refused_before_any_file_is_written() {
         // left in memory as it was; one of 64 MB takes it.
         let tight = Spill::new(1_000_000, Some(&parent)).with_free_disk(100_000);
         let mut input = Stored::by_shard(&entries, 1).unwrap();
-        let got = step(
+        let got = toy_step(
             &mut input,
             (10, 50_000),
-            2,
             &tight,
-            expand(&ctl),
             (how, "the test step"),
             &ctl,
         );
@@ -411,15 +351,7 @@ fn a_step_the_disk_cannot_hold_is_refused_before_any_file_is_written() {
         assert_eq!(input.memory_len(), entries.len(), "{how:?}");
         assert_eq!(std::fs::read_dir(&parent).unwrap().count(), 0, "{how:?}");
         let roomy = Spill::new(1_000_000, Some(&parent)).with_free_disk(64 << 20);
-        let got = step(
-            &mut input,
-            (10, 50_000),
-            2,
-            &roomy,
-            expand(&ctl),
-            (how, "t"),
-            &ctl,
-        );
+        let got = toy_step(&mut input, (10, 50_000), &roomy, (how, "t"), &ctl);
         assert_eq!(all(&got.unwrap()), want, "{how:?}");
         assert!(roomy.written() > 0, "{how:?}");
     }
@@ -435,15 +367,7 @@ fn a_cancelled_step_stops_whether_it_fits_or_spills() {
         for how in [Spilling::Runs, Spilling::Passes] {
             let spill = Spill::new(budget, None);
             let mut input = Stored::by_shard(&entries, 1).unwrap();
-            let got = step(
-                &mut input,
-                (10, 5_000),
-                2,
-                &spill,
-                expand(&ctl),
-                (how, "t"),
-                &ctl,
-            );
+            let got = toy_step(&mut input, (10, 5_000), &spill, (how, "t"), &ctl);
             assert!(
                 matches!(got, Err(SearchError::Cancelled)),
                 "{how:?} within {budget}"

@@ -1,0 +1,1 @@
+"""The peg-solitaire family's tests (a package: see ``tests/knights/__init__.py``)."""
