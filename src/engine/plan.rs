@@ -3,7 +3,7 @@
 //! by fallible allocation; [`Planned`] keeps a search with its plan so a
 //! count can be split across processes, one subproblem index at a time.
 
-use super::{count_each, Control, SubtreeSearch};
+use super::{Control, SubtreeSearch};
 use crate::error::{InputError, SearchError};
 use crate::memory;
 
