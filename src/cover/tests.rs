@@ -100,6 +100,12 @@ fn random_small(rng: &mut Lcg) -> Small {
     }
 }
 
+/// `rounds` random small problems from the generator seeded `seed`.
+fn random_smalls(seed: u64, rounds: usize) -> impl Iterator<Item = Small> {
+    let mut rng = Lcg(seed);
+    (0..rounds).map(move |_| random_small(&mut rng))
+}
+
 fn listed(p: Arc<Problem>) -> Vec<Vec<u32>> {
     let rx = stream_covers(p, Arc::new(Control::new())).unwrap();
     let mut all = Vec::new();
@@ -115,9 +121,7 @@ fn count(p: &Arc<Problem>, method: Method, threads: usize) -> u128 {
 
 #[test]
 fn random_problems_agree_with_the_brute_force() {
-    let mut rng = Lcg(29);
-    for _ in 0..400 {
-        let small = random_small(&mut rng);
+    for small in random_smalls(29, 400) {
         let p = small.problem();
         let mut want = small.brute_force();
         let n = want.len() as u128;
@@ -202,21 +206,13 @@ fn the_tree_chooses_as_the_scan_does() {
     // Large problems choose their items by a tree (cells.rs); here small
     // ones are made to, so every cover and its order is checked against the
     // separate search, from the root and below each of the root's options.
-    let mut rng = Lcg(11);
-    for _ in 0..400 {
-        let small = random_small(&mut rng);
+    for small in random_smalls(11, 400) {
         let p = small.problem();
         let want = in_documented_order(&small);
-        assert_eq!(
-            super::search::listed_below(&p, &[], true),
-            want,
-            "{small:?}"
-        );
-        assert_eq!(
-            super::search::listed_below(&p, &[], false),
-            want,
-            "{small:?}"
-        );
+        for tree in [true, false] {
+            let got = super::search::listed_below(&p, &[], tree);
+            assert_eq!(got, want, "{small:?}");
+        }
         let planned = plan_covers(p.clone(), 8, &Control::new()).unwrap();
         let mut flat = Vec::new();
         for task in &planned.tasks {
@@ -228,9 +224,7 @@ fn the_tree_chooses_as_the_scan_does() {
 
 #[test]
 fn listing_follows_the_documented_order_for_any_split() {
-    let mut rng = Lcg(7);
-    for _ in 0..300 {
-        let small = random_small(&mut rng);
+    for small in random_smalls(7, 300) {
         let p = small.problem();
         let want = in_documented_order(&small);
         assert_eq!(listed(p.clone()), want, "{small:?}");

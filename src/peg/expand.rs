@@ -334,19 +334,14 @@ fn drain_into(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{grown, rectangle, sorted, IDENTITY};
+    use super::super::tests::{grown, layer_of, rectangle, sorted, IDENTITY};
     use super::*;
 
     #[test]
     fn overflow_is_an_error_not_a_wrap() {
         // A row of five holes: {0, 1} and {3, 4} both jump into {2}.
         let g = rectangle(1, 5, IDENTITY);
-        let layer = Layer {
-            pegs: 2,
-            keys: vec![0b00011, 0b11000],
-            counts: vec![u128::MAX, 1],
-            parents: 0,
-        };
+        let layer = layer_of(2, vec![0b00011, 0b11000], vec![u128::MAX, 1]);
         let ctl = Control::new();
         assert_eq!(
             expand(&g, &layer, 2, &ctl).unwrap_err(),
@@ -412,12 +407,7 @@ mod tests {
     #[test]
     fn merging_overflows_as_an_error() {
         let ctl = Control::new();
-        let piece = |count| Layer {
-            pegs: 2,
-            keys: vec![0b11, 0b110],
-            counts: vec![count, 1],
-            parents: 0,
-        };
+        let piece = |count| layer_of(2, vec![0b11, 0b110], vec![count, 1]);
         let (a, b) = (piece(u128::MAX), piece(1));
         assert_eq!(
             merge(&[&a, &b], 2, &ctl).unwrap_err(),

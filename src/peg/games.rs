@@ -115,7 +115,7 @@ impl StuckSearch<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{rectangle, IDENTITY};
+    use super::super::tests::{layer_of, rectangle, IDENTITY};
     use super::super::{expand, Side};
     use super::*;
     use crate::layers::Spill;
@@ -245,12 +245,7 @@ mod tests {
     fn a_sum_past_128_bits_is_an_error() {
         // No three holes in a line: every position is stuck.
         let g = rectangle(2, 2, IDENTITY);
-        let layer = Layer {
-            pegs: 3,
-            keys: vec![0b0111, 0b1011],
-            counts: vec![u128::MAX, 1],
-            parents: 0,
-        };
+        let layer = layer_of(3, vec![0b0111, 0b1011], vec![u128::MAX, 1]);
         let ctl = Control::new();
         assert_eq!(stuck_total(&g, &layer, 1, &ctl), Err(SearchError::Overflow));
     }

@@ -221,10 +221,18 @@ pub fn finish_counts(geometry: &PegGeometry, layer: &Layer) -> Vec<(usize, u128)
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{forward_to_one_peg, grown, rectangle, IDENTITY};
+    use super::super::tests::{forward_to_one_peg, grown, layer_of, rectangle, IDENTITY};
     use super::super::{expand, expand_split, merge, split};
     use super::*;
     use std::collections::HashMap;
+
+    /// The sequences of [`finish_counts`] `ends` that leave the peg in `hole`.
+    fn ways(ends: &[(usize, u128)], hole: usize) -> u128 {
+        (ends.iter())
+            .filter(|&&(h, _)| h == hole)
+            .map(|&(_, c)| c)
+            .sum()
+    }
 
     #[test]
     fn meeting_in_the_middle_agrees_with_going_all_the_way() {
@@ -236,10 +244,7 @@ mod tests {
             for start in 0..n {
                 let ends = finish_counts(&g, &forward_to_one_peg(&g, start));
                 for finish in 0..n {
-                    let want = ends
-                        .iter()
-                        .find(|&&(h, _)| h == finish)
-                        .map_or(0, |&(_, c)| c);
+                    let want = ways(&ends, finish);
                     let mut a = g.start(&[start]).unwrap();
                     let mut b = g.start(&[finish]).unwrap();
                     let mut jumps = 0;
@@ -331,11 +336,7 @@ mod tests {
         let mut checked = 0;
         for start in [2, 5, 7, 12] {
             let g = if start == 7 { &mirrored } else { &plain };
-            let want = finish_counts(g, &forward_to_one_peg(g, start))
-                .iter()
-                .filter(|&&(h, _)| h == start)
-                .map(|&(_, c)| c)
-                .sum::<u128>();
+            let want = ways(&finish_counts(g, &forward_to_one_peg(g, start)), start);
             let mut a = g.start(&[start]).unwrap();
             for _ in 0..6 {
                 a = expand(g, &a, 2, &ctl).unwrap();
@@ -365,12 +366,7 @@ mod tests {
             (u64::MAX as u128 - 1, 1),
             (1 << 70, 5),
         ] {
-            let layer = Layer {
-                pegs: 2,
-                keys: vec![0b00011, 0b11000],
-                counts: vec![a, b],
-                parents: 0,
-            };
+            let layer = layer_of(2, vec![0b00011, 0b11000], vec![a, b]);
             let next = expand(&g, &layer, 2, &ctl).unwrap();
             assert_eq!(next.counts, vec![a + b]);
             let index = KeyIndex::new(&g, &layer, &ctl).unwrap();

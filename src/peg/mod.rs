@@ -116,6 +116,16 @@ mod tests {
         assert_eq!(solve(&g, start, None, &ctl), Err(SearchError::Cancelled));
     }
 
+    /// A layer of `pegs` pegs: `keys` with their `counts`, from no parents.
+    pub(super) fn layer_of(pegs: u32, keys: Vec<u64>, counts: Vec<u128>) -> Layer {
+        Layer {
+            pegs,
+            keys,
+            counts,
+            parents: 0,
+        }
+    }
+
     pub(super) fn sorted(layer: &Layer) -> Vec<(u64, u128)> {
         let mut items: Vec<_> = layer
             .keys
