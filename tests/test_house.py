@@ -149,7 +149,7 @@ def test_the_graph_sees_the_package():
     edges = graph()
     assert "solvers.knights" in edges and "solvers._engine._plan" in edges
     # the package root imports the families
-    assert "solvers.knights" in edges["solvers"]
+    assert "solvers.knights.api" in edges["solvers"]
     assert "solvers._engine._plan" in edges["solvers.knights.count"]
 
 
@@ -323,3 +323,81 @@ def test_no_other_module_lists_the_families(name):
         and len(named := families_listed(node, tokens)) >= 2
     ]
     assert lists == [], f"{name} lists families (line, families): {lists}"
+
+
+# ---------------------------------------------------------------- no family named
+
+
+#: The modules outside the families that may name them: the package root (one
+#: import of each family's ``api``: what makes a family part of the package),
+#: and the old paths of two peg modules, kept for one release.
+NAMES_FAMILIES = {"solvers", "solvers.peg_games", "solvers.pegboard"}
+
+
+def family_words() -> dict[str, str]:
+    """The words that stand for one family alone, each with its family: its
+    subpackage, its commands and every name it puts at the package root."""
+    import importlib
+
+    from solvers._families import FAMILIES as REGISTERED
+
+    words = {}
+    for family in REGISTERED:
+        for word in (family.name, *(command for command, _ in family.commands())):
+            words[word] = family.name
+        for name in importlib.import_module(f"solvers.{family.name}.api").__all__:
+            words[name] = family.name
+    return words
+
+
+def words_named(tree: ast.AST, words: dict[str, str]) -> set[tuple[int, str]]:
+    """Where ``tree`` names a family: an identifier, an attribute, an import
+    or a string equal to one of ``words`` (docstrings and comments aside)."""
+    found = set()
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            word = node.id
+        elif isinstance(node, ast.Attribute):
+            word = node.attr
+        elif isinstance(node, ast.alias):
+            word = node.name.split(".")[-1]
+        elif isinstance(node, ast.ImportFrom):
+            word = (node.module or "").split(".")[0]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) in docstrings:
+                continue
+            word = node.value
+        else:
+            continue
+        if word in words:
+            found.add((getattr(node, "lineno", 0), word))
+    return found
+
+
+def test_the_word_finder_finds_families():
+    words = {"knights": "knights", "count_queens": "nqueens", "peg": "peg"}
+    text = '"""peg in a docstring"""\nfrom .knights import x\ny = count_queens(z)\nw = "peg"'
+    tree = ast.parse(text)
+    assert sorted(words_named(tree, words)) == [(2, "knights"), (3, "count_queens"), (4, "peg")]
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(n for n in MODULES if n.split(".")[1:2] == [] or n.split(".")[1] not in FAMILIES),
+)
+def test_no_shared_module_names_a_family(name):
+    # Adding a family must not mean editing shared code: outside the family
+    # subpackages only the package root names them (its imports of each api).
+    if name in NAMES_FAMILIES:
+        return
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    named = sorted(words_named(tree, family_words()))
+    assert named == [], f"{name} names families (line, word): {named}"

@@ -3,8 +3,9 @@ N-Queens placements, peg-solitaire solutions and the covers of any
 exact-cover problem, with Rust search cores.
 
 The families live in the subpackages :mod:`solvers.knights`,
-:mod:`solvers.nqueens`, :mod:`solvers.peg` and :mod:`solvers.cover`, listed once in
-:mod:`solvers._families`; what they share is in ``solvers._engine``.  No
+:mod:`solvers.nqueens`, :mod:`solvers.peg` and :mod:`solvers.cover`; this
+module imports each one's ``api`` (one line a family, which registers it in
+:mod:`solvers._families`); what they share is in ``solvers._engine``.  No
 function here shares its name with a module (``solvers.queens`` is the
 listing function, the subpackage is ``solvers.nqueens``).  This module only
 re-exports (``solve_peg``, the old name of :func:`find_peg_solution`, still
@@ -15,106 +16,26 @@ works for one release, with a :class:`DeprecationWarning`).
 1682
 """
 
-from typing import Any
+from typing import Any  # noqa: I001 - the families in the CLI's order
 
-from . import _families as _families  # registers the families' plans
+# One line a family: its api module's names come to the root, and importing it
+# registers the family (the order is the CLI's order of commands).
+from .knights.api import *  # noqa: F403
+from .nqueens.api import *  # noqa: F403
+from .peg.api import *  # noqa: F403
+from .cover.api import *  # noqa: F403
+
+from . import _families as _families
 from . import distributed as distributed  # `import solvers; solvers.distributed.plan(...)`
 from ._engine._deprecated import moved
 from ._engine._run import RunOptions
 from ._version import __version__
-from .cover import (
-    Cover,
-    ExactCover,
-    LangfordPairs,
-    LangfordSequence,
-    Piece,
-    QueensCover,
-    Sudoku,
-    Tiling,
-    TilingPuzzle,
-    count_covers,
-    covers,
-    find_cover,
-    is_cover,
-)
-from .knights import (
-    MAX_FIND_CELLS,
-    MAX_SEARCH_CELLS,
-    KnightBoard,
-    Tour,
-    count_tours,
-    find_tour,
-    is_tour,
-    tours,
-)
-from .nqueens import (
-    Placement,
-    count_queens,
-    find_queens,
-    is_queens_solution,
-    queens,
-)
-from .peg import (
-    Jump,
-    PegBoard,
-    PegGames,
-    PegPositions,
-    PegSolution,
-    count_peg_games,
-    count_peg_positions,
-    count_peg_solutions,
-    find_peg_solution,
-    finish_counts,
-    is_peg_solution,
-    peg_solutions,
-)
 
-__all__ = [
-    "MAX_FIND_CELLS",
-    "MAX_SEARCH_CELLS",
-    "Cover",
-    "ExactCover",
-    "Jump",
-    "KnightBoard",
-    "LangfordPairs",
-    "LangfordSequence",
-    "PegBoard",
-    "PegGames",
-    "PegPositions",
-    "PegSolution",
-    "Piece",
-    "Placement",
-    "QueensCover",
-    "RunOptions",
-    "Sudoku",
-    "Tiling",
-    "TilingPuzzle",
-    "Tour",
-    "__version__",
-    "count_covers",
-    "count_peg_games",
-    "count_peg_positions",
-    "count_peg_solutions",
-    "count_queens",
-    "count_tours",
-    "covers",
-    "find_cover",
-    "find_peg_solution",
-    "find_queens",
-    "find_tour",
-    "finish_counts",
-    "is_cover",
-    "is_peg_solution",
-    "is_queens_solution",
-    "is_tour",
-    "peg_solutions",
-    "queens",
-    "tours",
-]
+__all__ = ["RunOptions", "__version__", *_families.exported()]  # noqa: PLE0605
 
 
 def __getattr__(name: str) -> Any:
     """``solvers.solve_peg``: the old name of :func:`find_peg_solution` (deprecated)."""
     if name == "solve_peg":
-        return moved("solvers.solve_peg", "solvers.find_peg_solution", find_peg_solution)
+        return moved("solvers.solve_peg", "solvers.find_peg_solution", find_peg_solution)  # noqa: F405
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

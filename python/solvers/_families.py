@@ -1,13 +1,10 @@
-"""The one list of the package's families.  Each family describes itself in
-its own subpackage (a :class:`~solvers._engine._family.Family` in its
-``family`` module); everything that needs the families (the plans that split,
-:func:`solvers.distributed.plan`, the CLI's commands, the tests) reads them
-from :data:`FAMILIES`.  A new family is one line here.
-
-Importing this module registers every family's splittable counts with
-:mod:`solvers._engine._plan`; the package root imports it, so any process
-that unpickles a subproblem (its import of ``solvers`` comes first) can count
-it.
+"""The package's families, as they registered themselves.  Each family
+describes itself in its own subpackage (a :class:`~solvers._engine._family.Family`
+in its ``family`` module, which registers it as it is made), and the package
+root imports each family's ``api`` module: that one line a family is what
+makes it part of the package.  Everything that needs the families (the plans
+that split, :func:`solvers.distributed.plan`, the CLI's commands, the tests)
+reads them from :data:`FAMILIES`.
 
 >>> [family.name for family in FAMILIES]
 ['knights', 'nqueens', 'peg', 'cover']
@@ -15,18 +12,25 @@ it.
 
 from __future__ import annotations
 
-from ._engine import _plan
-from ._engine._family import Family
-from .cover.family import FAMILY as COVER
-from .knights.family import FAMILY as KNIGHTS
-from .nqueens.family import FAMILY as NQUEENS
-from .peg.family import FAMILY as PEG
+import importlib
 
-__all__ = ["FAMILIES"]
+from ._engine._family import Family, registered
 
-#: Every family, in the order the CLI lists their commands.
-FAMILIES: tuple[Family, ...] = (KNIGHTS, NQUEENS, PEG, COVER)
+__all__ = ["FAMILIES", "exported"]
 
-for _family in FAMILIES:
-    for _split in _family.splits:
-        _plan.register(_split)
+#: Every family, in the order the package root imports them (the order the
+#: CLI lists their commands).  The root imports the families before this
+#: module, so all have registered by now.
+FAMILIES: tuple[Family, ...] = registered()
+
+if not FAMILIES:  # pragma: no cover - only if the root's imports were reordered
+    raise ImportError("solvers._families was imported before any family registered")
+
+
+def exported() -> list[str]:
+    """The names every family puts at the package root (its ``api.__all__``)."""
+    return [
+        name
+        for family in FAMILIES
+        for name in importlib.import_module(f"solvers.{family.name}.api").__all__
+    ]

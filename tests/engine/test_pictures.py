@@ -25,6 +25,7 @@ from solvers import LangfordPairs, PegBoard, PegSolution, Sudoku, TilingPuzzle
 from solvers._engine import _draw as render
 from solvers.cover import pictures as cover_pictures
 from solvers.cover import piece_set
+from solvers.nqueens import pictures as queen_pictures
 from solvers.peg import pictures as peg_pictures
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -41,11 +42,11 @@ TOUR_COLOURS = {
     "end": render.END,
     "number": "#000000",
 }
-QUEEN_COLOURS = {"light": render.LIGHT, "dark": render.DARK, "queen": render.QUEEN}
+QUEEN_COLOURS = {"light": render.LIGHT, "dark": render.DARK, "queen": queen_pictures.QUEEN}
 PEG_COLOURS = {
     "background": render.MISSING,
     "board": render.LIGHT,
-    "peg": render.PEG,
+    "peg": peg_pictures.PEG,
     "rim": render.HOLE_RIM,
     "landed": render.LANDED,
     "emptied": render.EMPTIED,

@@ -18,7 +18,6 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from . import _validate
-from ._deprecated import moved
 
 __all__ = [
     "MAX_CELL",
@@ -48,21 +47,6 @@ EMPTIED = "#f2a7a7"
 LABEL = "#333333"
 
 #: Old names of glyph colours, now their family's: ``name: (ink, new place)``.
-#: Read through :func:`__getattr__` with a ``DeprecationWarning`` for one release.
-_MOVED = {
-    "QUEEN": ("BLACK", "solvers.nqueens.pictures.QUEEN"),
-    "PEG": ("BLUE", "solvers.peg.pictures.PEG"),
-}
-
-
-def __getattr__(name: str) -> Any:
-    """An old glyph colour, with a warning that names its new place."""
-    if name in _MOVED:
-        ink, new = _MOVED[name]
-        return moved(f"solvers._engine._draw.{name}", new, globals()[ink])
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 #: The longest side of a picture, in pixels, when the cell size is automatic.
 MAX_PICTURE = 800
 

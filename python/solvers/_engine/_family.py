@@ -17,9 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from . import _plan
 from ._plan import Splittable
 
-__all__ = ["Family"]
+__all__ = ["Family", "register", "registered"]
 
 
 @dataclass(frozen=True)
@@ -45,3 +46,22 @@ class Family:
     def commands(self) -> tuple[tuple[str, str], ...]:
         """Every ``(command, module)`` of the family, its own first."""
         return ((self.command, self.cli), *self.more)
+
+
+#: Every family registered, in the order registered (the package root's
+#: order of imports).
+_REGISTERED: dict[str, Family] = {}
+
+
+def register(family: Family) -> Family:
+    """Record ``family`` (its ``family`` module calls this as it makes it) and
+    make its splittable counts' plans buildable; ``family`` back."""
+    _REGISTERED.setdefault(family.name, family)
+    for split in family.splits:
+        _plan.register(split)
+    return family
+
+
+def registered() -> tuple[Family, ...]:
+    """The families registered so far, in order."""
+    return tuple(_REGISTERED.values())

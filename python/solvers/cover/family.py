@@ -1,5 +1,5 @@
 """The exact-cover family as the package registers it (in
-:mod:`solvers._families`): its CLI commands (``cover``, and the
+the root's import of :mod:`.api`): its CLI commands (``cover``, and the
 ready models' ``sudoku`` and ``tiling``) and its count that splits.
 
 >>> FAMILY.command, [split.name for split in FAMILY.splits]
@@ -8,17 +8,19 @@ ready models' ``sudoku`` and ``tiling``) and its count that splits.
 
 from __future__ import annotations
 
-from .._engine._family import Family
+from .._engine._family import Family, register
 from .._engine._plan import Splittable
 from .count import build_plan, count_covers, plan_covers, plan_key
 
 __all__ = ["FAMILY"]
 
-FAMILY = Family(
-    "cover",
-    command="cover",
-    cli="solvers.cover.cli",
-    splits=(Splittable("cover", build_plan, count_covers, plan_covers, plan_key),),
-    counts=(count_covers,),
-    more=(("sudoku", "solvers.cover.sudoku_cli"), ("tiling", "solvers.cover.tiling_cli")),
+FAMILY = register(
+    Family(
+        "cover",
+        command="cover",
+        cli="solvers.cover.cli",
+        splits=(Splittable("cover", build_plan, count_covers, plan_covers, plan_key),),
+        counts=(count_covers,),
+        more=(("sudoku", "solvers.cover.sudoku_cli"), ("tiling", "solvers.cover.tiling_cli")),
+    )
 )

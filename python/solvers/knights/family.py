@@ -1,5 +1,5 @@
 """The knight's-tour family as the package registers it (in
-:mod:`solvers._families`): its CLI command and its counts that split.
+the root's import of :mod:`.api`): its CLI command and its counts that split.
 
 >>> FAMILY.command, [split.name for split in FAMILY.splits]
 ('tours', ['tours', 'tour-pairs'])
@@ -7,22 +7,24 @@
 
 from __future__ import annotations
 
-from .._engine._family import Family
+from .._engine._family import Family, register
 from .._engine._plan import Splittable
 from .count import count_tours
 from .plan import build_pairs, build_search, pairs_problem, plan_tours
 
 __all__ = ["FAMILY"]
 
-FAMILY = Family(
-    "knights",
-    command="tours",
-    cli="solvers.knights.cli",
-    # "tours" before "tour-pairs", so that plan(count_tours, ...) finds that
-    # one first (and goes on to the pairs by method="pairs").
-    splits=(
-        Splittable("tours", build_search, count_tours, plan_tours),
-        Splittable("tour-pairs", build_pairs, count_tours, plan_tours, problem=pairs_problem),
-    ),
-    counts=(count_tours,),
+FAMILY = register(
+    Family(
+        "knights",
+        command="tours",
+        cli="solvers.knights.cli",
+        # "tours" before "tour-pairs", so that plan(count_tours, ...) finds that
+        # one first (and goes on to the pairs by method="pairs").
+        splits=(
+            Splittable("tours", build_search, count_tours, plan_tours),
+            Splittable("tour-pairs", build_pairs, count_tours, plan_tours, problem=pairs_problem),
+        ),
+        counts=(count_tours,),
+    )
 )

@@ -1,5 +1,5 @@
 """The peg-solitaire family as the package registers it (in
-:mod:`solvers._families`): its CLI command and its counts.  Its DP splits by
+the root's import of :mod:`.api`): its CLI command and its counts.  Its DP splits by
 layers, not into subproblems, so it has no :class:`Splittable` (give
 ``executor=`` to :func:`~solvers.count_peg_solutions` instead).
 
@@ -9,16 +9,18 @@ layers, not into subproblems, so it has no :class:`Splittable` (give
 
 from __future__ import annotations
 
-from .._engine._family import Family
+from .._engine._family import Family, register
 from .count import count_peg_solutions
 from .finish import finish_counts
 from .games import count_peg_games
 
 __all__ = ["FAMILY"]
 
-FAMILY = Family(
-    "peg",
-    command="peg",
-    cli="solvers.peg.cli",
-    counts=(count_peg_solutions, finish_counts, count_peg_games),
+FAMILY = register(
+    Family(
+        "peg",
+        command="peg",
+        cli="solvers.peg.cli",
+        counts=(count_peg_solutions, finish_counts, count_peg_games),
+    )
 )
