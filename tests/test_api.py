@@ -91,11 +91,14 @@ def test_every_public_module_has_a_complete_all(name):
 
 
 def test_the_package_exports_each_family_s_public_names():
+    # the root's names are the families' __all__ together, and the run options
+    shares = []
     for name in ("knights", "nqueens", "peg", "cover"):
         module = importlib.import_module(f"solvers.{name}")
-        for item in solvers.__all__:
-            if item in module.__all__:
-                assert getattr(solvers, item) is getattr(module, item), item
+        shares += module.__all__
+        for item in module.__all__:
+            assert getattr(solvers, item) is getattr(module, item), item
+    assert sorted(solvers.__all__) == sorted([*shares, "RunOptions", "__version__"])
 
 
 # ---------------------------------------------------------------- vocabulary

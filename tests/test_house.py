@@ -149,7 +149,7 @@ def test_the_graph_sees_the_package():
     edges = graph()
     assert "solvers.knights" in edges and "solvers._engine._plan" in edges
     # the package root imports the families
-    assert "solvers.knights.api" in edges["solvers"]
+    assert "solvers.knights" in edges["solvers"]
     assert "solvers._engine._plan" in edges["solvers.knights.count"]
 
 
@@ -329,7 +329,7 @@ def test_no_other_module_lists_the_families(name):
 
 
 #: The modules outside the families that may name them: the package root (one
-#: import of each family's ``api``: what makes a family part of the package),
+#: star-import of each family: what makes a family part of the package),
 #: and the old paths of two peg modules, kept for one release.
 NAMES_FAMILIES = {"solvers", "solvers.peg_games", "solvers.pegboard"}
 
@@ -345,7 +345,7 @@ def family_words() -> dict[str, str]:
     for family in REGISTERED:
         for word in (family.name, *(command for command, _ in family.commands())):
             words[word] = family.name
-        for name in importlib.import_module(f"solvers.{family.name}.api").__all__:
+        for name in importlib.import_module(f"solvers.{family.name}").__all__:
             words[name] = family.name
     return words
 

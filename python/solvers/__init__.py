@@ -18,12 +18,12 @@ works for one release, with a :class:`DeprecationWarning`).
 
 from typing import Any  # noqa: I001 - the families in the CLI's order
 
-# One line a family: its api module's names come to the root, and importing it
+# One line a family: its names come to the root (its __all__), and importing it
 # registers the family (the order is the CLI's order of commands).
-from .knights.api import *  # noqa: F403
-from .nqueens.api import *  # noqa: F403
-from .peg.api import *  # noqa: F403
-from .cover.api import *  # noqa: F403
+from .knights import *  # noqa: F403
+from .nqueens import *  # noqa: F403
+from .peg import *  # noqa: F403
+from .cover import *  # noqa: F403
 
 from . import _families as _families
 from . import distributed as distributed  # `import solvers; solvers.distributed.plan(...)`

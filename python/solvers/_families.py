@@ -1,7 +1,7 @@
 """The package's families, as they registered themselves.  Each family
 describes itself in its own subpackage (a :class:`~solvers._engine._family.Family`
 in its ``family`` module, which registers it as it is made), and the package
-root imports each family's ``api`` module: that one line a family is what
+root star-imports each family subpackage: that one line a family is what
 makes it part of the package.  Everything that needs the families (the plans
 that split, :func:`solvers.distributed.plan`, the CLI's commands, the tests)
 reads them from :data:`FAMILIES`.
@@ -28,9 +28,9 @@ if not FAMILIES:  # pragma: no cover - only if the root's imports were reordered
 
 
 def exported() -> list[str]:
-    """The names every family puts at the package root (its ``api.__all__``)."""
+    """The names every family puts at the package root (its ``__all__``)."""
     return [
         name
         for family in FAMILIES
-        for name in importlib.import_module(f"solvers.{family.name}.api").__all__
+        for name in importlib.import_module(f"solvers.{family.name}").__all__
     ]

@@ -19,20 +19,24 @@ built on it, each a small module reading covers back into its own results
 """
 
 from .check import is_cover
-from .count import COUNT_METHODS, count_covers
+from .count import COUNT_METHODS as COUNT_METHODS
+from .count import count_covers
+from .family import FAMILY as FAMILY  # registers the family as it is made
 from .find import find_cover
 from .langford import LangfordPairs, LangfordSequence
 from .listing import covers
-from .pieces import PIECE_SETS, Piece, piece_set
+from .pieces import PIECE_SETS as PIECE_SETS
+from .pieces import Piece
+from .pieces import piece_set as piece_set
 from .problem import ExactCover
 from .queens import QueensCover
 from .result import Cover
 from .sudoku import Sudoku
 from .tiling import Tiling, TilingPuzzle
 
+#: What the family puts at the package root (``solvers/__init__.py`` star-imports
+#: it); its other public names (the limits, the methods' names) stay here.
 __all__ = [
-    "COUNT_METHODS",
-    "PIECE_SETS",
     "Cover",
     "ExactCover",
     "LangfordPairs",
@@ -46,5 +50,4 @@ __all__ = [
     "covers",
     "find_cover",
     "is_cover",
-    "piece_set",
 ]

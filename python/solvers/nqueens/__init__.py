@@ -18,18 +18,20 @@ Placement(0, 4, 7, 5, 2, 6, 1, 3)
 True
 """
 
-from .count import COUNT_METHODS, MAX_JOIN_N, count_queens
-from .find import FIND_METHODS, MAX_CONSTRUCT_N, find_queens
-from .limits import MAX_SEARCH_N
+from .count import COUNT_METHODS as COUNT_METHODS
+from .count import MAX_JOIN_N as MAX_JOIN_N
+from .count import count_queens
+from .family import FAMILY as FAMILY  # registers the family as it is made
+from .find import FIND_METHODS as FIND_METHODS
+from .find import MAX_CONSTRUCT_N as MAX_CONSTRUCT_N
+from .find import find_queens
+from .limits import MAX_SEARCH_N as MAX_SEARCH_N
 from .listing import queens
 from .placement import Placement, is_queens_solution
 
+#: What the family puts at the package root (``solvers/__init__.py`` star-imports
+#: it); its other public names (the limits, the methods' names) stay here.
 __all__ = [
-    "COUNT_METHODS",
-    "FIND_METHODS",
-    "MAX_CONSTRUCT_N",
-    "MAX_JOIN_N",
-    "MAX_SEARCH_N",
     "Placement",
     "count_queens",
     "find_queens",

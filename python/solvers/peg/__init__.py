@@ -33,9 +33,13 @@ release, with a :class:`DeprecationWarning`).
 from typing import Any
 
 from .._engine._deprecated import moved
-from .board import MAX_HOLES, Hole, PegBoard, Square
-from .calls import Finish
+from .board import MAX_HOLES as MAX_HOLES
+from .board import Hole as Hole
+from .board import PegBoard
+from .board import Square as Square
+from .calls import Finish as Finish
 from .count import count_peg_solutions
+from .family import FAMILY as FAMILY  # registers the family as it is made
 from .find import find_peg_solution
 from .finish import finish_counts
 from .games import PegGames, count_peg_games
@@ -43,16 +47,14 @@ from .listing import peg_solutions
 from .positions import PegPositions, count_peg_positions
 from .solution import Jump, PegSolution, is_peg_solution
 
+#: What the family puts at the package root (``solvers/__init__.py`` star-imports
+#: it); its other public names (the limits, the methods' names) stay here.
 __all__ = [
-    "MAX_HOLES",
-    "Finish",
-    "Hole",
     "Jump",
     "PegBoard",
     "PegGames",
     "PegPositions",
     "PegSolution",
-    "Square",
     "count_peg_games",
     "count_peg_positions",
     "count_peg_solutions",
