@@ -31,6 +31,7 @@ from itertools import islice
 from typing import Any
 
 from .._engine import _screen, _workers
+from .._engine._run import RunOptions
 
 #: ``--workers`` starts local processes: more than this many per core only
 #: costs memory (each holds its own interpreter and tables).
@@ -202,8 +203,10 @@ def print_list(
 
 
 def add_distribution(parser: argparse.ArgumentParser) -> None:
-    """--checkpoint, --workers, --executor (``checkpoint=`` is a directory for
-    every count)."""
+    """--checkpoint, --workers, --executor, --memory, --spill and --no-spill:
+    every counting command takes them all, as every count takes the run
+    options; a method that has no use for one refuses it in the one message
+    of the API."""
     parser.add_argument(
         "--checkpoint",
         metavar="DIR",
@@ -218,10 +221,6 @@ def add_distribution(parser: argparse.ArgumentParser) -> None:
         help="count on a Dask cluster: dask://HOST:PORT of its scheduler "
         "(pip install solvers[dist])",
     )
-
-
-def add_budget(parser: argparse.ArgumentParser) -> None:
-    """--memory, --spill and --no-spill, for the commands whose counts are layered DPs."""
     parser.add_argument(
         "--memory",
         metavar="SIZE",
@@ -254,9 +253,26 @@ def counting_only(args: argparse.Namespace) -> None:
 
 
 @contextlib.contextmanager
-def distributed(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
-    """The ``executor=`` and ``checkpoint=`` arguments the options ask for,
-    with the executor shut down afterwards."""
+def run_options(args: argparse.Namespace) -> Iterator[RunOptions]:
+    """The run options the command's options ask for (``--threads``,
+    ``--progress``, ``--timeout``, and the distribution's), made once, with
+    the executor shut down afterwards."""
+    with _distributed(args) as where:
+        for name in ("threads", "progress", "timeout"):
+            value = getattr(args, name, None)
+            if value is not None and value is not False:
+                where[name] = value
+        try:
+            options = RunOptions(**where)
+        except (TypeError, ValueError) as error:
+            raise UsageError(str(error)) from None
+        yield options
+
+
+@contextlib.contextmanager
+def _distributed(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
+    """The ``executor=``, ``checkpoint=``, ``memory=`` and ``spill=`` the
+    options ask for, with the executor shut down afterwards."""
     where: dict[str, Any] = {}
     for name in ("checkpoint", "memory", "spill"):
         if getattr(args, name, None) is not None:
@@ -265,7 +281,7 @@ def distributed(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
         if args.spill is not None:
             raise UsageError("--no-spill writes no files: not with --spill")
         where["spill"] = False  # the count refuses --memory, --workers, --executor beside it
-    if args.workers is not None:
+    if getattr(args, "workers", None) is not None:
         most = MAX_WORKERS_PER_CORE * (os.cpu_count() or 1)
         if not 1 <= args.workers <= most:
             raise UsageError(
@@ -284,7 +300,7 @@ def distributed(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
             raise
         pool.shutdown()
         return
-    if args.executor is not None:
+    if getattr(args, "executor", None) is not None:
         scheme, _, address = args.executor.partition("://")
         if scheme != "dask" or not address:
             raise UsageError(

@@ -82,15 +82,8 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     problem = _problem(args.file)
-    with opt.distributed(args) as where:
-        count = count_covers(
-            problem,
-            method=args.method or "auto",
-            threads=args.threads,
-            progress=args.progress,
-            timeout=args.timeout,
-            **where,
-        )
+    with opt.run_options(args) as run:
+        count = count_covers(problem, method=args.method or "auto", options=run)
     opt.answer(args.json, {"count": count}, count)
     return 0
 

@@ -70,7 +70,6 @@ def add_options(tours: argparse.ArgumentParser) -> None:
     )
     opt.add_output(tours)
     opt.add_distribution(tours)
-    opt.add_budget(tours)
     opt.add_animate(
         tours,
         "the knight stepping forward and backing up, until the first tour "
@@ -117,17 +116,9 @@ def run(args: argparse.Namespace) -> int:
             value=lambda tour: [list(s) for s in tour],
         )
         return 0
-    with opt.distributed(args) as where:
-        if args.end is not None:
-            where["end"] = args.end
+    with opt.run_options(args) as run:
         count = knights.count_tours(
-            **board,
-            closed=args.closed,
-            threads=args.threads,
-            progress=args.progress,
-            timeout=args.timeout,
-            method=args.method or "auto",
-            **where,
+            **board, closed=args.closed, end=args.end, method=args.method or "auto", options=run
         )
     opt.answer(args.json, {"count": count}, count)
     return 0

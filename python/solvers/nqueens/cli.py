@@ -113,16 +113,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.method is not None and args.method not in COUNT_METHODS:
         raise opt.UsageError(f"counting takes --method {', '.join(COUNT_METHODS)}")
-    with opt.distributed(args) as where:
-        count = count_queens(
-            args.n,
-            unique=args.unique,
-            method=args.method or "auto",
-            threads=args.threads,
-            progress=args.progress,
-            timeout=args.timeout,
-            **where,
-        )
+    with opt.run_options(args) as run:
+        count = count_queens(args.n, unique=args.unique, method=args.method or "auto", options=run)
     opt.answer(args.json, {"count": count}, count)
     return 0
 

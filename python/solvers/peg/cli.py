@@ -9,7 +9,6 @@ import argparse
 import json
 import os
 import textwrap
-from typing import Any
 
 from .. import peg as solitaire
 from .._engine._validate import shown
@@ -94,7 +93,6 @@ def add_options(game: argparse.ArgumentParser) -> None:
     opt.add_output(game)
     opt.add_animate(game, "find a game (as --find does), then replay it jump by jump")
     opt.add_distribution(game)
-    opt.add_budget(game)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -117,19 +115,14 @@ def run(args: argparse.Namespace) -> int:
         opt.refuse("--find", {"--method": args.method is not None, "--threads": bool(args.threads)})
         return _find(board, start, finish, args)
     opt.refuse("counting", opt.given(args, "--svg", "--html"))
-    options = {
-        "threads": args.threads,
-        "progress": args.progress,
-        "timeout": args.timeout,
-    }
     here = [start[0], start[1]]
     if args.every_game:
         opt.refuse("--every-game", opt.given(args, "--method"))
-        return _every_game(board, start, args, options)
+        return _every_game(board, start, args)
     if args.finish_table:
         opt.refuse("--finish-table", opt.given(args, "--method"))
-        with opt.distributed(args) as where:
-            table = solitaire.finish_counts(board, start=start, **options, **where)
+        with opt.run_options(args) as run:
+            table = solitaire.finish_counts(board, start=start, options=run)
         total = sum(table.values())
         if args.json:
             rows = [[[r, c], n] for (r, c), n in table.items()]
@@ -141,22 +134,20 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{f'{r},{c}':8} {n:>{width}}")
             print(f"{'total':8} {total:>{width}}")
         return 0
-    with opt.distributed(args) as where:
+    with opt.run_options(args) as run:
         count = solitaire.count_peg_solutions(
-            board, start=start, finish=finish, method=args.method or "auto", **options, **where
+            board, start=start, finish=finish, method=args.method or "auto", options=run
         )
     last = None if args.any else here if args.finish is None else list(args.finish)
     opt.answer(args.json, {"start": here, "finish": last, "count": count}, count)
     return 0
 
 
-def _every_game(
-    board: PegBoard, start: tuple[int, int], args: argparse.Namespace, options: dict[str, Any]
-) -> int:
+def _every_game(board: PegBoard, start: tuple[int, int], args: argparse.Namespace) -> int:
     """Every game from ``start``: the table of games by pegs left, the
     shortest game that gets stuck, and the distinct positions by layer."""
-    with opt.distributed(args) as where:
-        games = count_peg_games(board, start=start, **options, **where)
+    with opt.run_options(args) as run:
+        games = count_peg_games(board, start=start, options=run)
     if args.json:
         example = games.stuck_example
         print(
