@@ -4,7 +4,8 @@ the DP's driver (:mod:`.dp` here, or on an executor with :mod:`.dist`)."""
 
 from __future__ import annotations
 
-from concurrent.futures import Executor
+import contextlib
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from .. import _core
@@ -76,37 +77,57 @@ def finish_hole(board: PegBoard, finish: Any, s: int) -> int | None:
     return board.normalize_square(finish, "finish")
 
 
-def overflow(board: PegBoard, start: Hole) -> OverflowError:
+def overflow(board: PegBoard, start: Hole, what: str = "solutions") -> OverflowError:
     return OverflowError(
-        f"the number of solutions on {board!r} from {start!r} does not fit the 128-bit "
+        f"the number of {what} on {board!r} from {start!r} does not fit the 128-bit "
         "counter (no answer is better than a wrong one)"
     )
 
 
-def dp_driver(
-    board: PegBoard,
-    group: Any,
-    executor: Executor | None,
-    parts: Any,
-    threads: Any,
-    progress: Any,
-    timeout: Any,
-    memory: Any = None,
-    spill: Any = None,
-) -> dp.Driver:
-    """The DP's driver for a call: on ``executor`` (cut into ``parts``, the
-    pieces in files inside ``spill``), or here within ``memory`` bytes
-    (without it, ``memory="auto"``'s), spilling into ``spill``; all in
-    memory with ``spill=False``.  The caller has already refused the
-    keywords its method does not take (:func:`solvers._engine._methods.refuse`)."""
-    _args.budget_of(memory, spill, executor)  # spill=False takes no memory= or executor=
-    spill_dir = _args.spill_directory(spill)
+def dp_driver(board: PegBoard, group: Any, options: RunOptions) -> dp.Driver:
+    """The DP's driver for a call: on the options' executor (cut into
+    ``parts``, the pieces in files inside ``spill``), or here within
+    ``memory`` bytes (without it, ``memory="auto"``'s, resolved in the
+    core), spilling into ``spill``; all in memory with ``spill=False``.  The
+    caller has already refused the options its method does not take
+    (:func:`solvers._engine._methods.refuse`)."""
+    executor, threads, progress, timeout = (
+        options.executor,
+        options.threads,
+        options.progress,
+        options.timeout,
+    )
+    _args.budget_of(options.memory, options.spill, executor)  # spill=False: no memory=, executor=
+    spill_dir = _args.spill_directory(options.spill)
     if executor is not None:
-        return Distributed(board, group, executor, parts, threads, progress, timeout, spill_dir)
-    asked = RunOptions(memory=memory, spill=spill).memory_asked()  # resolved in the core
+        return Distributed(
+            board, group, executor, options.parts, threads, progress, timeout, spill_dir
+        )
+    asked = options.memory_asked()  # resolved in the core
     if asked is not None and (asked != "default" or _core.available_memory() is not None):
         return dp.Budgeted(board, group, threads, progress, timeout, asked, spill_dir)
     return dp.Local(board, group, threads, progress, timeout)
+
+
+@contextlib.contextmanager
+def driving(
+    board: PegBoard, group: Any, options: RunOptions, overflowed: OverflowError
+) -> Iterator[tuple[dp.Driver, contextlib.ExitStack]]:
+    """The DP's driver for a call (:func:`dp_driver`) and a stack for what the
+    call holds beside it (a ledger, a lock), all closed however the call ends;
+    an overflow in the core raises ``overflowed``, a timeout names the
+    seconds the user gave."""
+    driver = dp_driver(board, group, options)
+    try:
+        with contextlib.ExitStack() as held:
+            try:
+                yield driver, held
+            except OverflowError as error:
+                raise overflowed from error
+            except TimeoutError as error:  # the core's names the seconds left, not the user's
+                raise driver.deadline.restated(error) from None
+    finally:
+        driver.close()
 
 
 def checked_board(board: Any) -> PegBoard:

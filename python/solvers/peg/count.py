@@ -4,6 +4,7 @@ executor) and keeps its checkpoint."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -15,7 +16,7 @@ from .._engine._checkpoint import Checkpoint, Lock
 from .._engine._run import RunKeywords, RunOptions
 from . import dp
 from .board import Hole, PegBoard
-from .calls import Finish, checked_board, dp_driver, finish_hole, overflow, reachable_class
+from .calls import Finish, checked_board, driving, finish_hole, overflow, reachable_class
 from .methods import METHODS
 
 if TYPE_CHECKING:
@@ -66,25 +67,20 @@ def count_peg_solutions(
     432
     """
     opts = RunOptions.of("count_peg_solutions", run)
-    executor, parts, checkpoint = opts.executor, opts.parts, opts.checkpoint
-    memory, spill = opts.memory, opts.spill
+    checkpoint = opts.checkpoint
     board = checked_board(board)
     s = board.normalize_square(start, "start")
     method = _methods.pick("count_peg_solutions", METHODS, method, opts.given()).name
     f = finish_hole(board, finish, s)
     group = board.symmetries_fixing(s) if f is None else board.symmetries_fixing(s, f)
-    if memory is None and checkpoint is not None and _kept_in_memory(checkpoint):
-        spill = False  # a count checkpointed in memory goes on there
-    driver = dp_driver(
-        board, group, executor, parts, opts.threads, opts.progress, opts.timeout, memory, spill
-    )
+    if opts.memory is None and checkpoint is not None and _kept_in_memory(checkpoint):
+        opts = dataclasses.replace(opts, spill=False)  # kept in memory: it goes on there
     ledger = None
     saved = None
-    lock = None  # the checkpoint's, held throughout
-    try:
+    with driving(board, group, opts, overflow(board, start)) as (driver, held):
         if checkpoint is not None and isinstance(driver, dp.Budgeted):
             saved = _args.checkpoint_directory(checkpoint), _problem_tag(board, s, f, method)
-            lock = Lock.of_layers(saved[0])
+            held.callback(Lock.of_layers(saved[0]).release)
             answer = driver.kernel.saved_answer(*saved)
             if answer is not None:
                 return answer  # counted to the end before
@@ -92,9 +88,10 @@ def count_peg_solutions(
         elif checkpoint is not None:
             assert isinstance(driver, dp.Local)
             path = _args.checkpoint_ledger(checkpoint)
-            lock = Lock.of_ledger(path)
+            held.callback(Lock.of_ledger(path).release)
             # The ledger of a count in this process: its newest layers, then its total.
             ledger = Checkpoint(path, _problem(board, s, f, method), 1)
+            held.callback(ledger.close)
             if 0 in ledger.done:
                 return ledger.done[0]  # counted to the end before
             ledger.need_writing()
@@ -108,16 +105,6 @@ def count_peg_solutions(
             for side in ("a", "b"):  # the answer is all a rerun needs
                 shutil.rmtree(os.path.join(saved[0], side), ignore_errors=True)
         return count
-    except OverflowError as error:
-        raise overflow(board, start) from error
-    except TimeoutError as error:  # the core's names the seconds left, not the user's
-        raise driver.deadline.restated(error) from None
-    finally:
-        driver.close()
-        if ledger is not None:
-            ledger.close()
-        if lock is not None:
-            lock.release()
 
 
 def _kept_in_memory(checkpoint: object) -> bool:

@@ -9,7 +9,7 @@ from .._engine import _methods
 from .._engine._run import RunKeywords, RunOptions
 from . import dp
 from .board import Hole, PegBoard
-from .calls import checked_board, dp_driver, overflow
+from .calls import checked_board, driving, overflow
 from .methods import FINISH_PASS
 
 if TYPE_CHECKING:
@@ -41,24 +41,7 @@ def finish_counts(
     s = board.normalize_square(start, "start")
     counts = dict.fromkeys(board.holes, 0)
     group = board.symmetries_fixing(s)
-    driver = dp_driver(
-        board,
-        group,
-        opts.executor,
-        opts.parts,
-        opts.threads,
-        opts.progress,
-        opts.timeout,
-        opts.memory,
-        opts.spill,
-    )
-    try:
+    with driving(board, group, opts, overflow(board, start)) as (driver, _):
         for hole, count in dp.finish_counts(driver, board, s):
             counts[board.holes[hole]] = count
-        return counts
-    except OverflowError as error:
-        raise overflow(board, start) from error
-    except TimeoutError as error:  # the core's names the seconds left, not the user's
-        raise driver.deadline.restated(error) from None
-    finally:
-        driver.close()
+    return counts

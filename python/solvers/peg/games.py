@@ -30,7 +30,7 @@ from .._engine._checkpoint import Checkpoint, Lock
 from .._engine._run import RunKeywords, RunOptions
 from . import dp
 from .board import Hole, PegBoard, Square
-from .calls import checked_board, dp_driver
+from .calls import checked_board, driving, overflow
 from .count import _problem, _problem_tag
 from .methods import EVERY_GAME
 from .solution import Jump
@@ -186,23 +186,12 @@ def count_peg_games(
     board = checked_board(board)
     s = board.normalize_square(start, "start")
     group = board.symmetries_fixing(s)
-    driver = dp_driver(
-        board,
-        group,
-        opts.executor,
-        opts.parts,
-        opts.threads,
-        opts.progress,
-        opts.timeout,
-        opts.memory,
-        opts.spill,
-    )
-    ledger = None
-    lock = None  # the checkpoint's, held throughout
-    try:
+    with driving(board, group, opts, overflow(board, start, "games")) as (driver, held):
         tally = dp.Games()
         if checkpoint is not None:
             ledger, lock = _keep(driver, checkpoint, board, s)
+            held.callback(lock.release)
+            held.callback(ledger.close)
             where = f"checkpoint {ledger.path!r}"
             tally = dp.Games(_saved_figures(ledger), _recorder(ledger), where)
         table, ends, positions = dp.games(driver, s, tally)
@@ -214,19 +203,6 @@ def count_peg_games(
             assert found is not None  # the DP saw a game stuck after `jumps` jumps
             holes = board.holes
             example = tuple(Jump(*(holes[i] for i in board.jumps[j])) for j in found)
-    except OverflowError as error:
-        raise OverflowError(
-            f"the number of games on {board!r} from {start!r} does not fit the 128-bit "
-            "counter (no answer is better than a wrong one)"
-        ) from error
-    except TimeoutError as error:  # the core's names the seconds left, not the user's
-        raise driver.deadline.restated(error) from None
-    finally:
-        driver.close()
-        if ledger is not None:
-            ledger.close()
-        if lock is not None:
-            lock.release()
     wins = dict.fromkeys(board.holes, 0)
     for hole, games in ends:
         wins[board.holes[hole]] = games
