@@ -161,3 +161,15 @@ def test_every_source_file_is_in_the_layout():
     on_disk = {p.relative_to(ROOT).as_posix() for p in sources if "__pycache__" not in p.parts}
     unlisted = sorted(on_disk - named)
     assert unlisted == [], f"source files docs/layout.md does not list: {unlisted}"
+
+
+def test_the_verbs_table_is_the_code_s():
+    from solvers._families import verbs_table
+
+    page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    start, end = "<!-- verbs: start -->\n", "\n<!-- verbs: end -->"
+    assert start in page and end in page
+    shown = page.split(start, 1)[1].split(end, 1)[0]
+    assert shown == verbs_table(), (
+        "docs/api.md: paste solvers._families.verbs_table() between the markers"
+    )

@@ -13,10 +13,11 @@ reads them from :data:`FAMILIES`.
 from __future__ import annotations
 
 import importlib
+import inspect
 
 from ._engine._family import Family, registered
 
-__all__ = ["FAMILIES", "exported"]
+__all__ = ["FAMILIES", "VERBS", "exported", "verb_of", "verbs_table"]
 
 #: Every family, in the order the package root imports them (the order the
 #: CLI lists their commands).  The root imports the families before this
@@ -34,3 +35,55 @@ def exported() -> list[str]:
         for family in FAMILIES
         for name in importlib.import_module(f"solvers.{family.name}").__all__
     ]
+
+
+#: The verbs of the package, in the table's order: each a word and the
+#: prefix of a name that says it (a count is one of its family's ``counts``,
+#: a lister a function that returns a generator).
+VERBS: tuple[tuple[str, str], ...] = (
+    ("count", ""),
+    ("list", ""),
+    ("find", "find_"),
+    ("check", "is_"),
+)
+
+
+def verb_of(family: Family, name: str, function: object) -> str | None:
+    """The verb a public function of ``family`` is: a count (one of its
+    ``counts``), a lister (a function returning a generator), a finder
+    (``find_*``) or a check (``is_*``); ``None`` for anything else."""
+    if not inspect.isfunction(function):
+        return None
+    if function in family.counts:
+        return "count"
+    if str(inspect.signature(function).return_annotation).startswith(("Generator", "Iterator")):
+        return "list"
+    for verb, prefix in VERBS:
+        if prefix and name.startswith(prefix):
+            return verb
+    return None
+
+
+def verbs_table() -> str:
+    """The verbs x families table of the API reference (``docs/api.md``),
+    made from the families' ``__all__``: a test holds the page to it.
+
+    >>> print(verbs_table().splitlines()[2])
+    | count | `count_tours` | `count_queens` | `count_peg_games`, `count_peg_positions`, `count_peg_solutions`, `finish_counts` | `count_covers` |
+    """  # noqa: E501
+    cells: dict[str, dict[str, list[str]]] = {verb: {} for verb, _ in VERBS}
+    for family in FAMILIES:
+        module = importlib.import_module(f"solvers.{family.name}")
+        for name in sorted(module.__all__):
+            verb = verb_of(family, name, getattr(module, name))
+            if verb is not None:
+                cells[verb].setdefault(family.name, []).append(f"`{name}`")
+    head = "| verb | " + " | ".join(f"`solvers.{f.name}`" for f in FAMILIES) + " |"
+    rule = "| --- |" + " --- |" * len(FAMILIES)
+    rows = [
+        f"| {verb} | "
+        + " | ".join(", ".join(cells[verb].get(f.name, [])) or "-" for f in FAMILIES)
+        + " |"
+        for verb, _ in VERBS
+    ]
+    return "\n".join([head, rule, *rows])

@@ -13,6 +13,7 @@ from .._engine._family import Family, register
 from .count import count_peg_solutions
 from .finish import finish_counts
 from .games import count_peg_games
+from .positions import count_peg_positions
 
 __all__ = ["FAMILY"]
 
@@ -21,6 +22,6 @@ FAMILY = register(
         "peg",
         command="peg",
         cli="solvers.peg.cli",
-        counts=(count_peg_solutions, finish_counts, count_peg_games),
+        counts=(count_peg_solutions, finish_counts, count_peg_games, count_peg_positions),
     )
 )
