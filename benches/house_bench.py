@@ -1,6 +1,6 @@
-"""The four end-to-end timings the house refactor (issue 28) must keep: tours of
-6x6 from every start, the frontier on 6x7, Q(18), and the English board's centre
-game.  Best of ``--runs`` wall times on ``--threads`` threads, a Markdown table
+"""The end-to-end timings the house refactors (issues 28, 47) must keep: tours of
+6x6 from every start, the frontier on 6x7, Q(18), the pentominoes in 6x10 (the
+cover search), and the English board's centre game.  Best of ``--runs`` wall times on ``--threads`` threads, a Markdown table
 on stdout::
 
     python benches/house_bench.py --runs 3
@@ -30,6 +30,11 @@ def cases(threads: int) -> list[tuple[str, Callable[[], Any], int]]:
             None,
         ),
         ("count_queens(18)", lambda: solvers.count_queens(18, threads=threads), 666090624),
+        (
+            "TilingPuzzle((6, 10)).count()",
+            lambda: solvers.TilingPuzzle((6, 10)).count(threads=threads),
+            9356,
+        ),
         (
             "count_peg_solutions(english, start=(3, 3))",
             lambda: solvers.count_peg_solutions(english, start=(3, 3), threads=threads),

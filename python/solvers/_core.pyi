@@ -76,14 +76,9 @@ def frontier_tours(
 ) -> tuple[int, int]: ...
 def frontier_round(
     board: _Board,
-    start: tuple[int, int] | None,
-    closed: bool,
-    step: int,
-    owner: int,
-    parts: int,
-    inputs: list[tuple[str, int, int]],
-    width: int,
-    total: tuple[int, int],
+    ends: tuple[tuple[int, int] | None, bool],
+    round: tuple[int, int, int],
+    layer: tuple[list[tuple[str, int, int]], int, tuple[int, int]],
     out: str,
     run: RunOptions,
 ) -> tuple[list[tuple[int, int] | None], int, int, int, int]: ...

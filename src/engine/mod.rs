@@ -54,4 +54,4 @@ pub use plan::{check_plan_size, plan, Planned, MAX_PLAN_TASKS};
 pub use pool::{check_thread_room, spawn, tasks_for, wanted_threads, with_pool, workers};
 pub use run::{count, count_each, find_first, stream};
 pub use search::{count_by_visiting, SubtreeSearch};
-pub use splittable::Splittable;
+pub use splittable::{Each, Splittable};

@@ -12,6 +12,14 @@
 use super::{count_each, Control, Planned, SubtreeSearch};
 use crate::error::CountError;
 
+/// Which subproblems of a plan to count, on how many threads, and who hears
+/// each `(index, count)` as it is done.
+pub struct Each<'a> {
+    pub which: &'a [usize],
+    pub threads: usize,
+    pub finished: &'a (dyn Fn(usize, u128) + Sync),
+}
+
 /// A count split into subproblems `0..len()`.
 pub trait Splittable: Send + Sync {
     /// How many subproblems the plan holds.
@@ -21,16 +29,10 @@ pub trait Splittable: Send + Sync {
         self.len() == 0
     }
 
-    /// The counts of the subproblems `which` (indices below [`len`](Self::len)),
-    /// in that order, on `threads` threads; `finished` gets each
-    /// `(index, count)` as it is done.  Polls `ctl`.
-    fn count_each(
-        &self,
-        which: &[usize],
-        threads: usize,
-        ctl: &Control,
-        finished: &(dyn Fn(usize, u128) + Sync),
-    ) -> Result<Vec<u128>, CountError>;
+    /// The counts of the subproblems `each.which` (indices below
+    /// [`len`](Self::len)), in that order, on `each.threads` threads;
+    /// `each.finished` gets each `(index, count)` as it is done.  Polls `ctl`.
+    fn count_each(&self, each: &Each<'_>, ctl: &Control) -> Result<Vec<u128>, CountError>;
 
     /// The answer from the sum of every subproblem's count: the sum itself
     /// unless the plan counts a part of the answer (a symmetry class, one
@@ -47,20 +49,15 @@ impl<S: SubtreeSearch + Send> Splittable for Planned<S> {
         Planned::len(self)
     }
 
-    fn count_each(
-        &self,
-        which: &[usize],
-        threads: usize,
-        ctl: &Control,
-        finished: &(dyn Fn(usize, u128) + Sync),
-    ) -> Result<Vec<u128>, CountError> {
+    fn count_each(&self, each: &Each<'_>, ctl: &Control) -> Result<Vec<u128>, CountError> {
+        let (search, tasks) = (&self.search, &self.tasks);
         Ok(count_each(
-            &self.search,
-            &self.tasks,
-            which,
-            threads,
+            search,
+            tasks,
+            each.which,
+            each.threads,
             ctl,
-            finished,
+            each.finished,
         )?)
     }
 }
@@ -77,7 +74,12 @@ mod tests {
         let plan = Planned::new(search, vec![vec![]], 16, 64, &ctl).unwrap();
         let plan: &dyn Splittable = &plan;
         let which: Vec<usize> = (0..plan.len()).collect();
-        let counts = plan.count_each(&which, 1, &ctl, &|_, _| {}).unwrap();
+        let each = Each {
+            which: &which,
+            threads: 1,
+            finished: &|_, _| {},
+        };
+        let counts = plan.count_each(&each, &ctl).unwrap();
         let sum: u128 = counts.iter().sum();
         assert_eq!(plan.total(sum, &ctl).unwrap(), fib(12));
     }

@@ -202,32 +202,28 @@ pub(super) fn frontier_tours(
     Ok((tours.hi, tours.lo))
 }
 
-/// One task of a frontier count's round (`frontier::round`): the pieces
-/// `inputs` (`(path, offset, states)` records of counts of type `width`)
-/// of owner `owner` of `parts` summed, expanded by sweep step `step`, and
-/// split by owner into the file `out`; `total` (`(high, low)`) is the
-/// layer's total before the step.  Returns `(pieces, states, high, low,
+/// One task of a frontier count's round (`frontier::round`): with
+/// `(step, owner, parts)`, the pieces `inputs` (`(path, offset, states)`
+/// records of counts of type `width`) of owner `owner` of `parts` summed,
+/// expanded by sweep step `step`, and split by owner into the file `out`;
+/// `total` (`(high, low)`) is the layer's total before the step.  Returns `(pieces, states, high, low,
 /// width)`: each owner's piece `(offset, states)` in `out` or `None`, the
 /// partition's states, the total written (at the last step: the finished
 /// paths) and its count type.
 #[pyfunction]
-#[pyo3(signature = (board, start, closed, step, owner, parts, inputs, width, total, out, run))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (board, ends, round, layer, out, run))]
 #[allow(clippy::type_complexity)]
 pub(super) fn frontier_round(
     py: Python<'_>,
     board: BoardSpec,
-    start: Option<(usize, usize)>,
-    closed: bool,
-    step: usize,
-    owner: usize,
-    parts: usize,
-    inputs: Vec<(std::path::PathBuf, u64, usize)>,
-    width: u8,
-    total: (u128, u128),
+    ends: (Option<(usize, usize)>, bool),
+    round: (usize, usize, usize),
+    layer: (Vec<(std::path::PathBuf, u64, usize)>, u8, (u128, u128)),
     out: std::path::PathBuf,
     run: &RunOptions,
 ) -> PyResult<(Vec<Option<(u64, usize)>>, usize, u128, u128, u8)> {
+    let ((start, closed), (step, owner, parts)) = (ends, round);
+    let (inputs, width, total) = layer;
     let (board, start) = board_and_start(board, start)?;
     let threads = run.workers();
     let inputs: Vec<frontier::Piece> = (inputs.into_iter())

@@ -7,7 +7,7 @@
 
 use super::options::RunOptions;
 use super::runtime::{cancellable_polling, interruptible, report};
-use crate::engine::{Control, Splittable};
+use crate::engine::{Control, Each, Splittable};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::{Arc, Mutex};
@@ -82,7 +82,12 @@ impl CountPlan {
                     sink.lock().unwrap_or_else(|e| e.into_inner()).push((i, n));
                 }
             };
-            plan.count_each(&which, threads, ctl, &record)
+            let each = Each {
+                which: &which,
+                threads,
+                finished: &record,
+            };
+            plan.count_each(&each, ctl)
         })?;
         hand_over(&finished)?;
         Ok(counts)

@@ -4,7 +4,7 @@
 use super::method::Method;
 use super::plain::check_search_n;
 use super::{frames, join};
-use crate::engine::{self, Control, Splittable};
+use crate::engine::{self, Control, Each, Splittable};
 use crate::error::CountError;
 
 /// A plan of [`count_queens`](super::count_queens) by one method or the other.
@@ -34,14 +34,8 @@ impl Splittable for QueensPlan {
         self.splittable().len()
     }
 
-    fn count_each(
-        &self,
-        which: &[usize],
-        threads: usize,
-        ctl: &Control,
-        finished: &(dyn Fn(usize, u128) + Sync),
-    ) -> Result<Vec<u128>, CountError> {
-        self.splittable().count_each(which, threads, ctl, finished)
+    fn count_each(&self, each: &Each<'_>, ctl: &Control) -> Result<Vec<u128>, CountError> {
+        self.splittable().count_each(each, ctl)
     }
 
     /// The join's sum counts every solution; `unique` asks for classes.

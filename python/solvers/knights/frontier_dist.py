@@ -69,9 +69,8 @@ def _round_task(
     rows, cols, mask, start, closed = spec
     run = _run.core(_args.worker_threads(threads), timeout)
     board = (rows, cols, mask)
-    return _core.frontier_round(
-        board, start, closed, step, owner, parts, inputs, width, total, out, run
-    )
+    layer = (inputs, width, total)
+    return _core.frontier_round(board, (start, closed), (step, owner, parts), layer, out, run)
 
 
 def _halves(value: int) -> tuple[int, int]:

@@ -19,7 +19,7 @@
 
 use super::sweep::{end_caps, Sweep};
 use super::{count_paths_between, Storage};
-use crate::engine::{Control, Splittable};
+use crate::engine::{Control, Each, Splittable};
 use crate::error::{CountError, InputError, SearchError};
 use crate::knights::{Board, Window};
 use crate::layers::Spill;
@@ -88,13 +88,12 @@ impl Splittable for PairPlan {
 
     /// The weighted count of each pair in `which`, in that order, one after
     /// another on `threads` threads; `finished` gets each as it is done.
-    fn count_each(
-        &self,
-        which: &[usize],
-        threads: usize,
-        ctl: &Control,
-        finished: &(dyn Fn(usize, u128) + Sync),
-    ) -> Result<Vec<u128>, CountError> {
+    fn count_each(&self, each: &Each<'_>, ctl: &Control) -> Result<Vec<u128>, CountError> {
+        let Each {
+            which,
+            threads,
+            finished,
+        } = *each;
         let spill = Spill::new(self.budget.unwrap_or(u64::MAX), self.spill.as_deref());
         let storage = Storage {
             spill: &spill,
@@ -203,7 +202,12 @@ mod tests {
 
     fn sum(plan: &PairPlan, threads: usize) -> u128 {
         let all: Vec<usize> = (0..plan.len()).collect();
-        let counts = plan.count_each(&all, threads, &Control::new(), &|_, _| {});
+        let each = Each {
+            which: &all,
+            threads,
+            finished: &|_, _| {},
+        };
+        let counts = plan.count_each(&each, &Control::new());
         plan.total(counts.unwrap().iter().sum(), &Control::new())
             .unwrap()
     }
