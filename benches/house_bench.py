@@ -1,7 +1,7 @@
 """The end-to-end timings the house refactors (issues 28, 47) must keep: tours of
 6x6 from every start, the frontier on 6x7, Q(18), the pentominoes in 6x10 (the
-cover search), and the English board's centre game.  Best of ``--runs`` wall times on ``--threads`` threads, a Markdown table
-on stdout::
+cover search), and the English board's centre game.  Best of ``--runs`` wall
+times on ``--threads`` threads, a Markdown table on stdout::
 
     python benches/house_bench.py --runs 3
 """
