@@ -114,7 +114,7 @@ def seed_method(board, start, finish=None):
     kernel = _core.PegKernel(len(board), list(board.jumps), identity)
     layer = kernel.start([board.index(start)])
     while layer.pegs > 1 and len(layer):
-        layer = kernel.expand(layer, THREADS)
+        layer = kernel.expand(layer, _core.RunOptions(THREADS))
     if finish is None:
         return layer.total()
     return dict(kernel.finish_counts(layer)).get(board.index(finish), 0)

@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import solvers
-from solvers import PegBoard, _core
+from solvers import PegBoard, RunOptions, _core
 from solvers._engine import _args, _progress, _validate
 from solvers.peg import dp
 from solvers.peg.calls import dp_driver
@@ -66,7 +66,7 @@ def test_the_peg_family_reads_memory_the_same_way():
     group = board.symmetries_fixing(0)
 
     def driver(**options):
-        return dp_driver(board, group, None, None, 1, False, None, **options)
+        return dp_driver(board, group, RunOptions(threads=1, **options))
 
     plain, kept, budgeted = driver(), driver(spill=False), driver(memory="1MiB")
     try:

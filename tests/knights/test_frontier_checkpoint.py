@@ -92,17 +92,13 @@ def test_a_count_killed_mid_layer_resumes_from_its_last_layer(tmp_path):
     # Resumed in this process, with another thread count and a memory budget
     # that spills the widest layers (the first run had none).
     reports = []
-    high, low, *_ = _core.count_tours_frontier(
-        6,
-        6,
-        None,
-        None,
-        False,
+    run = _core.RunOptions(
         1,
-        progress=lambda done, total: reports.append((done, total)),
+        lambda done, total: reports.append((done, total)),
         memory=64 * 2**20,
         checkpoint=str(directory),
     )
+    high, low, *_ = _core.count_tours_frontier((6, 6, None), None, False, run)
     assert high << 128 | low == PUBLISHED[6, 6]
     started = [done for done, total in reports if total]
     assert started and started[0] > killed_at, reports[:3]  # not from step 0
