@@ -200,6 +200,7 @@ TINY = {
 
 
 @pytest.mark.parametrize("name", ["rectangle 3x4", "triangle 4"])
+@pytest.mark.slow  # several seconds: the quick run stays under 3 minutes
 def test_is_peg_solution_accepts_every_solution_of_the_oracle(name):
     board, (holes, jumps) = TINY[name]
     seen = 0
@@ -229,6 +230,7 @@ def _random_games(draw):
 
 @settings(max_examples=400, deadline=None)
 @given(_random_games())
+@pytest.mark.slow  # seconds: the quick run stays under 3 minutes
 def test_is_peg_solution_agrees_with_the_oracle(case):
     board, holes, jumps, start, finish, sequence = case
     last = start if finish == "start" else finish

@@ -51,6 +51,7 @@ def test_strips_count_as_fibonacci_numbers():
 
 
 @pytest.mark.parametrize("threads", [1, 2, 8])
+@pytest.mark.slow  # several seconds: the quick run stays under 3 minutes
 def test_a_union_of_blocks_past_the_tree_threshold(threads):
     # 2,100 strips of one column (one tiling each) and three longer ones:
     # 4,232 primary items, 5 * 8 * 13 covers.

@@ -137,6 +137,7 @@ def test_the_repr_rebuilds_a_small_problem_and_sums_up_a_large_one():
 
 @settings(max_examples=150, deadline=None)
 @given(raw_problems(), st.data())
+@pytest.mark.slow  # several seconds: the quick run stays under 3 minutes
 def test_is_cover_agrees_with_the_oracle(raw, data):
     options, primary, _ = raw
     problem = build(raw)
@@ -197,6 +198,7 @@ def test_comments_blank_lines_tabs_and_a_bar_glued_to_a_name_are_read():
 
 @settings(max_examples=100, deadline=None)
 @given(raw_problems())
+@pytest.mark.slow  # several seconds: the quick run stays under 3 minutes
 def test_dlx_text_round_trips(raw):
     options, primary, secondary = raw
     named = {item: f"i{n}" for n, item in enumerate([*primary, *secondary])}

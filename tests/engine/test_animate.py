@@ -194,6 +194,7 @@ def test_queens_without_a_solution_says_so():
     ("rows", "cols", "start"),
     [(3, 4, None), (3, 4, (0, 0)), (4, 5, None), (4, 5, (0, 0)), (5, 5, None), (5, 5, (2, 2))],
 )
+@pytest.mark.slow  # seconds: the quick run stays under 3 minutes
 def test_tour_animation_reaches_the_first_listed_tour(rows, cols, start):
     where = {} if start is None else {"start": start}
     steps = list(tour_animation.tour_steps(rows, cols, **where))

@@ -364,6 +364,7 @@ def test_a_partial_checkpoint_is_completed_without_recounting(tmp_path):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.slow  # several seconds: the quick run stays under 3 minutes
 def test_sigkill_mid_count_then_resume(tmp_path):
     path = str(tmp_path / "q17")
     program = f"import solvers; solvers.count_queens(17, threads=2, checkpoint={path!r})"

@@ -261,6 +261,7 @@ def test_text_is_escaped():
 # ---------------------------------------------------------------- the committed pictures
 
 
+@pytest.mark.slow  # several seconds: the quick run stays under 3 minutes
 def test_committed_pictures_are_what_the_script_makes(tmp_path):
     committed = sorted(p.name for p in PICTURES.iterdir() if p.suffix in (".svg", ".html"))
     assert committed, "docs/pictures has no pictures"
@@ -550,6 +551,7 @@ press("End"); press("ArrowLeft");
 </script>"""
 
 
+@pytest.mark.slow  # seconds: the quick run stays under 3 minutes
 def test_keys_and_buttons_step_through_the_game(browser, tmp_path):
     game = english_game()
     page = _page(tmp_path, game, PRESSES)

@@ -140,6 +140,7 @@ def test_a_disk_without_room_is_refused_with_the_figures(monkeypatch, tmp_path):
     assert solvers.count_tours(5, 5, start="all", method="frontier", spill=tmp_path) == 1728
 
 
+@pytest.mark.slow  # seconds: the quick run stays under 3 minutes
 def test_a_count_that_cannot_fit_is_refused_before_it_gets_there(monkeypatch, tmp_path):
     # 6x8 closed within 1 MiB spills its wide steps.  Past the board's
     # middle the next three steps are projected by the growth of their
@@ -251,6 +252,7 @@ def test_a_small_filesystem_is_refused_before_any_file_is_written(tmp_path, monk
 # -------------------------------------------------------------------- the bar
 
 
+@pytest.mark.slow  # seconds: the quick run stays under 3 minutes
 def test_the_bar_says_when_layers_spill(monkeypatch, tmp_path):
     notes: list[str] = []
     monkeypatch.setattr(_progress.ProgressBar, "note", lambda self, text: notes.append(text))

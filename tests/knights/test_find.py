@@ -233,6 +233,7 @@ SHAPES = SHAPED + random_masks(16, seed=99) + random_masks(8, seed=5, closed=Tru
 
 @pytest.mark.parametrize("closed", [False, True], ids=["open", "closed"])
 @pytest.mark.parametrize("text", SHAPES, ids=[f"shape{i}" for i in range(len(SHAPES))])
+@pytest.mark.slow  # seconds: the quick run stays under 3 minutes
 def test_shaped_boards_none_exactly_when_the_oracle_finds_no_tour(text, closed):
     rows, cols, mask = oracle.parse(text)
     for start in oracle.squares(rows, cols, mask):

@@ -28,6 +28,7 @@ RECTANGLES = [(r, c) for r in range(1, 7) for c in range(r, 7)]
 
 @pytest.mark.parametrize(("rows", "cols"), RECTANGLES)
 @pytest.mark.parametrize("closed", [False, True])
+@pytest.mark.slow  # seconds: the quick run stays under 3 minutes
 def test_all_starts_agree_with_the_search(rows, cols, closed):
     frontier, search = both(rows, cols, start="all", closed=closed)
     assert frontier == search
@@ -183,6 +184,7 @@ MIRRORED = [
 
 
 @pytest.mark.parametrize(("text", "starts"), MIRRORED)
+@pytest.mark.slow  # seconds: the quick run stays under 3 minutes
 def test_mirror_merging_keeps_every_answer(text, starts):
     for start in ["all", *starts]:
         for closed in (False, True):

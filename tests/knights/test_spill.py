@@ -42,6 +42,7 @@ def test_a_budget_gives_the_same_count(size, start, published, memory, tmp_path)
     assert os.listdir(tmp_path) == []  # the spill directory went with the count
 
 
+@pytest.mark.slow  # several seconds: the quick run stays under 3 minutes
 def test_a_small_budget_really_spills(tmp_path):
     # The bench reports the bytes written: here through the private core, to
     # see that a 1 MiB budget wrote files and the default wrote none.

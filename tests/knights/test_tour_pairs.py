@@ -48,6 +48,7 @@ def test_pairs_agree_with_the_oracle(rows, cols, text, every):
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(5, 6), (6, 6)])
+@pytest.mark.slow  # several seconds: the quick run stays under 3 minutes
 def test_pairs_agree_with_the_search(rows, cols):
     assert count_tours(rows, cols, start="all", method="pairs") == count_tours(
         rows, cols, start="all", method="search"

@@ -50,6 +50,7 @@ def _want(oracle_board, start, finish):
 
 
 @pytest.mark.parametrize(("board", "oracle_board", "start", "finishes"), CASES, ids=IDS)
+@pytest.mark.slow  # several seconds: the quick run stays under 3 minutes
 def test_counts_match_the_oracle_for_every_parts(
     board, oracle_board, start, finishes, processes, threads
 ):

@@ -90,6 +90,7 @@ def test_threads_do_not_change_the_answer(threads: int) -> None:
     assert want.wins == finish_counts(board, start=(2, 1))
 
 
+@pytest.mark.slow  # seconds: the quick run stays under 3 minutes
 def test_a_spilling_count_is_the_count_in_memory(tmp_path) -> None:
     # The 5x5 square from (0, 2): about 3 MB of layers, so 1 MiB sends most
     # through files (the private driver shows the bytes written); the count

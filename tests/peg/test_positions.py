@@ -57,6 +57,7 @@ def test_positions_of_every_game_agree_with_brute_force(board, plain, triangle) 
     SOLVABLE,
     ids=lambda b: repr(b) if isinstance(b, PegBoard) else "",
 )
+@pytest.mark.slow  # several seconds: the quick run stays under 3 minutes
 def test_winning_positions_agree_with_brute_force(board, plain, triangle) -> None:
     holes, jumps = plain
     maps = oracle.symmetries(holes, triangle)

@@ -30,6 +30,7 @@ SMALL = [
 
 
 @pytest.mark.parametrize(("board", "oracle_board"), SMALL, ids=[repr(b) for b, _ in SMALL])
+@pytest.mark.slow  # seconds: the quick run stays under 3 minutes
 def test_a_budget_gives_the_oracle_counts(board, oracle_board, tmp_path):
     holes, jumps = oracle_board
     budget = {"memory": "1MiB", "spill": tmp_path}

@@ -78,6 +78,7 @@ def test_the_published_triangle_count():
 
 
 @pytest.mark.parametrize(("board", "oracle_board"), SMALL, ids=IDS)
+@pytest.mark.slow  # several seconds: the quick run stays under 3 minutes
 def test_every_start_and_finish_streams_as_many_as_counted(board, oracle_board):
     holes, jumps = oracle_board
     assert list(board.holes) == holes
@@ -110,6 +111,7 @@ def test_every_start_and_finish_streams_as_many_as_counted(board, oracle_board):
     ],
     ids=repr,
 )
+@pytest.mark.slow  # seconds: the quick run stays under 3 minutes
 def test_the_order_is_lexicographic_by_jump_index(board, starts):
     checked = 0
     indices = _indexer(board)
