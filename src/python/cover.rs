@@ -8,14 +8,12 @@
 use super::packed::{packed, unpacked};
 use super::options::RunOptions;
 use super::plan::CountPlan;
-use super::runtime::{cancellable, interruptible, Source, Stream};
+use super::runtime::{cancellable, interruptible, receiver_source, stream_class, Stream};
 use crate::cover;
 use crate::engine::Control;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// An exact-cover problem, checked and laid out in Rust memory.
 #[pyclass(frozen, module = "solvers._core")]
@@ -109,44 +107,21 @@ pub(super) fn find_cover(
     found.map(|c| packed(py, &c, "cover")).transpose()
 }
 
-impl Source for cover::CoverReceiver {
-    type Item = Vec<u32>;
+receiver_source!(cover::CoverReceiver => Vec<u32>);
 
-    fn recv_timeout(&self, timeout: Duration) -> Result<Vec<u32>, RecvTimeoutError> {
-        cover::CoverReceiver::recv_timeout(self, timeout)
-    }
-}
-
-/// A lazy stream of covers in search order, each as little-endian `u32`
-/// option indices (ascending).  The covers come from one producer thread:
-/// their order is the search order.
-#[pyclass(frozen, module = "solvers._core")]
-pub(super) struct CoverStream(Stream<cover::CoverReceiver>);
-
-#[pymethods]
-impl CoverStream {
-    #[new]
-    fn new(problem: &CoverProblem) -> PyResult<Self> {
-        let ctl = Arc::new(Control::new());
-        let rx = cover::stream_covers(problem.0.clone(), ctl.clone())?;
-        Ok(CoverStream(Stream::cancelling(rx, ctl)))
-    }
-
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    /// The next cover, or `StopIteration`.
-    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyBytes>>> {
-        match self.0.next(py)? {
-            Some(c) => Ok(Some(packed(py, &c, "cover")?)),
-            None => Ok(None),
+stream_class! {
+    /// A lazy stream of covers in search order, each as little-endian `u32`
+    /// option indices (ascending).  The covers come from one producer
+    /// thread: their order is the search order.
+    pub(super) CoverStream(cover::CoverReceiver) -> Py<PyBytes>,
+    |py, cover| packed(py, &cover, "cover"),
+    {
+        #[new]
+        fn new(problem: &CoverProblem) -> PyResult<Self> {
+            let ctl = Arc::new(Control::new());
+            let rx = cover::stream_covers(problem.0.clone(), ctl.clone())?;
+            Ok(CoverStream(Stream::cancelling(rx, ctl)))
         }
-    }
-
-    /// Stop the producer thread; the stream then ends.
-    fn close(&self, py: Python<'_>) {
-        self.0.close(py);
     }
 }
 

@@ -7,7 +7,8 @@
 use super::packed::{packed, unpacked};
 use super::options::RunOptions;
 use super::plan::CountPlan;
-use super::runtime::{cancellable, cancellable_polling, interruptible, report, Source, Stream};
+use super::runtime::{cancellable, cancellable_polling, interruptible, report, Stream};
+use super::runtime::{receiver_source, stream_class};
 use crate::engine::Control;
 use crate::error::{human_bytes, CountError};
 use crate::knights::frontier;
@@ -16,9 +17,7 @@ use crate::layers::Spill;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// A board as Python gives it: `(rows, cols, mask)`, the mask (row by
 /// row, `True` on a square of the board) `None` for the whole rectangle.
@@ -288,42 +287,22 @@ pub(super) fn tour_defect(
     Ok(py.detach(|| knights::tour_defect(&board, &path, closed))?)
 }
 
-impl Source for knights::TourReceiver {
-    type Item = Vec<u32>;
+receiver_source!(knights::TourReceiver => Vec<u32>);
 
-    fn recv_timeout(&self, timeout: Duration) -> Result<Vec<u32>, RecvTimeoutError> {
-        knights::TourReceiver::recv_timeout(self, timeout)
-    }
-}
-
-/// A lazy stream of tours produced by a Rust thread in the seed's move order.
-#[pyclass(frozen, module = "solvers._core")]
-pub(super) struct TourStream(Stream<knights::TourReceiver>);
-
-#[pymethods]
-impl TourStream {
-    #[new]
-    #[pyo3(signature = (board, start, closed))]
-    fn new(board: BoardSpec, start: Option<(usize, usize)>, closed: bool) -> PyResult<Self> {
-        let (board, start) = board_and_start(board, start)?;
-        let ctl = Arc::new(crate::engine::Control::new());
-        let rx = knights::stream_tours(board, start, closed, ctl.clone())?;
-        Ok(TourStream(Stream::cancelling(rx, ctl)))
-    }
-
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    /// The next tour as little-endian `u32` square indices, or `StopIteration`.
-    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyBytes>>> {
-        let tour = self.0.next(py)?;
-        tour.map(|t| packed(py, &t, "a tour")).transpose()
-    }
-
-    /// Stop the producer thread; the stream then ends.
-    fn close(&self, py: Python<'_>) {
-        self.0.close(py);
+stream_class! {
+    /// A lazy stream of tours produced by a Rust thread in the seed's move
+    /// order, each as little-endian `u32` square indices.
+    pub(super) TourStream(knights::TourReceiver) -> Py<PyBytes>,
+    |py, tour| packed(py, &tour, "a tour"),
+    {
+        #[new]
+        #[pyo3(signature = (board, start, closed))]
+        fn new(board: BoardSpec, start: Option<(usize, usize)>, closed: bool) -> PyResult<Self> {
+            let (board, start) = board_and_start(board, start)?;
+            let ctl = Arc::new(crate::engine::Control::new());
+            let rx = knights::stream_tours(board, start, closed, ctl.clone())?;
+            Ok(TourStream(Stream::cancelling(rx, ctl)))
+        }
     }
 }
 

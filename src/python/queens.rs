@@ -5,14 +5,12 @@
 use super::packed::{packed_from, unpacked};
 use super::options::RunOptions;
 use super::plan::CountPlan;
-use super::runtime::{cancellable, interruptible, Source, Stream};
+use super::runtime::{cancellable, interruptible, receiver_source, stream_class, Stream};
 use crate::engine::Control;
 use crate::queens;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Count n-queens solutions (or symmetry classes with `unique`).
 #[pyfunction]
@@ -79,40 +77,20 @@ pub(super) fn placement_defect(py: Python<'_>, cols: &[u8]) -> PyResult<Option<S
     Ok(py.detach(|| queens::placement_defect(&cols))?)
 }
 
-impl Source for queens::PlacementReceiver {
-    type Item = Vec<u8>;
+receiver_source!(queens::PlacementReceiver => Vec<u8>);
 
-    fn recv_timeout(&self, timeout: Duration) -> Result<Vec<u8>, RecvTimeoutError> {
-        queens::PlacementReceiver::recv_timeout(self, timeout)
-    }
-}
-
-/// A lazy stream of n-queens solutions in lexicographic order.
-#[pyclass(frozen, module = "solvers._core")]
-pub(super) struct QueenStream(Stream<queens::PlacementReceiver>);
-
-#[pymethods]
-impl QueenStream {
-    #[new]
-    fn new(n: usize, unique: bool) -> PyResult<Self> {
-        let ctl = Arc::new(Control::new());
-        let rx = queens::stream_queens(n, unique, ctl.clone())?;
-        Ok(QueenStream(Stream::cancelling(rx, ctl)))
-    }
-
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    /// The next placement as one byte per row, or `StopIteration`.
-    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyBytes>>> {
-        let cols = self.0.next(py)?;
-        Ok(cols.map(|c| PyBytes::new(py, &c).unbind()))
-    }
-
-    /// Stop the producer thread; the stream then ends.
-    fn close(&self, py: Python<'_>) {
-        self.0.close(py);
+stream_class! {
+    /// A lazy stream of n-queens solutions in lexicographic order, each as
+    /// one byte per row.
+    pub(super) QueenStream(queens::PlacementReceiver) -> Py<PyBytes>,
+    |py, cols| Ok(PyBytes::new(py, &cols).unbind()),
+    {
+        #[new]
+        fn new(n: usize, unique: bool) -> PyResult<Self> {
+            let ctl = Arc::new(Control::new());
+            let rx = queens::stream_queens(n, unique, ctl.clone())?;
+            Ok(QueenStream(Stream::cancelling(rx, ctl)))
+        }
     }
 }
 

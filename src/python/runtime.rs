@@ -236,3 +236,58 @@ impl<S: Source> Drop for Stream<S> {
         }
     }
 }
+
+/// A stream class for Python: the `#[pyclass]` over a [`Stream`] of
+/// `$source`, its constructor (given whole, as `{ #[new] fn new(...) ... }`),
+/// and the `__iter__`, `__next__` (each item through `$convert`, a
+/// `PyResult<$item>`) and `close` every stream class has.
+macro_rules! stream_class {
+    (
+        $(#[$doc:meta])*
+        $vis:vis $name:ident($source:ty) -> $item:ty,
+        |$py:ident, $x:ident| $convert:expr,
+        { $($new:tt)* }
+    ) => {
+        $(#[$doc])*
+        #[pyclass(frozen, module = "solvers._core")]
+        $vis struct $name($crate::python::runtime::Stream<$source>);
+
+        #[pymethods]
+        impl $name {
+            $($new)*
+
+            fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+                slf
+            }
+
+            /// The next item, or `StopIteration`.
+            fn __next__(&self, $py: Python<'_>) -> PyResult<Option<$item>> {
+                self.0.next($py)?.map(|$x| $convert).transpose()
+            }
+
+            /// Stop the producer thread; the stream then ends.
+            fn close(&self, py: Python<'_>) {
+                self.0.close(py);
+            }
+        }
+    };
+}
+pub(crate) use stream_class;
+
+/// A receiver whose own `recv_timeout` is all a [`Source`] needs (its
+/// producer stops through the stream's `Control`).
+macro_rules! receiver_source {
+    ($receiver:ty => $item:ty) => {
+        impl $crate::python::runtime::Source for $receiver {
+            type Item = $item;
+
+            fn recv_timeout(
+                &self,
+                timeout: std::time::Duration,
+            ) -> Result<$item, std::sync::mpsc::RecvTimeoutError> {
+                <$receiver>::recv_timeout(self, timeout)
+            }
+        }
+    };
+}
+pub(crate) use receiver_source;

@@ -4,7 +4,7 @@
 use super::games::start_and_finish;
 use super::kernel::PegKernel;
 use crate::peg;
-use crate::python::runtime::{Source, Stream};
+use crate::python::runtime::{stream_class, Source, Stream};
 use pyo3::prelude::*;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
@@ -21,36 +21,22 @@ impl Source for peg::stream::SolutionReceiver {
     }
 }
 
-/// A lazy stream of peg-solitaire solutions, each as its jump indices,
-/// found depth-first by a Rust thread in lexicographic order of the jump
-/// indices (see `peg::stream`).  The kernel's group must fix the finish.
-#[pyclass(frozen, module = "solvers._core")]
-pub(in crate::python) struct PegStream(Stream<peg::stream::SolutionReceiver>);
-
-#[pymethods]
-impl PegStream {
-    #[new]
-    fn new(
-        kernel: PyRef<'_, PegKernel>,
-        empty: Vec<usize>,
-        finish: Option<usize>,
-    ) -> PyResult<Self> {
-        let (start, finish) = start_and_finish(&kernel.geometry, &empty, finish)?;
-        let rx = peg::stream::stream(kernel.geometry.clone(), start, finish)?;
-        Ok(PegStream(Stream::new(rx)))
-    }
-
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    /// The next solution as jump indices, or `StopIteration`.
-    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Vec<usize>>> {
-        Ok(self.0.next(py)?.transpose()?)
-    }
-
-    /// Stop the producer thread and wait for it to end; the stream then ends.
-    fn close(&self, py: Python<'_>) {
-        self.0.close(py);
+stream_class! {
+    /// A lazy stream of peg-solitaire solutions, each as its jump indices,
+    /// found depth-first by a Rust thread in lexicographic order of the jump
+    /// indices (see `peg::stream`).  The kernel's group must fix the finish.
+    pub(in crate::python) PegStream(peg::stream::SolutionReceiver) -> Vec<usize>,
+    |py, found| Ok(found?),
+    {
+        #[new]
+        fn new(
+            kernel: PyRef<'_, PegKernel>,
+            empty: Vec<usize>,
+            finish: Option<usize>,
+        ) -> PyResult<Self> {
+            let (start, finish) = start_and_finish(&kernel.geometry, &empty, finish)?;
+            let rx = peg::stream::stream(kernel.geometry.clone(), start, finish)?;
+            Ok(PegStream(Stream::new(rx)))
+        }
     }
 }
