@@ -727,7 +727,9 @@ class Tampering(ThreadPoolExecutor):
                     if isinstance(ref, tuple) and ref and isinstance(ref[0], str):
                         folder = os.path.dirname(ref[0])
                         names = glob.glob(os.path.join(folder, "*"))
-                        return sorted(Path(n) for n in names if not n.endswith(".tmp"))
+                        # not the files a running task is still writing (then renames)
+                        done = (n for n in names if not n.endswith((".tmp", ".partial")))
+                        return sorted(Path(n) for n in done)
         return []
 
 
