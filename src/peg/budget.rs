@@ -70,6 +70,22 @@ impl Side {
         })
     }
 
+    /// The search whose newest layer is `layer` (held in memory), as the
+    /// search `tag` (so a layer kept whole can be saved, and resumed, in a
+    /// checkpoint directory as a search within a budget is).
+    pub fn from_layer(layer: &Layer, tag: u64, spill: Arc<Spill>) -> Result<Side, SearchError> {
+        let what = "a peg layer kept in a checkpoint";
+        let mut entries = try_with_capacity(layer.len(), what)?;
+        entries.extend(layer.keys.iter().copied().zip(layer.counts.iter().copied()));
+        Ok(Side {
+            pegs: layer.pegs,
+            layer: Stored::by_shard(&entries, layer_tag(tag, layer.pegs))?,
+            parents: layer.parents,
+            spill,
+            tag,
+        })
+    }
+
     pub fn pegs(&self) -> u32 {
         self.pegs
     }

@@ -6,10 +6,10 @@ truncated, records or files swapped, records and files brought from another
 problem's checkpoint) and the count run again: it either refuses with a
 ``ValueError`` naming the file, or gives the true total (counted without a
 checkpoint), never another number.  The formats: the SQLite ledger of the
-subproblem counts (queens, cover, knights' search), the peg DP's ledger (its
-layers and its total; the figures of a count of every game), the frontier's
-layer checkpoint (manifest and layer file), a budgeted peg count's layer
-checkpoint, and the executors' partition files (damaged between rounds).
+subproblem counts (queens, cover, knights' search) and of the figures of a
+count of every peg game, the frontier's layer checkpoint (manifest and layer
+file), a peg count's layer files (kept in memory or within a budget, one
+store), and the executors' partition files (damaged between rounds).
 
 Then the lock (in subprocesses): a second count on a checkpoint in use is
 refused at once naming the process that holds it, from the API and the CLI,
@@ -292,7 +292,7 @@ def test_the_issue_s_case_is_refused(tmp_path):
     assert solvers.count_covers(problem, method="search", checkpoint=tmp_path) == want
 
 
-# ------------------------------------------------------ the peg DP's ledger
+# ---------------------------------------------- the figures of every peg game
 
 TRIANGLE = PegBoard.triangle(5)
 
@@ -329,106 +329,43 @@ def stopped_in_memory(count, directory, after: int) -> None:
             count(directory)
 
 
-def layers_of(db) -> list[tuple]:
-    return db.execute("SELECT side, pegs, data, mac FROM layers ORDER BY side").fetchall()
-
-
-def layer_bytes(path, other, rng):
-    with opened(path) as db:
-        rows = layers_of(db)
-        if rows and rows[0][2]:
-            side, _, data, _ = rng.choice(rows)
-            data = bytearray(data)
-            data[rng.randrange(len(data))] ^= rng.randrange(1, 256)
-            db.execute("UPDATE layers SET data = ? WHERE side = ?", (bytes(data), side))
-
-
-def layer_truncated(path, other, rng):
-    with opened(path) as db:
-        rows = layers_of(db)
-        if rows:
-            side, _, data, _ = rng.choice(rows)
-            cut = data[: rng.randrange(len(data) + 1)]
-            db.execute("UPDATE layers SET data = ? WHERE side = ?", (cut, side))
-
-
-def layers_swapped(path, other, rng):
-    with opened(path) as db:
-        rows = layers_of(db)
-        if len(rows) == 2:
-            (a, pa, da, ma), (b, pb, db_, mb) = rows
-            columns = ["data", "pegs", "mac"] if rng.random() < 0.5 else ["data", "pegs"]
-            values = {"data": (da, db_), "pegs": (pa, pb), "mac": (ma, mb)}
-            for column in columns:
-                first, second = values[column]
-                db.execute(f"UPDATE layers SET {column} = ? WHERE side = ?", (second, a))
-                db.execute(f"UPDATE layers SET {column} = ? WHERE side = ?", (first, b))
-
-
-def layer_pegs(path, other, rng):
-    with opened(path) as db:
-        db.execute("UPDATE layers SET pegs = pegs + ?", (rng.choice([-1, 1, 2]),))
-
-
-def layer_check_blank(path, other, rng):
-    with opened(path) as db:
-        db.execute("UPDATE layers SET mac = ''")
-
-
-def foreign_layer(path, other, rng):
-    with opened(other) as db:
-        theirs = layers_of(db)
-    with opened(path) as db:
-        if theirs and layers_of(db):
-            side, pegs, data, mac = rng.choice(theirs)
-            db.execute("DELETE FROM layers WHERE side = ?", (side,))
-            db.execute("INSERT INTO layers VALUES (?, ?, ?, ?)", (side, pegs, data, mac))
-
-
-PEG_DAMAGE = LEDGER_DAMAGE + [
-    layer_bytes, layer_truncated, layers_swapped, layer_pegs, layer_check_blank, foreign_layer,
-]  # fmt: skip
+def peg_games_other(directory):
+    return solvers.count_peg_games(TRIANGLE, start=(2, 1), spill=False, checkpoint=directory)
 
 
 @pytest.fixture(scope="module")
 def peg_ledgers(tmp_path_factory):
-    """Finished and stopped peg ledgers (a count and a count of every game),
-    and those of another problem."""
+    """Finished and stopped ledgers of a count of every game (its figures),
+    and those of another start.  The layers beside them are the core's
+    layer files, damaged below with a peg count's."""
     base = tmp_path_factory.mktemp("peg")
-    true = {"count": peg_count(base / "fresh"), "games": peg_games(base / "fresh-games")}
-    assert true["count"] == 3408
-    stopped_in_memory(peg_count, base / "count", 3)
-    stopped_in_memory(peg_games, base / "games", 4)
-    peg_other(base / "other")
-    stopped_in_memory(peg_other, base / "other-stopped", 3)
+    true = peg_games(base / "fresh")
+    stopped_in_memory(peg_games, base / "stopped", 4)
+    peg_games_other(base / "other")
+    stopped_in_memory(peg_games_other, base / "other-stopped", 4)
     made = {
-        "count-finished": ("count", base / "fresh", base / "other"),
-        "count-stopped": ("count", base / "count", base / "other-stopped"),
-        "games-finished": ("games", base / "fresh-games", base / "other"),
-        "games-stopped": ("games", base / "games", base / "other-stopped"),
+        "finished": (base / "fresh", base / "other"),
+        "stopped": (base / "stopped", base / "other-stopped"),
     }
     return base, true, made
 
 
-@pytest.mark.parametrize(
-    "kind", ["count-finished", "count-stopped", "games-finished", "games-stopped"]
-)
+@pytest.mark.parametrize("kind", ["finished", "stopped"])
 @QUICK
 @given(
     damage=st.lists(
-        st.tuples(st.sampled_from(PEG_DAMAGE), st.integers(0, 2**32)), min_size=1, max_size=3
+        st.tuples(st.sampled_from(LEDGER_DAMAGE), st.integers(0, 2**32)), min_size=1, max_size=3
     )
 )
-def test_a_damaged_peg_ledger_is_refused_or_recounted(peg_ledgers, kind, damage):
+def test_a_damaged_games_ledger_is_refused_or_recounted(peg_ledgers, kind, damage):
     base, true, made = peg_ledgers
-    which, pristine, other = made[kind]
+    pristine, other = made[kind]
     directory = fresh_copy(pristine, base)
     try:
         for how, seed in damage:
             with contextlib.suppress(sqlite3.DatabaseError):  # an earlier damage broke the file
                 how(directory / LEDGER_NAME, other / LEDGER_NAME, random.Random(seed))
-        count = peg_count if which == "count" else peg_games
-        outcome(lambda: count(str(directory)), true[which], directory)
+        outcome(lambda: peg_games(str(directory)), true, directory)
     finally:
         shutil.rmtree(directory.parent)
 
@@ -667,16 +604,30 @@ BUDGETED_DAMAGE = [
 
 @pytest.fixture(scope="module")
 def budgeted_checkpoints(tmp_path_factory):
+    """The layer files of a peg count within a budget and of one in memory
+    (the same files), stopped and finished, and those of another count."""
     base = tmp_path_factory.mktemp("budgeted")
     true = solvers.count_peg_solutions(TRIANGLE, start=(0, 0), finish=(3, 0))
     stopped_budgeted(base / "stopped")
     assert (base / "stopped" / "a").is_dir() and (base / "stopped" / "b").is_dir()
     stopped_budgeted(base / "other", finish=(3, 3))  # another count, as far
     assert peg_budgeted(base / "finished") == true
+    stopped_in_memory(peg_count, base / "memory-stopped", 3)
+    assert (base / "memory-stopped" / "a").is_dir()
+    stopped_in_memory(peg_other, base / "memory-other", 3)
+    assert peg_count(base / "memory-finished") == true
     return base, true
 
 
-@pytest.mark.parametrize("kind", ["stopped", "finished"])
+LAYER_FILES = {
+    "stopped": (peg_budgeted, "other"),
+    "finished": (peg_budgeted, "other"),
+    "memory-stopped": (peg_count, "memory-other"),
+    "memory-finished": (peg_count, "memory-other"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(LAYER_FILES))
 @QUICK
 @given(
     damage=st.lists(
@@ -687,13 +638,25 @@ def budgeted_checkpoints(tmp_path_factory):
 )
 def test_a_damaged_peg_layer_checkpoint_is_refused_or_recounted(budgeted_checkpoints, kind, damage):
     base, true = budgeted_checkpoints
+    count, other = LAYER_FILES[kind]
     directory = fresh_copy(base / kind, base)
     try:
         for how, seed in damage:
-            how(directory, base / "other", random.Random(seed))
-        outcome(lambda: peg_budgeted(str(directory)), true, directory)
+            how(directory, base / other, random.Random(seed))
+        outcome(lambda: count(str(directory)), true, directory)
     finally:
         shutil.rmtree(directory.parent)
+
+
+def test_a_count_goes_on_from_the_layers_the_other_way_kept(budgeted_checkpoints):
+    # In memory or within a budget: one store, so either resumes the other's.
+    base, true = budgeted_checkpoints
+    for kind, count in [("memory-stopped", peg_budgeted), ("stopped", peg_count)]:
+        directory = fresh_copy(base / kind, base)
+        try:
+            assert count(str(directory)) == true
+        finally:
+            shutil.rmtree(directory.parent)
 
 
 # ------------------------------------------------ the executors' partition files
@@ -1098,18 +1061,12 @@ def full_filesystem(path: Path, left: int):
 @pytest.mark.parametrize("left", [0, 8192, 65536])
 def test_a_ledger_on_a_full_disk_is_an_enospc_error(tmp_path, left):
     with full_filesystem(tmp_path / "small", left) as small:
-        board = PegBoard.triangle(6)
-        with pytest.raises(OSError) as error:
-            solvers.count_peg_solutions(
-                board, start=(0, 0), finish=None, spill=False, checkpoint=small / "peg"
-            )
-        assert error.value.errno == errno.ENOSPC, error.value
-        message = clean(str(error.value))
-        assert "no space left on " in message and str(small / "peg") in message, message
-        assert not (small / "peg" / "lock").exists()
         with pytest.raises(OSError) as error:
             solvers.count_queens(13, checkpoint=small / "queens")
         assert error.value.errno == errno.ENOSPC, error.value
+        message = clean(str(error.value))
+        assert "no space left on " in message and str(small / "queens") in message, message
+        assert not (small / "queens" / "lock").exists()
         (small / "filler").unlink()  # room again: the count goes on
         assert solvers.count_queens(13, checkpoint=small / "queens") == 73712
 
@@ -1125,6 +1082,13 @@ def test_a_layer_checkpoint_on_a_full_disk_is_an_enospc_error(tmp_path, left):
             )
         assert error.value.errno == errno.ENOSPC, error.value
         assert str(small / "frontier") in str(error.value), error.value
+        with pytest.raises(OSError) as error:  # a peg count's layers, kept in memory
+            solvers.count_peg_solutions(
+                PegBoard.triangle(6), start=(0, 0), spill=False, checkpoint=small / "peg"
+            )
+        assert error.value.errno == errno.ENOSPC, error.value
+        assert str(small / "peg") in str(error.value), error.value
+        assert not (small / "peg" / "lock").exists()
         (small / "filler").unlink()
         assert solvers.count_tours(
             6, 6, start=(0, 0), method="frontier", checkpoint=small / "frontier"

@@ -493,40 +493,66 @@ def test_cli_workers_and_checkpoint(tmp_path):
 
 
 # ---------------------------------------------------------------- peg checkpoints
-# A count all in memory (spill=False) keeps its layers in the SQLite ledger;
-# called again without memory=, it goes on in memory from there.
+# A count all in memory (spill=False) keeps its newest layers in the core's
+# layer files, as a count within a budget does; called again (either way),
+# it goes on from there.
 
 
-def _layer_log(path):
-    with sqlite3.connect(ledger_of(path)) as db:
-        return db.execute("SELECT run, side, pegs FROM layer_log").fetchall()
+def _saved_pegs(path) -> dict[str, set[int]]:
+    """The pegs of the layers saved for each side (``layer-<64 - pegs>.bin``):
+    one, or two while the newer one is being saved."""
+    saved = {}
+    for side in ("a", "b"):
+        if files := list(Path(path, side).glob("layer-*.bin")):
+            saved[side] = {64 - int(f.stem.split("-")[1]) for f in files}
+    return saved
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.slow
-def test_a_killed_peg_count_goes_on_from_its_saved_layers(tmp_path):
+def test_a_killed_peg_count_goes_on_from_its_saved_layers(tmp_path, monkeypatch):
+    from solvers.peg import dp
+
     path = str(tmp_path / "english")
     program = (
         "import solvers\n"
         "board = solvers.PegBoard.english()\n"
         f"solvers.count_peg_solutions(board, start=(3, 3), checkpoint={path!r}, spill=False)\n"
     )
-    kill_once(program, lambda: len(_layer_log(path)) >= 14)  # into the wide layers
-    first = _layer_log(path)
-    assert first and {run for run, _, _ in first} == {1}
+
+    def into_the_wide_layers() -> bool:
+        saved = _saved_pegs(path)
+        return "a" in saved and min(saved["a"]) <= 20
+
+    kill_once(program, into_the_wide_layers)
+    first = _saved_pegs(path)
+    assert "a" in first, first
+    resumed, new_kernel = {}, dp.new_kernel
+
+    class Watched:
+        def __init__(self, kernel):
+            self.kernel = kernel
+
+        def __getattr__(self, name):
+            return getattr(self.kernel, name)
+
+        def resume_layer(self, directory, problem, name):
+            layer = self.kernel.resume_layer(directory, problem, name)
+            resumed[name] = None if layer is None else layer.pegs
+            return layer
+
     board = solvers.PegBoard.english()
-    total = solvers.count_peg_solutions(board, start=(3, 3), checkpoint=path)
+    with monkeypatch.context() as patch:
+        patch.setattr(dp, "new_kernel", lambda spec: Watched(new_kernel(spec)))
+        total = solvers.count_peg_solutions(board, start=(3, 3), checkpoint=path, spill=False)
     assert total == 40_861_647_040_079_968  # durangobill.com/Peg33.html
-    # the second run went on below the layers the first had saved, side by side
-    log = _layer_log(path)
-    for side in {side for _, side, _ in first}:
-        done = min(pegs for run, s, pegs in first if s == side)
-        assert all(pegs < done for run, s, pegs in log if run == 2 and s == side)
-    # and a third call answers from the file at once
+    # the second run went on from the layers the first saved
+    assert all(resumed[side] in first[side] for side in first), (resumed, first)
+    # and a third call, within a budget, answers from the directory at once
     began = time.monotonic()
     assert solvers.count_peg_solutions(board, start=(3, 3), checkpoint=path) == total
     assert time.monotonic() - began < HANG_GUARD
-    with pytest.raises(ValueError, match="another problem"):
+    with pytest.raises(ValueError, match="another count"):
         solvers.count_peg_solutions(board, start=(2, 3), checkpoint=path)
 
 
@@ -537,10 +563,11 @@ def test_a_damaged_peg_layer_is_refused(tmp_path):
         solvers.count_peg_solutions(
             solvers.PegBoard.english(), start=(2, 4), checkpoint=path, timeout=1.0, spill=False
         )
-    with sqlite3.connect(ledger_of(path)) as db:
-        assert db.execute("SELECT count(*) FROM layers").fetchone()[0] >= 1
-        db.execute("UPDATE layers SET data = x'00010203'")
-    with pytest.raises(ValueError, match="corrupt"):
+    layers = sorted(path.rglob("layer-*.bin"))
+    assert layers, "the stopped count kept no layer"
+    for layer in layers:
+        layer.write_bytes(b"\x00\x01\x02\x03")
+    with pytest.raises(ValueError, match="truncated"):
         solvers.count_peg_solutions(solvers.PegBoard.english(), start=(2, 4), checkpoint=path)
     with pytest.raises(ValueError, match="does not take executor= and checkpoint= together"):
         with ThreadPoolExecutor(1) as pool:

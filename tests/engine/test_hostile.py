@@ -758,16 +758,14 @@ TRIANGLE_4_COUNTS = {
 # ---------------------------------------------------------------- checkpoint files
 
 
-def _peg_checkpoint(tmp_path: Path) -> tuple[Path, Callable[[Path], int]]:
-    """A finished peg checkpoint whose layers are kept, and the call that made it
-    (all in memory: the SQLite ledger; a budgeted count keeps layer files,
-    damaged in peg/test_spill.py)."""
-    board = PegBoard.triangle(5)
+def _ledger(tmp_path: Path) -> tuple[Path, Callable[[Path], int]]:
+    """A finished count's SQLite ledger, and the call that made it (a peg
+    count's layer files are damaged in engine/test_checkpoint_tamper.py)."""
 
     def count(path: Path) -> int:
-        return count_peg_solutions(board, start=(0, 0), finish=(3, 0), checkpoint=path, spill=False)
+        return count_queens(8, checkpoint=path)
 
-    path = tmp_path / "peg"
+    path = tmp_path / "queens"
     count(path)
     return path, count
 
@@ -781,19 +779,11 @@ def _tamper(path: Path, *statements: str) -> None:
 @pytest.mark.parametrize(
     ("statements", "phrase"),
     [
-        (["DELETE FROM results", "UPDATE layers SET data = 'text'"], "is str, not bytes"),
-        (["DELETE FROM results", "UPDATE layers SET data = NULL"], "is NoneType, not bytes"),
-        (["DELETE FROM results", "UPDATE layers SET data = 12345"], "is int, not bytes"),
-        (["DELETE FROM results", "UPDATE layers SET data = x'0102'"], "does not match its check"),
-        (
-            ["DELETE FROM results", "UPDATE layers SET data = substr(data, 1, length(data) - 7)"],
-            "is corrupt",
-        ),
         (["UPDATE results SET count = 'many'"], "is corrupt: count 'many'"),
         (["UPDATE results SET count = '" + "9" * 5000 + "'"], "is corrupt: count '999"),
         (["UPDATE results SET count = '-1'"], "is corrupt"),
         (["UPDATE results SET count = '１２'"], "is corrupt"),  # unicode digits
-        (["UPDATE results SET idx = 7"], "is corrupt: subproblem 7"),
+        (["UPDATE results SET idx = idx + 100000"], "is corrupt: subproblem 1000"),
         (["DELETE FROM meta WHERE key = 'format'"], "not a solvers checkpoint (format None)"),
         (["UPDATE meta SET value = 'solvers-checkpoint/1' WHERE key = 'format'"], "another format"),
         (["UPDATE meta SET value = 'cards/1' WHERE key = 'format'"], "not a solvers checkpoint"),
@@ -805,14 +795,14 @@ def _tamper(path: Path, *statements: str) -> None:
     ],
 )
 def test_a_damaged_checkpoint_is_refused(tmp_path, statements, phrase):
-    path, count = _peg_checkpoint(tmp_path)
+    path, count = _ledger(tmp_path)
     _tamper(path, *statements)
     refused(lambda: count(path), ValueError, phrase)
     still_works()
 
 
 def test_checkpoint_files_that_are_not_checkpoints(tmp_path):
-    _, count = _peg_checkpoint(tmp_path)
+    _, count = _ledger(tmp_path)
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(bytes(range(256)) * 64)
     refused(lambda: count(junk), ValueError, "not a readable solvers checkpoint")
@@ -823,8 +813,8 @@ def test_checkpoint_files_that_are_not_checkpoints(tmp_path):
 
 
 def test_a_checkpoint_is_a_directory_made_in_an_existing_folder(tmp_path):
-    _, count = _peg_checkpoint(tmp_path)
-    assert count(tmp_path / "such") == count(tmp_path / "peg")
+    _, count = _ledger(tmp_path)
+    assert count(tmp_path / "such") == count(tmp_path / "queens")
     assert (tmp_path / "such" / LEDGER_NAME).is_file()
     assert count_queens(8, checkpoint=tmp_path / "q8") == 92
     made = tmp_path / "here"
@@ -844,8 +834,8 @@ def test_a_checkpoint_is_a_directory_made_in_an_existing_folder(tmp_path):
     still_works()
 
 
-def test_a_truncated_peg_checkpoint_is_refused(tmp_path):
-    path, count = _peg_checkpoint(tmp_path)
+def test_a_truncated_ledger_is_refused(tmp_path):
+    path, count = _ledger(tmp_path)
     ledger = path / LEDGER_NAME
     data = ledger.read_bytes()
     for extra in path.glob(f"{LEDGER_NAME}-*"):
@@ -856,16 +846,24 @@ def test_a_truncated_peg_checkpoint_is_refused(tmp_path):
 
 
 def test_another_family_s_checkpoint_is_refused(tmp_path):
-    peg, _ = _peg_checkpoint(tmp_path)
-    refused(lambda: count_queens(8, checkpoint=peg), ValueError, "another problem")
-    refused(lambda: count_tours(3, 4, checkpoint=peg), ValueError, "another problem")
+    queens, _ = _ledger(tmp_path)
+    refused(lambda: count_tours(3, 4, checkpoint=queens), ValueError, "another problem")
+    board = PegBoard.triangle(5)
+    refused(
+        lambda: count_peg_solutions(board, start=(0, 0), checkpoint=queens),
+        ValueError,
+        "holds an SQLite ledger",
+    )
     queens_file = tmp_path / "q8.sqlite"
     assert count_queens(8, checkpoint=queens_file) == count_queens(8)
     refused(
-        lambda: count_peg_solutions(PegBoard.triangle(5), start=(0, 0), checkpoint=queens_file),
+        lambda: count_peg_solutions(board, start=(0, 0), checkpoint=queens_file),
         ValueError,
-        "another problem",
+        "holds an SQLite ledger",
     )
+    peg = tmp_path / "peg"
+    count_peg_solutions(board, start=(0, 0), spill=False, checkpoint=peg)
+    refused(lambda: count_queens(8, checkpoint=peg), ValueError, "holds the layers of another")
     still_works()
 
 

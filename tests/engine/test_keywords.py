@@ -38,6 +38,7 @@ from solvers import (
     queens,
     tours,
 )
+from solvers._engine import _args
 from solvers._engine._methods import OPTIONS, Method
 from solvers._engine._run import NAMES
 from solvers.cover.methods import METHODS as COVER_METHODS
@@ -278,9 +279,23 @@ def test_an_old_checkpoint_file_still_resumes_with_a_warning(family, tmp_path):
     function, _, problem, answer = FAMILIES[family]
     old = tmp_path / "old.sqlite"
     old.touch()  # a file, the old form (an empty one starts afresh)
+    if family == "peg":  # a layered count: its checkpoint is a directory of layer files
+        with pytest.raises(ValueError, match="is a file, not a directory"):
+            function(**problem, checkpoint=old)
+        return
     for _ in range(2):  # made, then resumed
         with pytest.warns(DeprecationWarning, match="give a directory"):
             assert function(**problem, checkpoint=old) == answer
+
+
+def test_an_old_peg_ledger_is_refused_with_the_reason(tmp_path):
+    # Before 0.2 a peg count kept in memory saved its layers in a ledger.
+    function, _, problem, answer = FAMILIES["peg"]
+    count_queens(8, checkpoint=tmp_path / "old")  # a ledger, as such a count left it
+    for path in (tmp_path / "old", tmp_path / "old" / _args.LEDGER_NAME):
+        with pytest.raises(ValueError, match="holds an SQLite ledger .* before 0.2"):
+            function(**problem, checkpoint=path)
+    assert function(**problem, checkpoint=tmp_path / "new") == answer
 
 
 def test_a_directory_of_layers_is_no_ledger(tmp_path):

@@ -274,21 +274,31 @@ def test_a_checkpoint_resumes_after_a_stop(tmp_path, layers) -> None:
 def test_a_stop_between_the_figures_and_the_layer_resumes(tmp_path) -> None:
     # The figures of a layer are recorded before the next layer is saved: a
     # stop between the two leaves figures that the resumed count finds again.
-    from solvers._engine._checkpoint import Checkpoint
+    from solvers.peg import dp
 
     board, start = PegBoard.rectangle(4, 4), (0, 1)
     want = count_peg_games(board, start=start)
     saves = []
-    save = Checkpoint.save_layer
+    new_kernel = dp.new_kernel
 
-    def stopping(self, side, pegs, data):
-        saves.append(pegs)
-        if len(saves) > 3:
-            raise KeyboardInterrupt
-        save(self, side, pegs, data)
+    class Stopping:
+        """The kernel, stopped as it saves its fourth layer."""
+
+        def __init__(self, kernel):
+            self.kernel = kernel
+
+        def __getattr__(self, name):
+            return getattr(self.kernel, name)
+
+        def save_layer(self, layer, *rest):
+            saves.append(layer.pegs)
+            if len(saves) > 3:
+                raise KeyboardInterrupt
+            self.kernel.save_layer(layer, *rest)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Checkpoint, "save_layer", stopping)
+        patch.setattr(dp, "new_kernel", lambda spec: Stopping(new_kernel(spec)))
         with pytest.raises(KeyboardInterrupt):
             count_peg_games(board, start=start, checkpoint=tmp_path, spill=False)
+    assert len(saves) == 4
     assert count_peg_games(board, start=start, checkpoint=tmp_path, spill=False) == want

@@ -43,6 +43,7 @@ __all__ = [
     "budget_of",
     "check_executor",
     "checkpoint_directory",
+    "checkpoint_layers",
     "checkpoint_ledger",
     "checkpoint_text",
     "dask_client",
@@ -182,6 +183,23 @@ def checkpoint_directory(path: Any) -> str:
         why = "is a file" if os.path.exists(folder) else "does not exist"
         raise ValueError(f"checkpoint={text!r} cannot be made: its folder {folder!r} {why}")
     return text
+
+
+def checkpoint_layers(path: Any) -> str:
+    """``checkpoint=path`` for a layered count: :func:`checkpoint_directory`,
+    refused where it is or holds an SQLite ledger: that of an older version
+    that kept a count's layers there (they are kept in the core's layer
+    files now: the count starts afresh elsewhere), or another count's."""
+    text = _directory_text(path, "checkpoint")
+    inside = os.path.join(text, LEDGER_NAME)
+    old = inside if os.path.isfile(inside) else text
+    if os.path.isfile(old) and os.path.getsize(old) > 0 and _may_be_a_ledger(old):
+        raise ValueError(
+            f"checkpoint={text!r} holds an SQLite ledger ({old!r}): another count's, or layers "
+            "kept by a version of solvers before 0.2, which this one does not read (it keeps "
+            "layers in layer files): give another directory to count afresh"
+        )
+    return checkpoint_directory(text)
 
 
 def checkpoint_ledger(path: Any) -> str:

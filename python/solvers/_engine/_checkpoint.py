@@ -1,6 +1,7 @@
 """Resumable counts: an SQLite ledger of the finished subproblems of one
-problem (see :mod:`solvers.distributed`), or of the newest layers of a
-layered count, in the tables that count names (:class:`LayerTable`).
+problem (see :mod:`solvers.distributed`), or of any numbered results a count
+keeps (the figures of each layer of a count of every peg game).  The layers
+of a layered count are kept by the core, in its layer files.
 
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "run.sqlite")
@@ -42,12 +43,11 @@ import sqlite3
 import time
 import urllib.parse
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from .._version import __version__
 from ._lock import CheckpointInUse, Lock, not_writable
 
-__all__ = ["CHECKPOINT_FORMAT", "Checkpoint", "CheckpointInUse", "LayerTable", "Lock"]
+__all__ = ["CHECKPOINT_FORMAT", "Checkpoint", "CheckpointInUse", "Lock"]
 
 #: The checkpoint file format written here.  A file is read by any release
 #: that writes the same format, so a long count survives upgrades; the number
@@ -75,29 +75,6 @@ def _writable(path: str) -> bool:
     return not os.path.exists(path) or os.access(path, os.W_OK, effective_ids=effective)
 
 
-@dataclass(frozen=True)
-class LayerTable:
-    """Where a layered count (one not split into subproblems) keeps its
-    layers in a ledger, the names its own: ``table``, the newest layer of
-    each side of the search (``side TEXT PRIMARY KEY``, the layer's
-    ``number`` column, ``data BLOB``, ``mac TEXT``), and ``log``, a row per
-    layer saved (``run``, ``side`` and ``number``).  The names are part of
-    the count's checkpoint files: they never change.
-
-    >>> LayerTable("layers", "depth", "layer_log").number
-    'depth'
-    """
-
-    table: str
-    number: str
-    log: str
-
-    def __post_init__(self) -> None:
-        for name in (self.table, self.number, self.log):
-            if not (name.isascii() and name.isidentifier()):
-                raise ValueError(f"a layer table's names are SQL identifiers, got {name!r}")
-
-
 class Checkpoint:
     """An SQLite ledger of finished subproblems (WAL mode, one transaction per
     batch as it arrives).  It is pinned to its file format and its problem
@@ -108,16 +85,14 @@ class Checkpoint:
     Tables: ``meta(key, value)``; ``runs(run, started, pid)``;
     ``run_versions(run, version)``; ``results(idx, count, run, mac)``, one row
     per finished subproblem, its count as decimal text (counts can pass
-    2**63); and, for a layered count, the two tables its :class:`LayerTable`
-    names (:meth:`keep_layers`): its newest layers and their log.  A
-    subproblem is inserted once: a second result for it is an error, never a
+    2**63).  A subproblem is inserted once: a second result for it is an error, never a
     silent overwrite.  ``mac`` is the row's check (:meth:`check`), refused
     when it does not match: a row altered, moved to another place, or brought
     from another problem's ledger.
 
     A ledger this user may not write (in a read-only directory) is opened
     read-only (:attr:`read_only`): what it holds is read, and
-    :meth:`record`, :meth:`save_layer` and :meth:`need_writing` raise a
+    :meth:`record` and :meth:`need_writing` raise a
     ``PermissionError`` naming the directory.  The ledger does not lock its
     file: a count holds the checkpoint's :class:`Lock` around it.
     """
@@ -137,8 +112,6 @@ class Checkpoint:
             person=b"solvers-ckpt-key",
         ).digest()
         self._db: sqlite3.Connection | None = None
-        #: The tables of a layered count's layers, named by :meth:`keep_layers`.
-        self.layers: LayerTable | None = None
         try:
             if self.read_only:
                 self._db = self._open_read_only()
@@ -224,9 +197,6 @@ class Checkpoint:
 
     def _result_check(self, idx: int, text: str) -> str:
         return self.check(b"result", f"{idx}:{text}".encode("ascii"))
-
-    def _layer_check(self, side: str, number: int, data: bytes) -> str:
-        return self.check(b"layer", json.dumps([side, number]).encode(), b"\0", data)
 
     def _matches(self, mac: object, want: str) -> bool:
         return isinstance(mac, str) and hmac.compare_digest(mac.encode(), want.encode())
@@ -335,76 +305,6 @@ class Checkpoint:
         except sqlite3.Error as error:
             raise self._failure(error) from None
         self.done.update((idx, int(count)) for idx, count, _, _ in rows)
-
-    # Whole layers, for counts that are not split into subproblems: the
-    # newest layer of each side of the search, and a log of every layer
-    # saved, by which run, in the tables the count names.
-
-    def keep_layers(self, layers: LayerTable) -> None:
-        """Keep a layered count's layers in the tables ``layers`` names
-        (:meth:`save_layer`, :meth:`layer`)."""
-        self.layers = layers
-
-    def _layer_names(self) -> LayerTable:
-        if self.layers is None:
-            raise RuntimeError("this ledger keeps no layers: call keep_layers() first")
-        return self.layers
-
-    def save_layer(self, side: str, number: int, data: bytes) -> None:
-        """Keep ``data`` as the newest layer of ``side``, layer ``number``
-        of the search (one transaction)."""
-        names = self._layer_names()
-        self.need_writing()
-        mac = self._layer_check(side, number, data)
-        try:
-            with self.db:
-                self.db.execute("BEGIN IMMEDIATE")
-                self.db.execute(
-                    f"CREATE TABLE IF NOT EXISTS {names.table}(side TEXT PRIMARY KEY, "
-                    f"{names.number} INT, data BLOB, mac TEXT NOT NULL)"
-                )
-                self.db.execute(
-                    f"CREATE TABLE IF NOT EXISTS {names.log}(run INT, side TEXT, "
-                    f"{names.number} INT)"
-                )
-                self.db.execute(
-                    f"INSERT OR REPLACE INTO {names.table} VALUES (?, ?, ?, ?)",
-                    (side, number, sqlite3.Binary(data), mac),
-                )
-                self.db.execute(
-                    f"INSERT INTO {names.log} VALUES (?, ?, ?)", (self.run, side, number)
-                )
-        except sqlite3.Error as error:
-            raise self._failure(error) from None
-
-    def layer(self, side: str) -> bytes | None:
-        """The newest layer saved for ``side``, or None."""
-        names = self._layer_names()
-        try:
-            tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master")}
-            if names.table not in tables:
-                return None
-            row = self.db.execute(
-                f"SELECT {names.number}, data, mac FROM {names.table} WHERE side = ?", (side,)
-            ).fetchone()
-        except sqlite3.Error as error:
-            raise self._failure(error) from None
-        if row is None:
-            return None
-        number, data, mac = row
-        if not isinstance(data, bytes):
-            raise ValueError(
-                f"checkpoint {self.path!r} is corrupt: layer {side!r} is "
-                f"{type(data).__name__}, not bytes"
-            )
-        if not isinstance(number, int) or not self._matches(
-            mac, self._layer_check(side, number, data)
-        ):
-            raise ValueError(
-                f"checkpoint {self.path!r} is corrupt: layer {side!r} does not match its "
-                f"check ({_altered(mac)})"
-            )
-        return data
 
     def _close_quietly(self) -> None:
         try:

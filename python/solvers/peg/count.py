@@ -4,7 +4,6 @@ executor) and keeps its checkpoint."""
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
@@ -12,7 +11,7 @@ import shutil
 from typing import TYPE_CHECKING
 
 from .._engine import _args, _methods
-from .._engine._checkpoint import Checkpoint, Lock
+from .._engine._checkpoint import Lock
 from .._engine._run import RunKeywords, RunOptions
 from . import dp
 from .board import Hole, PegBoard
@@ -50,14 +49,14 @@ def count_peg_solutions(
     spreads the layers over its workers, each layer cut into ``parts`` parts
     by a fixed hash of the positions (see ``solvers.peg.dist``), the pieces
     passed on through files inside ``spill``; ``checkpoint`` (a directory,
-    not with an executor) keeps the newest layer of each search, and at the
-    end only the total; ``memory`` (not with an executor) is the budget past
-    which layers go through files inside ``spill`` and the two searches
-    meet shard by shard; without it, ``memory="auto"``'s.  With
-    ``spill=False`` every layer stays in memory (the in-memory join, the
-    fastest way when the layers fit; ``MemoryError`` when they do not), and
-    a checkpoint kept that way (a ledger, in a directory or the old file)
-    goes on that way when called again without ``memory``.
+    not with an executor) keeps the newest layer of each search in the
+    core's layer files, and at the end only the total (a count in memory
+    and one within a budget keep the same files, so either goes on from the
+    other's); ``memory`` (not with an executor) is the budget past which
+    layers go through files inside ``spill`` and the two searches meet
+    shard by shard; without it, ``memory="auto"``'s.  With ``spill=False``
+    every layer stays in memory (the in-memory join, the fastest way when
+    the layers fit; ``MemoryError`` when they do not).
 
     >>> count_peg_solutions(PegBoard.rectangle(3, 4), start=(0, 0), finish=(0, 3))
     432
@@ -73,50 +72,22 @@ def count_peg_solutions(
     method = _methods.pick("count_peg_solutions", METHODS, method, opts.given()).name
     f = finish_hole(board, finish, s)
     group = board.symmetries_fixing(s) if f is None else board.symmetries_fixing(s, f)
-    if opts.memory is None and checkpoint is not None and _kept_in_memory(checkpoint):
-        opts = dataclasses.replace(opts, spill=False)  # kept in memory: it goes on there
-    ledger = None
     saved = None
     with driving(board, group, opts, overflow(board, start)) as (driver, held):
-        if checkpoint is not None and isinstance(driver, dp.Budgeted):
-            saved = _args.checkpoint_directory(checkpoint), _problem_tag(board, s, f, method)
+        if checkpoint is not None:
+            saved = _args.checkpoint_layers(checkpoint), _problem_tag(board, s, f, method)
             held.callback(Lock.of_layers(saved[0]).release)
             answer = driver.kernel.saved_answer(*saved)
             if answer is not None:
                 return answer  # counted to the end before
             driver.keep_in(*saved)
-        elif checkpoint is not None:
-            assert isinstance(driver, dp.Local)
-            path = _args.checkpoint_ledger(checkpoint)
-            held.callback(Lock.of_ledger(path).release)
-            # The ledger of a count in this process: its newest layers, then its total.
-            ledger = Checkpoint(path, _problem(board, s, f, method), 1)
-            held.callback(ledger.close)
-            if 0 in ledger.done:
-                return ledger.done[0]  # counted to the end before
-            ledger.need_writing()
-            driver.keep(ledger)
         reachable = reachable_class(board, s, f)
         count = dp.count(driver, board, s, f, method, reachable=reachable)
-        if ledger is not None:
-            ledger.record([(0, count)])
         if saved is not None:
             driver.kernel.save_answer(*saved, count)
             for side in ("a", "b"):  # the answer is all a rerun needs
                 shutil.rmtree(os.path.join(saved[0], side), ignore_errors=True)
         return count
-
-
-def _kept_in_memory(checkpoint: object) -> bool:
-    """Whether ``checkpoint`` holds the ledger of a count run all in memory
-    (``spill=False``, or before budgets were the default): a file, the
-    checkpoint's old form, or a directory with the ledger inside."""
-    if not isinstance(checkpoint, (str, os.PathLike)):
-        return False  # checked, and refused, with the other arguments
-    path = os.fspath(checkpoint)
-    if not isinstance(path, str):
-        return False
-    return os.path.isfile(path) or os.path.isfile(os.path.join(path, _args.LEDGER_NAME))
 
 
 def _problem(board: PegBoard, s: int, f: int | None, method: str) -> str:

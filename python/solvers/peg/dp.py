@@ -38,13 +38,11 @@ from typing import Any
 
 from .. import _core
 from .._engine import _progress, _run, _validate
-from .._engine._checkpoint import Checkpoint, LayerTable
 from .._engine._deadline import Deadline
 from .board import PegBoard
 from .geometry import Permutation
 
 __all__ = [
-    "LAYERS",
     "Budgeted",
     "Driver",
     "Local",
@@ -55,12 +53,6 @@ __all__ = [
     "new_kernel",
     "spec_of",
 ]
-
-#: Where a count in this process keeps its newest layers in its checkpoint's
-#: ledger: a row per side (``"a"`` from the start, ``"b"`` from the finish)
-#: with the layer's peg count, and a log of every layer saved.  These names
-#: are in every such checkpoint file: they never change.
-LAYERS = LayerTable(table="layers", number="pegs", log="layer_log")
 
 #: A board as the kernel takes it: holes, jumps, symmetry group (plain
 #: tuples, so it pickles small and keys a cache).
@@ -90,11 +82,19 @@ class Driver(abc.ABC):
 
     def __init__(self, board: PegBoard, group: Any, progress: Any, deadline: Deadline) -> None:
         self.deadline = deadline
+        #: With :meth:`keep_in`: the checkpoint directory and the count's tag.
+        self.saved: tuple[str, int] | None = None
         self.bar = _progress.make(progress, "peg solitaire", unit="layer", eta=False)
         self.planned = 1
         self.done = 0
         self.spec = spec_of(board, group)
         self.kernel = new_kernel(self.spec)
+
+    def keep_in(self, directory: str, problem: int) -> None:
+        """Save every layer in ``directory`` (a subdirectory per search, the
+        layer files of :mod:`solvers._core`) and resume from the layers
+        saved there; ``problem`` tags the count."""
+        self.saved = directory, problem
 
     def core_options(self, *, threads: int | None = None) -> Any:
         """The core's options for one call of the kernel: this driver's
@@ -172,31 +172,24 @@ class Driver(abc.ABC):
 
 class Local(Driver):
     """The DP in this process: one kernel, ``threads`` threads, and with
-    :meth:`keep` a checkpoint that saves the newest layer of each side."""
+    :meth:`keep_in` a checkpoint that saves the newest layer of each side in
+    the layer files a count within a budget writes (so either way goes on
+    from the other's checkpoint)."""
 
     def __init__(
         self, board: PegBoard, group: Any, threads: Any, progress: Any, timeout: Any
     ) -> None:
         self.workers = _validate.threads(threads)
         super().__init__(board, group, progress, Deadline(timeout))
-        self.ledger: Checkpoint | None = None
-
-    def keep(self, ledger: Checkpoint) -> None:
-        """Save every layer in ``ledger`` and resume from the layers it holds."""
-        ledger.keep_layers(LAYERS)
-        self.ledger = ledger
 
     def start(self, side: str, hole: int) -> _core.PegLayer:
         """The newest saved layer of ``side``, or the start."""
-        saved = None if self.ledger is None else self.ledger.layer(side)
-        if self.ledger is None or saved is None:
-            return self.kernel.start([hole])
-        try:
-            return _core.PegLayer.from_bytes(saved)
-        except ValueError as error:
-            raise ValueError(
-                f"checkpoint {self.ledger.path!r} is corrupt: layer {side!r}: {error}"
-            ) from None
+        if self.saved is not None:
+            directory, problem = self.saved
+            layer = self.kernel.resume_layer(os.path.join(directory, side), problem, side)
+            if layer is not None:
+                return layer
+        return self.kernel.start([hole])
 
     def expand(self, side: _core.PegLayer, name: str) -> _core.PegLayer:
         return self.step(side, name)[0]
@@ -214,8 +207,10 @@ class Local(Driver):
             ended = int(self.kernel.stuck(side, self.core_options()))
             tally(side.pegs, len(side), ended)
         layer = self.kernel.expand(side, self.core_options())
-        if self.ledger is not None:
-            self.ledger.save_layer(name, layer.pegs, layer.to_bytes())
+        if self.saved is not None:
+            directory, problem = self.saved
+            where = os.path.join(directory, name)
+            self.kernel.save_layer(layer, where, problem, name, self.core_options())
         self.note(len(layer), layer.pegs)
         return layer, len(side), ended
 
@@ -259,13 +254,6 @@ class Budgeted(Driver):
         #: The newest layer of each search, by name: the one not being
         #: expanded is written to disk when it does not fit beside the step.
         self.sides: dict[str, _core.PegSide] = {}
-        #: With :meth:`keep_in`: the checkpoint directory and the count's tag.
-        self.saved: tuple[str, int] | None = None
-
-    def keep_in(self, directory: str, problem: int) -> None:
-        """Save every layer in ``directory`` (a subdirectory per search) and
-        resume from the layers saved there; ``problem`` tags the count."""
-        self.saved = directory, problem
 
     def detail(self) -> str:
         """Once layers spill: the bytes written, where, and the disk left

@@ -224,14 +224,13 @@ _METHOD = "every-game"
 
 def _keep(driver: dp.Driver, checkpoint: Any, board: PegBoard, s: int) -> tuple[Checkpoint, Lock]:
     """The ledger of the figures of the layers, and the driver set to save
-    its layers in the checkpoint (in this ledger, or within a memory budget
-    in a directory beside it) and resume from those saved; and the
-    checkpoint's lock, held (a count of every game writes as it goes: a
-    checkpoint it may not write is refused with ``PermissionError``)."""
+    its layers in the core's layer files in the checkpoint directory (beside
+    the ledger) and resume from those saved; and the checkpoint's lock, held
+    (a count of every game writes as it goes: a checkpoint it may not write
+    is refused with ``PermissionError``)."""
     problem = _problem(board, s, None, _METHOD)
-    if isinstance(driver, dp.Budgeted):
-        directory = _args.checkpoint_directory(checkpoint)
-        driver.keep_in(directory, _problem_tag(board, s, None, _METHOD))
+    directory = _args.checkpoint_directory(checkpoint)
+    driver.keep_in(directory, _problem_tag(board, s, None, _METHOD))
     path = _args.checkpoint_ledger(checkpoint)
     lock = Lock.of_ledger(path)
     try:
@@ -245,8 +244,6 @@ def _keep(driver: dp.Driver, checkpoint: Any, board: PegBoard, s: int) -> tuple[
         ledger.close()
         lock.release()
         raise
-    if isinstance(driver, dp.Local):
-        driver.keep(ledger)
     return ledger, lock
 
 

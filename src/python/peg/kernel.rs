@@ -8,7 +8,8 @@ use super::expansion::{by_owner, check_parts, expanded, merged};
 use super::games::{finishes, solution, stuck_after, stuck_in};
 use super::layer::PegLayer;
 use super::meeting::{join, join_pieces, join_sides, on_lines};
-use super::sides::{side_expanded, side_from, side_resumed, side_saved, LayerSpill, PegSide};
+use super::sides::{layer_resumed, layer_saved, side_expanded, side_from, side_resumed};
+use super::sides::{side_saved, LayerSpill, PegSide};
 use super::Geometry;
 use crate::peg;
 use crate::python::options::RunOptions;
@@ -203,6 +204,34 @@ impl PegKernel {
         run: &RunOptions,
     ) -> PyResult<()> {
         side_saved(py, &side, (directory, problem), run)
+    }
+
+    /// Save `layer` (kept whole in memory) into the checkpoint directory
+    /// `directory` of the count tagged `problem`, as the newest layer of its
+    /// search `name`: the files a search within a budget saves.
+    fn save_layer(
+        &self,
+        py: Python<'_>,
+        layer: PyRef<'_, PegLayer>,
+        directory: PathBuf,
+        problem: u64,
+        name: &str,
+        run: &RunOptions,
+    ) -> PyResult<()> {
+        layer_saved(py, &layer, (directory, problem), name, run)
+    }
+
+    /// The layer of the search `name` saved in `directory` for the count
+    /// tagged `problem` (by `save_layer` or `save_side`), whole in memory;
+    /// `None` if none is saved there.
+    #[staticmethod]
+    fn resume_layer(
+        py: Python<'_>,
+        directory: PathBuf,
+        problem: u64,
+        name: &str,
+    ) -> PyResult<Option<PegLayer>> {
+        layer_resumed(py, (directory, problem), name)
     }
 
     /// The answer recorded in the checkpoint directory of the count tagged

@@ -147,6 +147,40 @@ pub(super) fn side_resumed(
     Ok(side.map(PegSide::of))
 }
 
+/// `layer` (kept whole in memory) saved in `directory` as the newest of
+/// the count's search `name`: the same files as a side within a budget.
+pub(super) fn layer_saved(
+    py: Python<'_>,
+    layer: &PegLayer,
+    (directory, problem): (PathBuf, u64),
+    name: &str,
+    run: &RunOptions,
+) -> PyResult<()> {
+    let (layer, tag) = (layer.inner.clone(), side_tag(name));
+    cancellable(py, run, move |ctl| -> Result<(), crate::error::SearchError> {
+        let unbounded = Arc::new(Spill::new(u64::MAX, None));
+        peg::Side::from_layer(&layer, tag, unbounded)?.save(&directory, problem, ctl)
+    })
+}
+
+/// The layer of the count's search `name` saved in `directory`, whole in
+/// memory; `None` if none is saved there.
+pub(super) fn layer_resumed(
+    py: Python<'_>,
+    (directory, problem): (PathBuf, u64),
+    name: &str,
+) -> PyResult<Option<PegLayer>> {
+    let tag = side_tag(name);
+    let layer = py.detach(move || -> Result<_, crate::error::SearchError> {
+        let unbounded = Arc::new(Spill::new(u64::MAX, None));
+        match peg::Side::resume(&directory, problem, tag, unbounded)? {
+            Some(side) => Ok(Some(side.to_layer()?)),
+            None => Ok(None),
+        }
+    })?;
+    Ok(layer.map(PegLayer::from))
+}
+
 /// Save `side`'s layer in `directory` as the count's newest.
 pub(super) fn side_saved(
     py: Python<'_>,
