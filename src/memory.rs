@@ -69,6 +69,32 @@ pub fn available_bytes() -> Option<u64> {
     None
 }
 
+/// The share of the available memory that `memory="auto"` takes: half
+/// leaves room for the interpreter, the other process on the machine and
+/// the layer being read while the next is written.
+pub const AUTO_SHARE: f64 = 0.5;
+
+/// The smallest budget `memory="auto"` gives (1 MiB), however little is free.
+pub const MIN_BUDGET: u64 = 1 << 20;
+
+/// The budget of `memory="auto"` when the machine has `available` bytes
+/// (`None`: the platform does not tell): [`AUTO_SHARE`] of it, at least
+/// [`MIN_BUDGET`].  Where nothing tells, a user who asked for `"auto"`
+/// (`asked`) gets an error; the default (no `memory=` given) has no budget.
+pub fn auto_budget(asked: bool, available: Option<u64>) -> Result<Option<u64>, InputError> {
+    match available {
+        Some(available) => Ok(Some(
+            ((available as f64 * AUTO_SHARE) as u64).max(MIN_BUDGET),
+        )),
+        None if asked => Err(InputError(
+            "memory='auto' needs the machine's available memory, which this platform does not \
+             tell: give a size such as '4GB'"
+                .to_string(),
+        )),
+        None => Ok(None),
+    }
+}
+
 /// A `NAME:  123 kB` line of a `/proc` file, in bytes.
 #[cfg(target_os = "linux")]
 fn kib_field(text: &str, name: &str) -> Option<u64> {
@@ -252,6 +278,16 @@ pub fn advise_huge<T>(buffer: &Vec<T>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_automatic_budget_is_a_share_of_what_is_available() {
+        assert_eq!(auto_budget(true, Some(8 << 30)), Ok(Some(4 << 30)));
+        assert_eq!(auto_budget(false, Some(1000)), Ok(Some(MIN_BUDGET)));
+        // The platform does not tell: the default has no budget, "auto" asked is refused.
+        assert_eq!(auto_budget(false, None), Ok(None));
+        let refused = auto_budget(true, None).unwrap_err();
+        assert!(refused.to_string().contains("give a size such as '4GB'"));
+    }
 
     #[test]
     fn zeroed_tables_are_zero_and_sized() {

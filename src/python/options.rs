@@ -10,12 +10,6 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
-/// The share of the available memory that `memory="auto"` budgets.
-const AUTO_SHARE: f64 = 0.5;
-
-/// The smallest budget `"auto"` resolves to (as `solvers._engine._validate.MIN_MEMORY`).
-const MIN_BUDGET: u64 = 1 << 20;
-
 /// What `memory=` asked, before it is resolved.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Memory {
@@ -132,23 +126,16 @@ impl RunOptions {
         self.progress.as_ref().map(|p| p.bind(py).clone())
     }
 
-    /// The memory budget in bytes (`None`: none): `"auto"` is half of the
-    /// memory available now (at least 1 MiB), or, where the platform does
-    /// not tell, an error if the user asked for it and no budget if not.
+    /// The memory budget in bytes (`None`: none), `"auto"` resolved now by
+    /// [`crate::memory::auto_budget`].
     pub(super) fn budget(&self) -> PyResult<Option<u64>> {
         match self.memory {
             Memory::Unbounded => Ok(None),
             Memory::Bytes(bytes) => Ok(Some(bytes)),
-            Memory::Auto { asked } => match crate::memory::available_bytes() {
-                Some(available) => Ok(Some(
-                    ((available as f64 * AUTO_SHARE) as u64).max(MIN_BUDGET),
-                )),
-                None if asked => Err(PyValueError::new_err(
-                    "memory='auto' needs the machine's available memory, which this platform \
-                     does not tell: give a size such as '4GB'",
-                )),
-                None => Ok(None),
-            },
+            Memory::Auto { asked } => Ok(crate::memory::auto_budget(
+                asked,
+                crate::memory::available_bytes(),
+            )?),
         }
     }
 

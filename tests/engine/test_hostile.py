@@ -808,7 +808,8 @@ def test_checkpoint_files_that_are_not_checkpoints(tmp_path):
     refused(lambda: count(junk), ValueError, "not a readable solvers checkpoint")
     header = tmp_path / "header.sqlite"
     header.write_bytes(b"SQLite format 3\0" + b"\xff" * 200)
-    refused(lambda: count(header), ValueError, "not a readable solvers checkpoint")
+    with pytest.warns(DeprecationWarning, match="a checkpoint file is deprecated"):
+        refused(lambda: count(header), ValueError, "not a readable solvers checkpoint")
     still_works()
 
 

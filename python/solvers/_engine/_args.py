@@ -39,7 +39,6 @@ LAYERS_MANIFEST = "manifest"
 __all__ = [
     "AUTO",
     "LEDGER_NAME",
-    "budget",
     "budget_of",
     "check_executor",
     "checkpoint_directory",
@@ -47,7 +46,6 @@ __all__ = [
     "checkpoint_ledger",
     "checkpoint_text",
     "dask_client",
-    "resolved",
     "task_threads",
     "worker_threads",
     "workers_of",
@@ -130,31 +128,9 @@ def budget_of(memory: Any, spill: Any, executor: Any = None) -> int | str | None
                 "tasks pass their parts through files in spill=)"
             )
         return None
-    if memory is None:
-        return AUTO
-    budget = _validate.memory(memory)  # "auto" is refused where nothing tells the memory
-    return AUTO if isinstance(memory, str) and memory.strip().lower() == AUTO else budget
-
-
-def budget(memory: Any, spill: Any, executor: Any = None) -> int | None:
-    """The memory budget in bytes of a layered count run here (``None``: no
-    budget), from :func:`budget_of`: without ``memory=``, that of
-    ``memory="auto"`` (half of the memory available now), or no budget
-    where the platform does not tell what is available."""
-    asked = budget_of(memory, spill, executor)
-    return resolved(asked)
-
-
-def resolved(asked: int | str | None) -> int | None:
-    """:func:`budget_of`'s answer in bytes, :data:`AUTO` resolved here and now
-    (no budget where the platform does not tell the memory available: the
-    default then keeps every layer in memory, as ``spill=False``)."""
-    if asked != AUTO:
-        return asked  # type: ignore[return-value]
-    try:
-        return _validate.memory(AUTO)
-    except ValueError:  # the platform does not tell the memory available
-        return None
+    if memory is None or (isinstance(memory, str) and memory.strip().lower() == AUTO):
+        return AUTO  # resolved by the core, where the bytes are used
+    return _validate.memory(memory)
 
 
 def checkpoint_directory(path: Any) -> str:

@@ -5,10 +5,10 @@ parts derive their lists from there: the plans that split
 (:mod:`solvers._engine._plan`, :func:`solvers.distributed.plan`) and the
 commands of the CLI (:mod:`solvers.cli`).  This module names no family.
 
->>> Family("demo", command="demo", cli="solvers.demo.cli").splits
+>>> Family("demo").splits
 ()
->>> Family("demo", "demo", "solvers.demo.cli", more=(("demo2", "solvers.demo.cli2"),)).commands()
-(('demo', 'solvers.demo.cli'), ('demo2', 'solvers.demo.cli2'))
+>>> Family("demo", "show", more=(("demo2", "solvers.demo.cli2"),)).commands()
+(('show', 'solvers.demo.cli'), ('demo2', 'solvers.demo.cli2'))
 """
 
 from __future__ import annotations
@@ -26,9 +26,10 @@ __all__ = ["Family", "register", "registered"]
 @dataclass(frozen=True)
 class Family:
     """One family: its subpackage's ``name`` (``solvers.<name>``), the name of
-    its CLI ``command`` and the module that implements it (``cli``, imported
-    only when the CLI runs, so ``import solvers`` stays light: it must give
-    ``HELP``, ``DESCRIPTION``, ``add_options(parser)`` and ``run(args)``),
+    its CLI ``command`` (default: the ``name``), implemented by the
+    subpackage's ``cli`` module (:attr:`cli`, imported only when the CLI
+    runs, so ``import solvers`` stays light: it must give ``HELP``,
+    ``DESCRIPTION``, ``add_options(parser)`` and ``run(args)``),
     its counts that split into subproblems (``splits``, in the order
     :func:`solvers.distributed.plan` tries them) and its public counting
     functions (``counts``: what they return differs, an int, a table, a summary).
@@ -37,11 +38,19 @@ class Family:
     built on a general core."""
 
     name: str
-    command: str
-    cli: str
+    command: str = ""
     splits: tuple[Splittable, ...] = ()
     counts: tuple[Callable[..., Any], ...] = ()
     more: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.command:
+            object.__setattr__(self, "command", self.name)
+
+    @property
+    def cli(self) -> str:
+        """The module of the family's own command: ``solvers.<name>.cli``."""
+        return f"solvers.{self.name}.cli"
 
     def commands(self) -> tuple[tuple[str, str], ...]:
         """Every ``(command, module)`` of the family, its own first."""

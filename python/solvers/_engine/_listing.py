@@ -36,12 +36,6 @@ def timed(
     """The items of ``stream``, each through ``convert``; ``TimeoutError``
     once ``deadline`` (the call's, from its start) passes, naming how many
     ``unit`` came."""
-    return _items(stream, deadline, convert, unit)
-
-
-def _items(
-    stream: Any, deadline: Deadline, convert: Callable[[Any], T], unit: str
-) -> Generator[T, None, None]:
     # The stream's wait for the next item knows no deadline: a timer closes
     # the stream when it passes (its producer stops, the stream ends) and the
     # end is then reported as the timeout it is, never as the last item.

@@ -9,7 +9,7 @@ method may take: ``threads``, ``progress`` and ``timeout`` (:data:`BASIC`)
 every count takes, so a method lists only which of :data:`OPTIONS` it
 takes; a finder or lister says its :data:`BASIC` ones too.
 
->>> search = Method("search", frozenset({"executor", "checkpoint"}))
+>>> search = Method("search", SPLITS)
 >>> frontier = Method("frontier", frozenset({"executor", "checkpoint", "memory", "spill"}),
 ...                   not_together=(frozenset({"executor", "memory"}),))
 >>> pick("count_tours", (search, frontier), "auto", given(memory="1MiB")).name
@@ -28,7 +28,7 @@ from typing import Any
 
 from . import _validate
 
-__all__ = ["BASIC", "OPTIONS", "Method", "given", "names", "pick", "refuse"]
+__all__ = ["BASIC", "OPTIONS", "SPLITS", "Method", "given", "names", "pick", "refuse"]
 
 #: The run options every count takes.
 BASIC: tuple[str, ...] = ("threads", "progress", "timeout")
@@ -36,6 +36,10 @@ BASIC: tuple[str, ...] = ("threads", "progress", "timeout")
 #: The optional keywords a method may or may not take, in the order they are
 #: listed in messages.
 OPTIONS: tuple[str, ...] = ("executor", "parts", "checkpoint", "memory", "spill")
+
+#: What a method takes that splits its count into subproblems: an executor
+#: shares them out, a checkpoint records each one finished.
+SPLITS: frozenset[str] = frozenset({"executor", "checkpoint"})
 
 #: Keywords that mean nothing without another one: ``parts`` cuts the layers
 #: an executor counts.

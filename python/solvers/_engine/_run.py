@@ -36,16 +36,7 @@ from . import _args, _methods, _validate
 __all__ = ["FINDING", "LISTING", "NAMES", "RunKeywords", "RunOptions", "core", "taken"]
 
 #: The run options, in the order messages list them.
-NAMES: tuple[str, ...] = (
-    "threads",
-    "progress",
-    "timeout",
-    "executor",
-    "parts",
-    "checkpoint",
-    "memory",
-    "spill",
-)
+NAMES: tuple[str, ...] = (*_methods.BASIC, *_methods.OPTIONS)
 
 
 class RunKeywords(TypedDict, total=False):
@@ -180,14 +171,13 @@ class RunOptions:
         """The options as the core takes them: ``bar`` (the call's progress
         callback), ``timeout`` (the seconds left, where the call's clock has
         run; else the option's) and ``threads`` (a task's share)."""
-        checkpoint = None if self.checkpoint is None else os.fspath(self.checkpoint)
-        return _core.RunOptions(
+        return core(
             self.workers if threads is None else threads,
-            bar,
             _validate.timeout(self.timeout) if timeout is None else timeout,
-            self.memory_asked(),
-            _args.spill_directory(self.spill),
-            checkpoint,
+            bar,
+            memory=self.memory_asked(),
+            spill=_args.spill_directory(self.spill),
+            checkpoint=None if self.checkpoint is None else os.fspath(self.checkpoint),
         )
 
 
@@ -206,11 +196,12 @@ def core(
     *,
     memory: int | str | None = None,
     spill: str | None = None,
+    checkpoint: str | None = None,
 ) -> Any:
     """Core options for work a call has already set up (a task's share of
     threads, the seconds left; ``memory`` as :meth:`RunOptions.memory_asked`
-    says it, ``spill`` a checked directory)."""
-    return _core.RunOptions(threads, bar, timeout, memory, spill)
+    says it, ``spill`` and ``checkpoint`` checked directories)."""
+    return _core.RunOptions(threads, bar, timeout, memory, spill, checkpoint)
 
 
 #: What every finder takes of the run options: ``threads`` and ``timeout``

@@ -16,8 +16,6 @@ import reprlib
 from collections.abc import Iterable, Mapping, Set
 from typing import Any
 
-from .. import _core
-
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = 60
 _REPR.maxlong = 60
@@ -165,35 +163,19 @@ MAX_MEMORY = 2**60
 MAX_SUBPROBLEMS = 2**24
 
 
-#: The share of the memory available at the call that ``memory="auto"`` budgets.
-#: (Half: a count's threads reserve address space of their own as it runs,
-#: measured under an address-space limit, where three quarters ran out.)
-AUTO_SHARE = 0.5
-
-
 def memory(value: Any) -> int | None:
     """A memory budget in bytes: ``None`` (none given: what a count then
-    takes is :func:`solvers._engine._args.budget_of`'s), an int of bytes, a
-    string such as ``"4GB"``, ``"512 MiB"``, ``"1.5GiB"``, or ``"auto"``:
-    half of what the machine has available now (the kernel's
-    available memory and free swap, within an address-space limit).  From
-    :data:`MIN_MEMORY` (1 MiB) to :data:`MAX_MEMORY` (1 EiB), else ``ValueError``.
+    takes is :func:`solvers._engine._args.budget_of`'s), an int of bytes or a
+    string such as ``"4GB"``, ``"512 MiB"``, ``"1.5GiB"``.  From
+    :data:`MIN_MEMORY` (1 MiB) to :data:`MAX_MEMORY` (1 EiB), else
+    ``ValueError``.  ``"auto"`` is the caller's to pass on: the core
+    resolves it where the bytes are used (``_core.RunOptions.budget``).
 
     >>> memory("4GB"), memory("1.5 GiB"), memory(2**30), memory(None)
     (4000000000, 1610612736, 1073741824, None)
-    >>> 0 < memory("auto") <= _core.available_memory()
-    True
     """
     if value is None:
         return None
-    if isinstance(value, str) and value.strip().lower() == "auto":
-        available = _core.available_memory()
-        if available is None:
-            raise ValueError(
-                "memory='auto' needs the machine's available memory, which this platform "
-                "does not tell: give a size such as '4GB'"
-            )
-        return max(int(available * AUTO_SHARE), MIN_MEMORY)
     if isinstance(value, str):
         text = value.strip().lower().replace(" ", "")
         number = text.rstrip("abcdefghijklmnopqrstuvwxyz")

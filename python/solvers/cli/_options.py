@@ -26,7 +26,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from itertools import islice
 from typing import Any
 
@@ -95,6 +95,36 @@ def add_output(parser: argparse.ArgumentParser) -> None:
 def answer(as_json: bool, data: dict[str, Any], text: object) -> None:
     """Print the answer: ``data`` as JSON with ``--json``, else ``text``."""
     print(json.dumps(data) if as_json else text)
+
+
+def print_found(
+    args: argparse.Namespace, found: Any, key: str, value: Callable[[Any], object], missing: str
+) -> None:
+    """Print what a search found (``None``: nothing): with ``--json``,
+    ``{key: value(found)}`` (``null`` for nothing), else ``found`` drawn
+    as text, or ``missing``."""
+    if args.json:
+        print(json.dumps({key: None if found is None else value(found)}))
+    else:
+        print(missing if found is None else found)
+
+
+# ---------------------------------------------------------------- options of some commands
+
+
+def add_method(parser: argparse.ArgumentParser, choices: Sequence[str], help: str) -> None:
+    """``--method``, one of ``choices`` (not given: ``None``, the command's default)."""
+    parser.add_argument("--method", choices=choices, default=None, help=help)
+
+
+def add_deterministic(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--deterministic``, a flag of ``--find``."""
+    parser.add_argument("--deterministic", action="store_true", help=help)
+
+
+def add_svg(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--svg FILE``, where the answer's picture is saved (see :func:`save`)."""
+    parser.add_argument("--svg", metavar="FILE", help=help)
 
 
 # ---------------------------------------------------------------- input files
@@ -197,6 +227,20 @@ def print_list(
         print("]}")
     finally:
         generator.close()  # stops the search thread when enough are shown, or on Ctrl-C
+
+
+def print_solutions(
+    args: argparse.Namespace,
+    noun: str,
+    solutions: Callable[..., Generator[Any, None, None]],
+    *,
+    line: Callable[[Any], str],
+    value: Callable[[Any], object],
+) -> None:
+    """:func:`print_list` of ``solutions(threads=..., timeout=...)``, as
+    ``--threads`` and ``--timeout`` ask, under the JSON key ``noun``."""
+    search = {"threads": args.threads, "timeout": args.timeout}
+    print_list(args, noun, lambda: solutions(**search), noun, line=line, value=value)
 
 
 # ---------------------------------------------------------------- distribution

@@ -5,6 +5,7 @@ the command's options and its run: count the covers (the default, or
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import textwrap
 
@@ -42,17 +43,14 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     mode.add_argument("--count", action="store_true", help="count the covers (the default)")
     mode.add_argument("--list", type=int, metavar="K", help="print the first K covers")
     mode.add_argument("--find", action="store_true", help="find one cover")
-    parser.add_argument(
-        "--method",
-        choices=COUNT_METHODS,
-        default=None,
-        help="counting: auto (default), search (the parallel backtrack) or memo "
+    opt.add_method(
+        parser,
+        COUNT_METHODS,
+        "counting: auto (default), search (the parallel backtrack) or memo "
         "(memoised over the uncovered items)",
     )
-    parser.add_argument(
-        "--deterministic",
-        action="store_true",
-        help="with --find: the first cover in --list order, whatever --threads",
+    opt.add_deterministic(
+        parser, "with --find: the first cover in --list order, whatever --threads"
     )
     opt.add_output(parser)
     opt.add_distribution(parser)
@@ -72,11 +70,10 @@ def run(args: argparse.Namespace) -> int:
     if args.list is not None:
         opt.refuse(mode, opt.given(args, "--method", "--progress"))
         problem = _problem(args.file)
-        opt.print_list(
+        opt.print_solutions(
             args,
             "covers",
-            lambda: covers(problem, threads=args.threads, timeout=args.timeout),
-            "covers",
+            functools.partial(covers, problem),
             line=lambda cover: " ".join(map(str, cover)),
             value=list,
         )

@@ -2,8 +2,8 @@
 the root's import of :mod:`.api`): its CLI commands (``cover``, and the
 ready models' ``sudoku`` and ``tiling``) and its count that splits.
 
->>> FAMILY.command, [split.name for split in FAMILY.splits]
-('cover', ['cover'])
+>>> [command for command, _ in FAMILY.commands()], [split.name for split in FAMILY.splits]
+(['cover', 'sudoku', 'tiling'], ['cover'])
 """
 
 from __future__ import annotations
@@ -17,8 +17,6 @@ __all__ = ["FAMILY"]
 FAMILY = register(
     Family(
         "cover",
-        command="cover",
-        cli="solvers.cover.cli",
         splits=(Splittable("cover", build_plan, count_covers, plan_covers, plan_key),),
         counts=(count_covers,),
         more=(("sudoku", "solvers.cover.sudoku_cli"), ("tiling", "solvers.cover.tiling_cli")),

@@ -4,19 +4,19 @@ takes: the search splits into subproblems on an executor or recorded in a
 checkpoint; the memo is one table in one process, so it takes neither;
 neither writes layers, so neither takes ``parts``, ``memory`` or ``spill``.
 
->>> [m.name for m in METHODS]
-['search', 'memo']
+>>> [m.name for m in METHODS], SEARCH.takes == SPLITS, MEMO.takes
+(['search', 'memo'], True, frozenset())
 """
 
 from __future__ import annotations
 
-from .._engine._methods import Method
+from .._engine._methods import SPLITS, Method
 
 __all__ = ["MEMO", "METHODS", "SEARCH"]
 
 SEARCH = Method(
     "search",
-    frozenset({"executor", "checkpoint"}),
+    SPLITS,
     summary="the parallel backtrack (Knuth's Algorithm C, the item with the fewest options "
     "first), its subtrees shared out by work stealing",
 )

@@ -6,7 +6,6 @@ or --list the first K."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
@@ -51,7 +50,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     mode.add_argument(
         "--list", type=int, metavar="K", help="print the first K solutions, one a line"
     )
-    parser.add_argument("--svg", metavar="FILE", help="save the solution as SVG")
+    opt.add_svg(parser, "save the solution as SVG")
     opt.add_threads(parser)
     opt.add_output(parser)
 
@@ -110,24 +109,18 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.list is not None:
         opt.refuse("--list", opt.given(args, "--svg"))
-        opt.print_list(
-            args,
-            "solutions",
-            lambda: puzzle.solutions(threads=args.threads, timeout=args.timeout),
-            "solutions",
-            line=_line,
-            value=lambda s: [list(row) for row in s.grid],
-        )
+        opt.print_solutions(args, "solutions", puzzle.solutions, line=_line, value=_grid)
         return 0
     opt.check_writable(args, "--svg")
     solved = puzzle.solve(timeout=args.timeout)
     opt.save(args, solved, "--svg")
-    if args.json:
-        grid = None if solved is None else [list(row) for row in solved.grid]
-        print(json.dumps({"solution": grid}))
-    else:
-        print("no solution" if solved is None else solved)
+    opt.print_found(args, solved, "solution", _grid, "no solution")
     return 0
+
+
+def _grid(solved: Sudoku) -> list[list[int]]:
+    """A solution in JSON: its rows of digits."""
+    return [list(row) for row in solved.grid]
 
 
 def _line(solved: Sudoku) -> str:

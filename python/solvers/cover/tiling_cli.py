@@ -5,7 +5,6 @@ Owns the command's options and its run: count (the default), --find one
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 import textwrap
@@ -66,19 +65,16 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     mode.add_argument("--count", action="store_true", help="count the tilings (the default)")
     mode.add_argument("--find", action="store_true", help="find one tiling and draw it")
     mode.add_argument("--list", type=int, metavar="K", help="print the first K tilings, one a line")
-    parser.add_argument(
-        "--method",
-        choices=("auto", "search", "memo"),
-        default=None,
-        help="counting: search (backtracking), memo (over the cells left: strips and "
+    opt.add_method(
+        parser,
+        ("auto", "search", "memo"),
+        "counting: search (backtracking), memo (over the cells left: strips and "
         "rectangles), or auto (default)",
     )
-    parser.add_argument(
-        "--deterministic",
-        action="store_true",
-        help="with --find: the first tiling in --list order (else the first any thread finds)",
+    opt.add_deterministic(
+        parser, "with --find: the first tiling in --list order (else the first any thread finds)"
     )
-    parser.add_argument("--svg", metavar="FILE", help="with --find: save the tiling as SVG")
+    opt.add_svg(parser, "with --find: save the tiling as SVG")
     opt.add_threads(parser)
     opt.add_output(parser)
 
@@ -124,6 +120,11 @@ def _line(tiling: Tiling) -> str:
     return "/".join(str(tiling).split("\n"))
 
 
+def _placed(tiling: Tiling) -> list[list[object]]:
+    """A tiling in JSON: ``[name, [[row, col], ...]]`` for each piece placed."""
+    return [[name, list(map(list, cells))] for name, cells in tiling.placements]
+
+
 def run(args: argparse.Namespace) -> int:
     puzzle = _puzzle(args)
     if args.find:
@@ -133,26 +134,13 @@ def run(args: argparse.Namespace) -> int:
             threads=args.threads, deterministic=args.deterministic, timeout=args.timeout
         )
         opt.save(args, found, "--svg")
-        if args.json:
-            placed = (
-                None if found is None else [[n, list(map(list, c))] for n, c in found.placements]
-            )
-            print(json.dumps({"tiling": placed}))
-        else:
-            print("no tiling" if found is None else found)
+        opt.print_found(args, found, "tiling", _placed, "no tiling")
         return 0
     mode = "counting" if args.list is None else "--list"
     opt.refuse(mode, opt.given(args, "--svg", "--deterministic"))
     if args.list is not None:
         opt.refuse(mode, opt.given(args, "--method", "--progress"))
-        opt.print_list(
-            args,
-            "tilings",
-            lambda: puzzle.solutions(threads=args.threads, timeout=args.timeout),
-            "tilings",
-            line=_line,
-            value=lambda t: [[n, list(map(list, c))] for n, c in t.placements],
-        )
+        opt.print_solutions(args, "tilings", puzzle.solutions, line=_line, value=_placed)
         return 0
     count = puzzle.count(
         method=args.method or "auto",

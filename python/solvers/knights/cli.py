@@ -50,11 +50,10 @@ def add_options(tours: argparse.ArgumentParser) -> None:
         "--end", type=opt.square, default=None, help="ROW,COL: only tours that end there"
     )
     tours.add_argument("--closed", action="store_true", help="only closed (re-entrant) tours")
-    tours.add_argument(
-        "--method",
-        choices=knights.COUNT_METHODS,
-        default=None,
-        help="counting: backtracking search, the frontier DP (long boards, 7x7, 8x8 closed), "
+    opt.add_method(
+        tours,
+        knights.COUNT_METHODS,
+        "counting: backtracking search, the frontier DP (long boards, 7x7, 8x8 closed), "
         "the frontier once per pair of ends up to symmetry (open tours; splits for --executor "
         "and --checkpoint), or the faster for the board (auto, the default); the count "
         "is the same",
@@ -63,11 +62,7 @@ def add_options(tours: argparse.ArgumentParser) -> None:
     mode = tours.add_mutually_exclusive_group()
     mode.add_argument("--find", action="store_true", help="find one tour fast and print it")
     mode.add_argument("--list", type=int, metavar="N", help="print the first N tours")
-    tours.add_argument(
-        "--svg",
-        metavar="FILE",
-        help="with --find: save the tour as SVG, and print nothing else (but --json)",
-    )
+    opt.add_svg(tours, "with --find: save the tour as SVG, and print nothing else (but --json)")
     opt.add_output(tours)
     opt.add_distribution(tours)
     opt.add_animate(
@@ -98,11 +93,7 @@ def run(args: argparse.Namespace) -> int:
         opt.save(args, tour, "--svg")
         if args.svg is not None and tour is not None and not args.json:
             return 0  # the picture is the answer: no board of numbers beside it
-        opt.answer(
-            args.json,
-            {"tour": None if tour is None else [list(s) for s in tour]},
-            "no tour" if tour is None else tour,
-        )
+        opt.print_found(args, tour, "tour", _squares, "no tour")
         return 0
     opt.refuse("--list" if args.list is not None else "counting", opt.given(args, "--svg"))
     if args.list is not None:
@@ -113,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             lambda: knights.tours(**board, closed=args.closed),
             "tours",
             line=lambda tour: " ".join(f"({r},{c})" for r, c in tour),
-            value=lambda tour: [list(s) for s in tour],
+            value=_squares,
         )
         return 0
     with opt.run_options(args) as run:
@@ -122,6 +113,11 @@ def run(args: argparse.Namespace) -> int:
         )
     opt.answer(args.json, {"count": count}, count)
     return 0
+
+
+def _squares(tour: knights.Tour) -> list[list[int]]:
+    """A tour in JSON: its squares, ``[row, col]`` each."""
+    return [list(square) for square in tour]
 
 
 def _board(args: argparse.Namespace) -> dict[str, Any]:

@@ -18,7 +18,6 @@ FAMILY = register(
     Family(
         "knights",
         command="tours",
-        cli="solvers.knights.cli",
         # "tours" before "tour-pairs", so that plan(count_tours, ...) finds that
         # one first (and goes on to the pairs by method="pairs").
         splits=(

@@ -12,14 +12,14 @@ every keyword given.
 
 from __future__ import annotations
 
-from .._engine._methods import Method
+from .._engine._methods import SPLITS, Method
 from .board import MAX_FRONTIER_SIDE, MAX_SEARCH_CELLS, KnightBoard
 
 __all__ = ["FRONTIER", "METHODS", "PAIRS", "SEARCH", "preferred"]
 
 SEARCH = Method(
     "search",
-    frozenset({"executor", "checkpoint"}),
+    SPLITS,
     summary="pruned backtracking over the tours (boards spanning at most 64 cells); split "
     "into subtrees on an executor, each finished one recorded in the checkpoint",
 )

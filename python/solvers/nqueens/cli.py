@@ -63,20 +63,15 @@ def add_options(board: argparse.ArgumentParser) -> None:
         "as its columns on one line above",
     )
     mode.add_argument("--list", type=int, metavar="K", help="print the first K placements")
-    board.add_argument(
-        "--method",
-        choices=(*COUNT_METHODS, *FIND_METHODS),
-        default=None,
-        help="counting: auto (default), join (quarter-board join, N <= "
+    opt.add_method(
+        board,
+        (*COUNT_METHODS, *FIND_METHODS),
+        "counting: auto (default), join (quarter-board join, N <= "
         f"{MAX_JOIN_N}) or frames (backtracking); with --find: construct "
         "(default, O(N)) or search (parallel backtracking)",
     )
-    board.add_argument(
-        "--deterministic",
-        action="store_true",
-        help="with --find --method search: the first placement in --list order",
-    )
-    board.add_argument("--svg", metavar="FILE", help="with --find: save the placement as SVG")
+    opt.add_deterministic(board, "with --find --method search: the first placement in --list order")
+    opt.add_svg(board, "with --find: save the placement as SVG")
     opt.add_output(board)
     opt.add_distribution(board)
     opt.add_animate(

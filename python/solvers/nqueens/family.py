@@ -18,7 +18,6 @@ FAMILY = register(
     Family(
         "nqueens",
         command="queens",
-        cli="solvers.nqueens.cli",
         splits=(Splittable("queens", _core.queens_plan, count_queens, plan_queens),),
         counts=(count_queens,),
     )

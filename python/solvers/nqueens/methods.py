@@ -3,25 +3,25 @@ border frames) and the optional keywords each takes: both split into
 subproblems on an executor or recorded in a checkpoint; neither writes
 layers, so neither takes ``parts``, ``memory`` or ``spill``.
 
->>> [m.name for m in METHODS]
-['join', 'frames']
+>>> [m.name for m in METHODS], all(m.takes == SPLITS for m in METHODS)
+(['join', 'frames'], True)
 """
 
 from __future__ import annotations
 
-from .._engine._methods import Method
+from .._engine._methods import SPLITS, Method
 
 __all__ = ["FRAMES", "JOIN", "METHODS"]
 
 JOIN = Method(
     "join",
-    frozenset({"executor", "checkpoint"}),
+    SPLITS,
     summary="the quarter-board join: quarters tabled once, halves joined by a bit-sliced "
     "join (n from 12 to MAX_JOIN_N; memory grows with n)",
 )
 FRAMES = Method(
     "frames",
-    frozenset({"executor", "checkpoint"}),
+    SPLITS,
     summary="backtracking over one border frame per symmetry class (any n up to 64)",
 )
 

@@ -20,8 +20,6 @@ __all__ = ["FAMILY"]
 FAMILY = register(
     Family(
         "peg",
-        command="peg",
-        cli="solvers.peg.cli",
         counts=(count_peg_solutions, finish_counts, count_peg_games, count_peg_positions),
     )
 )
