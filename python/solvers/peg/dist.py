@@ -356,24 +356,20 @@ class Distributed(Driver):
     def size(self, side: _Side) -> int:
         return 0 if side.empty() else side.estimate
 
-    def meet(self, a: _Side, b: _Side) -> int:
-        if a is b:  # its meeting layer split a second time, by the owner of complements
-            mirrored = self._round(a, expand=False, mirror=True)[2]
+    def meet(self, a: _Side, b: _Side, *, across: bool = False) -> int:
+        # The kernel's join across a jump is not local to an owner: across
+        # one, expand the smaller side once more, then join sides that meet.
+        if a is b:
+            # The meeting layer split a second time, by the owner of
+            # complements (across a jump: one layer further on one side).
+            mirrored = self._round(a, expand=across, mirror=True)[2]
             assert mirrored is not None
             return self._join(a.pieces, mirrored)
+        if across:
+            self._round(a)
+            if a.empty():
+                return 0
         return self._join(a.pieces, b.pieces)
-
-    def meet_across(self, small: _Side, large: _Side) -> int:
-        # The kernel's join across a jump is not local to an owner: expand
-        # one side once more instead, then join sides that meet.
-        if small is large:  # one layer further on one side, the meeting layer on the other
-            mirrored = self._round(small, expand=True, mirror=True)[2]
-            assert mirrored is not None
-            return self._join(small.pieces, mirrored)
-        self._round(small)
-        if small.empty():
-            return 0
-        return self._join(small.pieces, large.pieces)
 
     def last(self, side: _Side) -> _core.PegLayer | None:
         """The pieces of the one-peg layer read and merged here (at most one

@@ -16,7 +16,7 @@ here, in :func:`count` and :func:`finish_counts`, whatever runs the layers:
 Both are a :class:`Driver`: they start a search from one empty hole (a
 *side*: ``"a"`` from the start, ``"b"`` backwards from the finish), expand a
 side by one jump, and join two sides that are ``0`` jumps (:meth:`Driver.meet`)
-or one jump (:meth:`Driver.meet_across`) apart.  A count with a fixed finish
+or one jump (``across=True``) apart.  A count with a fixed finish
 grows the smaller side until the two are one jump apart, then joins them
 across that jump; for start = finish the one search is both sides.  The loops
 go by the sides' peg counts, so a run resumed from saved layers takes the
@@ -134,9 +134,9 @@ class Driver(abc.ABC):
     def start(self, side: str, hole: int) -> Any:
         """Search ``side`` from "every hole full but ``hole``"."""
 
-    @abc.abstractmethod
     def expand(self, side: Any, name: str) -> Any:
         """``side`` one jump further (it may be the same object, changed)."""
+        return self.step(side, name)[0]
 
     @abc.abstractmethod
     def pegs(self, side: Any) -> int:
@@ -147,12 +147,9 @@ class Driver(abc.ABC):
         """Positions of ``side`` (an upper bound where exact is dear; 0: empty)."""
 
     @abc.abstractmethod
-    def meet(self, a: Any, b: Any) -> int:
-        """Sequences through two searches whose layers meet (``b`` may be ``a``)."""
-
-    @abc.abstractmethod
-    def meet_across(self, small: Any, large: Any) -> int:
-        """Sequences through two searches one jump apart (``large`` may be ``small``)."""
+    def meet(self, a: Any, b: Any, *, across: bool = False) -> int:
+        """Sequences through two searches whose layers meet (``b`` may be
+        ``a``), or with ``across`` are one jump apart (``a`` the smaller)."""
 
     @abc.abstractmethod
     def last(self, side: Any) -> Any:
@@ -191,9 +188,6 @@ class Local(Driver):
                 return layer
         return self.kernel.start([hole])
 
-    def expand(self, side: _core.PegLayer, name: str) -> _core.PegLayer:
-        return self.step(side, name)[0]
-
     def step(
         self,
         side: _core.PegLayer,
@@ -220,11 +214,9 @@ class Local(Driver):
     def size(self, side: _core.PegLayer) -> int:
         return len(side)
 
-    def meet(self, a: _core.PegLayer, b: _core.PegLayer) -> int:
-        return int(self.kernel.meet(a, b, self.core_options()))
-
-    def meet_across(self, small: _core.PegLayer, large: _core.PegLayer) -> int:
-        return int(self.kernel.meet_across(small, large, self.core_options()))
+    def meet(self, a: _core.PegLayer, b: _core.PegLayer, *, across: bool = False) -> int:
+        join = self.kernel.meet_across if across else self.kernel.meet
+        return int(join(a, b, self.core_options()))
 
     def last(self, side: _core.PegLayer) -> _core.PegLayer | None:
         return side if len(side) else None
@@ -277,9 +269,6 @@ class Budgeted(Driver):
         self.sides[side] = saved
         return saved
 
-    def expand(self, side: _core.PegSide, name: str) -> _core.PegSide:
-        return self.step(side, name)[0]
-
     def step(
         self,
         side: _core.PegSide,
@@ -306,12 +295,10 @@ class Budgeted(Driver):
     def size(self, side: _core.PegSide) -> int:
         return len(side)
 
-    def meet(self, a: _core.PegSide, b: _core.PegSide) -> int:
-        small, large = (a, b) if len(a) <= len(b) else (b, a)
-        return int(self.kernel.meet_sides(small, large, False, self.core_options()))
-
-    def meet_across(self, small: _core.PegSide, large: _core.PegSide) -> int:
-        return int(self.kernel.meet_sides(small, large, True, self.core_options()))
+    def meet(self, a: _core.PegSide, b: _core.PegSide, *, across: bool = False) -> int:
+        if not across and len(b) < len(a):
+            a, b = b, a  # the smaller side is read whole, the larger by shard
+        return int(self.kernel.meet_sides(a, b, across, self.core_options()))
 
     def last(self, side: _core.PegSide) -> _core.PegLayer | None:
         return side.layer() if len(side) else None
@@ -339,9 +326,7 @@ def _meet(driver: Driver, s: int, f: int, steps: int, holes: int) -> int:
             a = driver.expand(a, "a")
             if not driver.size(a):
                 return 0
-        if steps % 2:
-            return driver.meet_across(a, a)
-        return driver.meet(a, a)
+        return driver.meet(a, a, across=bool(steps % 2))
     b = driver.start("b", f)
     while (holes - 1 - driver.pegs(a)) + (holes - 1 - driver.pegs(b)) < max(steps - 1, 0):
         # Grow the smaller side until the two are one jump apart.
@@ -354,8 +339,8 @@ def _meet(driver: Driver, s: int, f: int, steps: int, holes: int) -> int:
     if steps == 0:
         return driver.meet(a, b)
     if driver.size(a) <= driver.size(b):
-        return driver.meet_across(a, b)
-    return driver.meet_across(b, a)
+        return driver.meet(a, b, across=True)
+    return driver.meet(b, a, across=True)
 
 
 def count(
