@@ -58,6 +58,45 @@ fn detect() -> bool {
     }
 }
 
+/// A kernel method `$with::<FAST>` (an `#[inline(always)]` method generic
+/// over `const FAST: bool`) instantiated twice, with the dispatch between
+/// them: `$plain` is the baseline copy, `$v3` (x86-64 only) the copy
+/// compiled with the x86-64-v3 features, and `$name` runs the best one the
+/// CPU allows.  A recursive kernel calls `$v3` or `$plain`, as its `FAST`
+/// says, to stay within its own copy.
+macro_rules! kernels {
+    (
+        $(#[$doc:meta])*
+        fn $name:ident / $plain:ident / $v3:ident = $with:ident(
+            $($arg:ident: $ty:ty),* $(,)?
+        ) -> $ret:ty
+    ) => {
+        $(#[$doc])*
+        #[allow(clippy::too_many_arguments)]
+        fn $name(&self, $($arg: $ty),*) -> $ret {
+            #[cfg(target_arch = "x86_64")]
+            if $crate::cpu::fast() {
+                // SAFETY: the CPU has every feature the wrapper enables.
+                return unsafe { self.$v3($($arg),*) };
+            }
+            self.$plain($($arg),*)
+        }
+
+        #[allow(clippy::too_many_arguments)]
+        fn $plain(&self, $($arg: $ty),*) -> $ret {
+            self.$with::<false>($($arg),*)
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+        #[allow(clippy::too_many_arguments)]
+        unsafe fn $v3(&self, $($arg: $ty),*) -> $ret {
+            self.$with::<true>($($arg),*)
+        }
+    };
+}
+pub(crate) use kernels;
+
 /// Gather the bits of `x` selected by `mask` into the low bits (`pext`).
 #[inline(always)]
 pub fn extract_bits<const FAST: bool>(x: u64, mask: u64) -> u64 {

@@ -113,18 +113,6 @@ pub enum CountError {
     Search(SearchError),
 }
 
-impl From<InputError> for CountError {
-    fn from(e: InputError) -> Self {
-        CountError::Input(e)
-    }
-}
-
-impl From<SearchError> for CountError {
-    fn from(e: SearchError) -> Self {
-        CountError::Search(e)
-    }
-}
-
 impl fmt::Display for CountError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -135,6 +123,28 @@ impl fmt::Display for CountError {
 }
 
 impl std::error::Error for CountError {}
+
+/// `From` [`InputError`] and [`SearchError`] for an error with `Input` and
+/// `Search` variants holding them (a count's, a find's), so `?` lifts
+/// either into it.
+macro_rules! input_or_search {
+    ($error:ident) => {
+        impl From<$crate::error::InputError> for $error {
+            fn from(e: $crate::error::InputError) -> Self {
+                $error::Input(e)
+            }
+        }
+
+        impl From<$crate::error::SearchError> for $error {
+            fn from(e: $crate::error::SearchError) -> Self {
+                $error::Search(e)
+            }
+        }
+    };
+}
+pub(crate) use input_or_search;
+
+input_or_search!(CountError);
 
 #[cfg(test)]
 mod tests {

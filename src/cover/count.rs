@@ -49,31 +49,38 @@ fn plan_tasks(
 }
 
 /// The number of covers of `p`, by `method`, on `threads` threads (the
-/// memo runs on one).  The answer is the same for every method and thread
-/// count.
+/// memo runs on one), or `limit` if there are more: the search stops once
+/// it has found that many.  The answer is the same for every method and
+/// thread count.
 pub fn count_covers(
     p: Arc<Problem>,
     method: Method,
     threads: usize,
+    limit: Option<u128>,
     ctl: &Control,
 ) -> Result<u128, CountError> {
+    let most = limit.unwrap_or(u128::MAX);
     if method.resolve(&p) == Method::Memo {
-        return Ok(memo::count_memo(&p, memo::default_budget(), ctl)?);
+        // The memo counts what recurs at once, so it has no search to cut short.
+        return Ok(memo::count_memo(&p, memo::default_budget(), ctl)?.min(most));
     }
-    count_search(p, threads, ctl, SMALL_TIME)
+    let search = match limit {
+        Some(most) => CoverSearch::up_to(p, most),
+        None => CoverSearch::new(p),
+    };
+    Ok(search_count(search, threads, ctl, SMALL_TIME)?.min(most))
 }
 
 /// The search count, trying the calling thread alone for `small` first
 /// (unless `threads` is one: then no plan at all).
-pub(super) fn count_search(
-    p: Arc<Problem>,
+pub(super) fn search_count(
+    search: CoverSearch,
     threads: usize,
     ctl: &Control,
     small: Duration,
 ) -> Result<u128, CountError> {
     let workers = engine::workers(threads);
-    check_memory(&p, workers)?;
-    let search = CoverSearch::new(p);
+    check_memory(search.problem(), workers)?;
     let stop = Stop::new(ctl);
     if let Some(n) = search.count_small(probe(workers, small), &stop)? {
         ctl.start(1);
@@ -92,19 +99,19 @@ pub const SMALL_TIME: Duration = Duration::from_millis(5);
 
 /// The probe of a search on `workers` threads: the whole search on one,
 /// else `small` of it (none at all for a zero `small`).
-fn probe(workers: usize, small: Duration) -> Probe {
+fn probe(workers: usize, small: Duration) -> Probe<'static> {
     if workers == 1 {
         return Probe::whole();
     }
     if small.is_zero() {
         return Probe {
             nodes: 0,
-            until: None,
+            ..Probe::whole()
         };
     }
     Probe {
-        nodes: u64::MAX,
         until: Instant::now().checked_add(small),
+        ..Probe::whole()
     }
 }
 

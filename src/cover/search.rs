@@ -19,6 +19,7 @@ use super::cells::{Cells, Mark};
 use super::problem::Problem;
 use crate::engine::{SearchError, Stop, SubtreeSearch, Ticker};
 use crate::memory;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -170,13 +171,21 @@ impl Walk {
                 return Ok(None);
             }
             nodes -= 1;
-            if nodes % PROBE_CLOCK == 0 && probe.until.is_some_and(|t| Instant::now() >= t) {
-                return Ok(None);
+            if nodes % PROBE_CLOCK == 0 {
+                if probe.until.is_some_and(|t| Instant::now() >= t) {
+                    return Ok(None);
+                }
+                if probe.enough.is_some_and(|e| e.load(Ordering::Relaxed)) {
+                    return Ok(Some(false)); // other tasks found the covers asked for
+                }
             }
             // The node: a cover, a dead end, or a level to push.
             if self.cells.np == 0 {
                 if COUNT {
                     *count = count.checked_add(1).ok_or(SearchError::Overflow)?;
+                    if *count >= probe.most {
+                        return Ok(Some(false));
+                    }
                 } else if !emit(&self.path) {
                     return Ok(Some(false));
                 }
@@ -191,6 +200,9 @@ impl Walk {
                         *count = count
                             .checked_add(size as u128)
                             .ok_or(SearchError::Overflow)?;
+                        if *count >= probe.most {
+                            return Ok(Some(false));
+                        }
                     } else {
                         let node = self.cells.mark();
                         let n = self.list_nodes(m, top);
@@ -243,21 +255,40 @@ impl Walk {
 const PROBE_CLOCK: u64 = 1024;
 
 /// How much of a search to try before giving up: at most `nodes` nodes,
-/// and (looked at every [`PROBE_CLOCK`] nodes) until `until`.
+/// and (looked at every [`PROBE_CLOCK`] nodes) until `until`.  A count
+/// also stops, as finished, once it reaches `most` covers or (looked at
+/// with the clock) `enough` is set.
 #[derive(Clone, Copy, Debug)]
-pub struct Probe {
+pub struct Probe<'a> {
     pub nodes: u64,
     pub until: Option<Instant>,
+    pub most: u128,
+    pub enough: Option<&'a AtomicBool>,
 }
 
-impl Probe {
+impl Probe<'_> {
     /// No limit: the whole search.
-    pub fn whole() -> Probe {
+    pub fn whole() -> Probe<'static> {
         Probe {
             nodes: u64::MAX,
             until: None,
+            most: u128::MAX,
+            enough: None,
         }
     }
+}
+
+/// A count that stops at `most` covers (`count_covers(limit=)`): the
+/// covers the finished tasks found, and `enough` once they reach `most`,
+/// which every task in flight sees within [`PROBE_CLOCK`] nodes.  Each task
+/// stops at `most` covers of its own too, so the total of the tasks is at
+/// least `most` when any stopped early: the answer, `min(total, most)`, is
+/// the same for every thread count and split.
+#[derive(Debug)]
+struct Limit {
+    most: u128,
+    found: Mutex<u128>,
+    enough: AtomicBool,
 }
 
 /// Algorithm C over a shared problem, for the engine.
@@ -265,6 +296,8 @@ pub struct CoverSearch {
     problem: Arc<Problem>,
     /// Spare walks for `split` and `visit`, which get no scratch.
     spare: Mutex<Vec<Walk>>,
+    /// The count's limit, if any.
+    limit: Option<Limit>,
 }
 
 impl CoverSearch {
@@ -272,7 +305,26 @@ impl CoverSearch {
         CoverSearch {
             problem,
             spare: Mutex::new(Vec::new()),
+            limit: None,
         }
+    }
+
+    /// The search whose counts stop at `most` covers (see [`Limit`]).
+    pub fn up_to(problem: Arc<Problem>, most: u128) -> CoverSearch {
+        let limit = Limit {
+            most,
+            found: Mutex::new(0),
+            enough: AtomicBool::new(false),
+        };
+        CoverSearch {
+            limit: Some(limit),
+            ..CoverSearch::new(problem)
+        }
+    }
+
+    /// The most covers a count goes to (`u128::MAX`: all).
+    pub fn most(&self) -> u128 {
+        self.limit.as_ref().map_or(u128::MAX, |l| l.most)
     }
 
     pub fn problem(&self) -> &Problem {
@@ -312,6 +364,10 @@ impl CoverSearch {
     /// problems need no plan and no pool), else `None`.
     pub fn count_small(&self, probe: Probe, stop: &Stop) -> Result<Option<u128>, SearchError> {
         let p = &*self.problem;
+        let probe = Probe {
+            most: self.most(),
+            ..probe
+        };
         self.with_walk(Some(stop), |w| {
             let mut n = 0u128;
             let done = w.run_within::<true>(p, &mut n, stop, &mut |_| true, probe)?;
@@ -425,10 +481,26 @@ impl SubtreeSearch for CoverSearch {
         stop: &Stop,
     ) -> Result<u128, SearchError> {
         let p = &*self.problem;
+        let probe = match &self.limit {
+            None => Probe::whole(),
+            Some(limit) if limit.enough.load(Ordering::Relaxed) => return Ok(0),
+            Some(limit) => Probe {
+                most: limit.most,
+                enough: Some(&limit.enough),
+                ..Probe::whole()
+            },
+        };
         walk.replay(p, task);
         let mut n = 0u128;
-        let r = walk.run::<true>(p, &mut n, stop, &mut |_| true);
-        r.map(|_| n)
+        walk.run_within::<true>(p, &mut n, stop, &mut |_| true, probe)?;
+        if let Some(limit) = &self.limit {
+            let mut found = limit.found.lock().unwrap_or_else(|e| e.into_inner());
+            *found = found.saturating_add(n);
+            if *found >= limit.most {
+                limit.enough.store(true, Ordering::Relaxed);
+            }
+        }
+        Ok(n)
     }
 
     fn visit(

@@ -116,7 +116,7 @@ fn listed(p: Arc<Problem>) -> Vec<Vec<u32>> {
 }
 
 fn count(p: &Arc<Problem>, method: Method, threads: usize) -> u128 {
-    count_covers(p.clone(), method, threads, &Control::new()).unwrap()
+    count_covers(p.clone(), method, threads, None, &Control::new()).unwrap()
 }
 
 #[test]
@@ -128,10 +128,26 @@ fn random_problems_agree_with_the_brute_force() {
         for threads in [1, 2, 8] {
             assert_eq!(count(&p, Method::Search, threads), n, "{small:?}");
             // The plan and the pool, however small the problem.
-            let planned = count::count_search(p.clone(), threads, &Control::new(), Duration::ZERO);
+            let planned = count::search_count(
+                CoverSearch::new(p.clone()),
+                threads,
+                &Control::new(),
+                Duration::ZERO,
+            );
             assert_eq!(planned.unwrap(), n, "{small:?}");
         }
         assert_eq!(count(&p, Method::Memo, 1), n, "{small:?}");
+        // A limit: min(count, limit), on every path (alone, planned, memo).
+        for most in [1, 2, 3] {
+            let want = n.min(most);
+            for (method, threads) in [(Method::Search, 1), (Method::Search, 8), (Method::Memo, 1)] {
+                let got = count_covers(p.clone(), method, threads, Some(most), &Control::new());
+                assert_eq!(got, Ok(want), "{small:?} {most}");
+            }
+            let up_to = CoverSearch::up_to(p.clone(), most);
+            let planned = count::search_count(up_to, 8, &Control::new(), Duration::ZERO);
+            assert_eq!(planned.map(|c| c.min(most)), Ok(want), "{small:?} {most}");
+        }
         assert_eq!(count(&p, Method::Auto, 2), n, "{small:?}");
         let got = listed(p.clone());
         let first = find_cover(p.clone(), 2, true, &Control::new()).unwrap();
@@ -270,9 +286,23 @@ fn published_counts() {
     let p = Arc::new(pentominoes(3, 20));
     assert_eq!(count(&p, Method::Search, 2), 8);
     assert_eq!(
-        count::count_search(p, 2, &Control::new(), Duration::ZERO),
+        count::search_count(CoverSearch::new(p), 2, &Control::new(), Duration::ZERO),
         Ok(8)
     );
+}
+
+#[test]
+fn a_limit_stops_a_count_of_many_covers() {
+    // Langford pairs n = 12: 108,144 pairings each way; a limit of 5 stops
+    // long before (the answer does not depend on the threads or the split).
+    let p = Arc::new(langford(12));
+    for threads in [1, 2, 8] {
+        let got = count_covers(p.clone(), Method::Search, threads, Some(5), &Control::new());
+        assert_eq!(got, Ok(5));
+    }
+    let up_to = CoverSearch::up_to(p, 1000);
+    let planned = count::search_count(up_to, 2, &Control::new(), Duration::ZERO);
+    assert!(planned.unwrap() >= 1000);
 }
 
 #[test]
@@ -298,7 +328,7 @@ fn a_cancelled_count_stops() {
     let ctl = Control::new();
     ctl.cancel();
     for method in [Method::Search, Method::Memo] {
-        let got = count_covers(Arc::new(langford(12)), method, 2, &ctl);
+        let got = count_covers(Arc::new(langford(12)), method, 2, None, &ctl);
         assert_eq!(got, Err(CountError::Search(SearchError::Cancelled)));
     }
 }

@@ -16,18 +16,6 @@ pub enum FindError {
     Unresolved,
 }
 
-impl From<InputError> for FindError {
-    fn from(e: InputError) -> Self {
-        FindError::Input(e)
-    }
-}
-
-impl From<SearchError> for FindError {
-    fn from(e: SearchError) -> Self {
-        FindError::Search(e)
-    }
-}
-
 impl fmt::Display for FindError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -43,6 +31,8 @@ impl fmt::Display for FindError {
 }
 
 impl std::error::Error for FindError {}
+
+crate::error::input_or_search!(FindError);
 
 #[cfg(test)]
 mod tests {

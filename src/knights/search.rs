@@ -242,55 +242,13 @@ impl TourSearch {
         home == 0 || self.graph.nbr[head] & home != 0
     }
 
-    /// The tours below a node, on the CPU's best kernels: the recursion is
-    /// compiled twice (see `crate::cpu`), and each copy calls itself.
-    #[allow(clippy::too_many_arguments)]
-    fn count_below(
-        &self,
-        head: usize,
-        unvisited: u64,
-        end: u64,
-        home: u64,
-        memo: &mut TailMemo,
-        ticker: &mut Ticker,
-        stop: &Stop,
-    ) -> Result<u64, SearchError> {
-        #[cfg(target_arch = "x86_64")]
-        if crate::cpu::fast() {
-            // SAFETY: the CPU has every feature the wrapper enables.
-            return unsafe { self.count_below_v3(head, unvisited, end, home, memo, ticker, stop) };
-        }
-        self.count_below_plain(head, unvisited, end, home, memo, ticker, stop)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn count_below_plain(
-        &self,
-        head: usize,
-        unvisited: u64,
-        end: u64,
-        home: u64,
-        memo: &mut TailMemo,
-        ticker: &mut Ticker,
-        stop: &Stop,
-    ) -> Result<u64, SearchError> {
-        self.count_below_with::<false>(head, unvisited, end, home, memo, ticker, stop)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn count_below_v3(
-        &self,
-        head: usize,
-        unvisited: u64,
-        end: u64,
-        home: u64,
-        memo: &mut TailMemo,
-        ticker: &mut Ticker,
-        stop: &Stop,
-    ) -> Result<u64, SearchError> {
-        self.count_below_with::<true>(head, unvisited, end, home, memo, ticker, stop)
+    crate::cpu::kernels! {
+        /// The tours below a node, on the CPU's best kernels: the recursion
+        /// is compiled twice (see `crate::cpu`), and each copy calls itself.
+        fn count_below / count_below_plain / count_below_v3 = count_below_with(
+            head: usize, unvisited: u64, end: u64, home: u64,
+            memo: &mut TailMemo, ticker: &mut Ticker, stop: &Stop,
+        ) -> Result<u64, SearchError>
     }
 
     #[allow(clippy::too_many_arguments)]

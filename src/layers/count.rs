@@ -32,10 +32,30 @@ pub trait Count: Copy + Send + Sync + Default + PartialEq + std::fmt::Debug + 's
     fn take(bytes: &[u8]) -> Self;
 }
 
+/// The [`Count`] items a primitive count has alike: checked addition, and
+/// its little-endian bytes in a spill file, tagged `$tag`.
+macro_rules! primitive_count {
+    ($t:ty, $tag:expr) => {
+        fn checked_add(self, other: Self) -> Option<Self> {
+            <$t>::checked_add(self, other)
+        }
+        const BYTES: usize = std::mem::size_of::<$t>();
+        const TAG: u8 = $tag;
+        fn put(self, out: &mut Vec<u8>) {
+            out.extend_from_slice(&self.to_le_bytes());
+        }
+        #[inline]
+        fn used_bytes(self) -> usize {
+            (<$t>::BITS - self.leading_zeros()).div_ceil(8) as usize
+        }
+        fn take(bytes: &[u8]) -> Self {
+            <$t>::from_le_bytes(bytes.try_into().unwrap_or_default())
+        }
+    };
+}
+
 impl Count for u64 {
-    fn checked_add(self, other: Self) -> Option<Self> {
-        u64::checked_add(self, other)
-    }
+    primitive_count!(u64, 0);
     fn from_wide(n: U256) -> Option<Self> {
         u64::try_from(n.to_u128()?).ok()
     }
@@ -50,24 +70,10 @@ impl Count for u64 {
     fn from_narrow(n: u64) -> Self {
         n
     }
-    const BYTES: usize = 8;
-    const TAG: u8 = 0;
-    fn put(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
-    #[inline]
-    fn used_bytes(self) -> usize {
-        (64 - self.leading_zeros() as usize).div_ceil(8)
-    }
-    fn take(bytes: &[u8]) -> Self {
-        u64::from_le_bytes(bytes.try_into().unwrap_or_default())
-    }
 }
 
 impl Count for u128 {
-    fn checked_add(self, other: Self) -> Option<Self> {
-        u128::checked_add(self, other)
-    }
+    primitive_count!(u128, 1);
     fn from_wide(n: U256) -> Option<Self> {
         n.to_u128()
     }
@@ -81,18 +87,6 @@ impl Count for u128 {
     #[inline]
     fn from_narrow(n: u64) -> Self {
         n as u128
-    }
-    const BYTES: usize = 16;
-    const TAG: u8 = 1;
-    fn put(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
-    #[inline]
-    fn used_bytes(self) -> usize {
-        (128 - self.leading_zeros() as usize).div_ceil(8)
-    }
-    fn take(bytes: &[u8]) -> Self {
-        u128::from_le_bytes(bytes.try_into().unwrap_or_default())
     }
 }
 

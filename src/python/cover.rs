@@ -5,8 +5,8 @@
 //! [`super::packed`]); a cover comes back the same way, its option indices
 //! ascending.
 
-use super::packed::{packed, unpacked};
 use super::options::RunOptions;
+use super::packed::{packed, unpacked};
 use super::plan::CountPlan;
 use super::runtime::{cancellable, interruptible, receiver_source, stream_class, Stream};
 use crate::cover;
@@ -66,20 +66,22 @@ impl CoverProblem {
     }
 }
 
-/// The number of covers, by `method` (`"search"`, `"memo"` or `"auto"`).
+/// The number of covers, by `method` (`"search"`, `"memo"` or `"auto"`),
+/// or `limit` if there are more (the search stops there).
 #[pyfunction]
-#[pyo3(signature = (problem, run, method="search"))]
+#[pyo3(signature = (problem, run, method="search", limit=None))]
 pub(super) fn count_covers(
     py: Python<'_>,
     problem: &CoverProblem,
     run: &RunOptions,
     method: &str,
+    limit: Option<u128>,
 ) -> PyResult<u128> {
     let method = cover::Method::parse(method)?;
     let p = problem.0.clone();
     let threads = run.workers();
     cancellable(py, run, move |ctl| {
-        cover::count_covers(p, method, threads, ctl)
+        cover::count_covers(p, method, threads, limit, ctl)
     })
 }
 
@@ -141,13 +143,12 @@ pub(super) fn covers_plan(
 
 /// Add the covers' names to the module.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("MAX_COVER_ITEMS", cover::MAX_ITEMS)?;
-    m.add("MAX_COVER_OPTIONS", cover::MAX_OPTIONS)?;
-    m.add_class::<CoverProblem>()?;
-    m.add_function(wrap_pyfunction!(count_covers, m)?)?;
-    m.add_function(wrap_pyfunction!(cover_method, m)?)?;
-    m.add_function(wrap_pyfunction!(find_cover, m)?)?;
-    m.add_function(wrap_pyfunction!(covers_plan, m)?)?;
-    m.add_class::<CoverStream>()?;
+    add_names!(m;
+        constants: {
+            "MAX_COVER_ITEMS" => cover::MAX_ITEMS,
+            "MAX_COVER_OPTIONS" => cover::MAX_OPTIONS,
+        };
+        functions: [count_covers, cover_method, find_cover, covers_plan];
+        classes: [CoverProblem, CoverStream]);
     Ok(())
 }

@@ -4,8 +4,8 @@
 //! again here, although `solvers.knights` validates first) and hands the
 //! work to [`crate::knights`] or [`crate::knights::frontier`] through the runtime.
 
-use super::packed::{packed, unpacked};
 use super::options::RunOptions;
+use super::packed::{packed, unpacked};
 use super::plan::CountPlan;
 use super::runtime::{cancellable, cancellable_polling, interruptible, report, Stream};
 use super::runtime::{receiver_source, stream_class};
@@ -360,19 +360,24 @@ impl From<knights::FindError> for PyErr {
 
 /// Add the tours' names to the module.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("MAX_SEARCH_SQUARES", knights::MAX_SEARCH_SQUARES)?;
-    m.add("MAX_FIND_SQUARES", knights::MAX_FIND_SQUARES)?;
-    m.add("MAX_FRONTIER_SIDE", frontier::MAX_FRONTIER_SIDE)?;
-    m.add_function(wrap_pyfunction!(count_tours, m)?)?;
-    m.add_function(wrap_pyfunction!(rectangle_rules_out, m)?)?;
-    m.add_function(wrap_pyfunction!(count_tours_frontier, m)?)?;
-    m.add_function(wrap_pyfunction!(frontier_steps, m)?)?;
-    m.add_function(wrap_pyfunction!(frontier_tours, m)?)?;
-    m.add_function(wrap_pyfunction!(frontier_round, m)?)?;
-    m.add_function(wrap_pyfunction!(find_tour, m)?)?;
-    m.add_function(wrap_pyfunction!(tour_defect, m)?)?;
-    m.add_function(wrap_pyfunction!(tours_plan, m)?)?;
-    m.add_function(wrap_pyfunction!(tour_pairs_plan, m)?)?;
-    m.add_class::<TourStream>()?;
+    add_names!(m;
+        constants: {
+            "MAX_SEARCH_SQUARES" => knights::MAX_SEARCH_SQUARES,
+            "MAX_FIND_SQUARES" => knights::MAX_FIND_SQUARES,
+            "MAX_FRONTIER_SIDE" => frontier::MAX_FRONTIER_SIDE,
+        };
+        functions: [
+            count_tours,
+            rectangle_rules_out,
+            count_tours_frontier,
+            frontier_steps,
+            frontier_tours,
+            frontier_round,
+            find_tour,
+            tour_defect,
+            tours_plan,
+            tour_pairs_plan,
+        ];
+        classes: [TourStream]);
     Ok(())
 }

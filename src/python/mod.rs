@@ -26,6 +26,21 @@ mod runtime;
 
 use pyo3::prelude::*;
 
+/// Add names to the module `$m`: constants (`"NAME" => value`), then
+/// `#[pyfunction]`s, then classes; a `?` on each, as every `register` needs.
+macro_rules! add_names {
+    (
+        $m:expr;
+        constants: { $($name:literal => $value:expr),* $(,)? };
+        functions: [ $($function:path),* $(,)? ];
+        classes: [ $($class:ty),* $(,)? ] $(;)?
+    ) => {{
+        $($m.add($name, $value)?;)*
+        $($m.add_function(pyo3::wrap_pyfunction!($function, $m)?)?;)*
+        $($m.add_class::<$class>()?;)*
+    }};
+}
+
 /// Declare each family's binding module and register them in order: the one
 /// place the bindings list the families.
 macro_rules! families {
@@ -60,11 +75,10 @@ fn check_disk(directory: std::path::PathBuf, bytes: u64, what: &str) -> PyResult
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("CPU_KERNELS", crate::cpu::level())?;
-    m.add_function(wrap_pyfunction!(available_memory, m)?)?;
-    m.add_function(wrap_pyfunction!(check_disk, m)?)?;
-    m.add_class::<options::RunOptions>()?;
-    m.add_class::<plan::CountPlan>()?;
+    add_names!(m;
+        constants: { "CPU_KERNELS" => crate::cpu::level() };
+        functions: [available_memory, check_disk];
+        classes: [options::RunOptions, plan::CountPlan]);
     register_families(m)?;
     // pyo3 lists every name added in `__all__`; a private module needs no
     // such list (its stub would have to repeat every family's names).

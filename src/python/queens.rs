@@ -2,8 +2,8 @@
 //! `placement_defect` and the `QueenStream` class, each a call into
 //! [`crate::queens`] through the runtime.
 
-use super::packed::{packed_from, unpacked};
 use super::options::RunOptions;
+use super::packed::{packed_from, unpacked};
 use super::plan::CountPlan;
 use super::runtime::{cancellable, interruptible, receiver_source, stream_class, Stream};
 use crate::engine::Control;
@@ -113,15 +113,20 @@ pub(super) fn queens_plan(
 
 /// Add the queens' names to the module.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("MAX_QUEENS_SEARCH_N", queens::MAX_SEARCH_N)?;
-    m.add("MAX_QUEENS_CONSTRUCT_N", queens::MAX_CONSTRUCT_N)?;
-    m.add("MAX_QUEENS_JOIN_N", queens::join::MAX_JOIN_N)?;
-    m.add_function(wrap_pyfunction!(count_queens, m)?)?;
-    m.add_function(wrap_pyfunction!(queens_method, m)?)?;
-    m.add_function(wrap_pyfunction!(search_queens, m)?)?;
-    m.add_function(wrap_pyfunction!(construct_queens, m)?)?;
-    m.add_function(wrap_pyfunction!(placement_defect, m)?)?;
-    m.add_function(wrap_pyfunction!(queens_plan, m)?)?;
-    m.add_class::<QueenStream>()?;
+    add_names!(m;
+        constants: {
+            "MAX_QUEENS_SEARCH_N" => queens::MAX_SEARCH_N,
+            "MAX_QUEENS_CONSTRUCT_N" => queens::MAX_CONSTRUCT_N,
+            "MAX_QUEENS_JOIN_N" => queens::join::MAX_JOIN_N,
+        };
+        functions: [
+            count_queens,
+            queens_method,
+            search_queens,
+            construct_queens,
+            placement_defect,
+            queens_plan,
+        ];
+        classes: [QueenStream]);
     Ok(())
 }

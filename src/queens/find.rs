@@ -18,7 +18,7 @@ pub fn search_queens(
     check_search_n(n)?;
     let min_tasks = engine::tasks_for(threads);
     if deterministic {
-        let search = QueenSearch::plain(n);
+        let search = QueenSearch::new(n, false);
         let tasks = engine::plan(&search, search.roots(), min_tasks, n, ctl)?;
         return Ok(engine::find_first(&search, &tasks, threads, ctl, true)?);
     }

@@ -371,31 +371,12 @@ impl JoinSearch {
         Ok(())
     }
 
-    /// Solutions of one row split (times the residual's weight, which the
-    /// caller applies), on the CPU's best kernels.
-    fn count_split(
-        &self,
-        task: (usize, u32, u32, u8, u8),
-        scratch: &mut JoinScratch,
-        stop: &Stop,
-    ) -> Result<u64, SearchError> {
-        #[cfg(target_arch = "x86_64")]
-        if crate::cpu::fast() {
-            // SAFETY: the CPU has every feature the wrapper enables.
-            return unsafe { self.count_split_v3(task, scratch, stop) };
-        }
-        self.count_split_with::<false>(task, scratch, stop)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn count_split_v3(
-        &self,
-        task: (usize, u32, u32, u8, u8),
-        scratch: &mut JoinScratch,
-        stop: &Stop,
-    ) -> Result<u64, SearchError> {
-        self.count_split_with::<true>(task, scratch, stop)
+    crate::cpu::kernels! {
+        /// Solutions of one row split (times the residual's weight, which
+        /// the caller applies), on the CPU's best kernels.
+        fn count_split / count_split_plain / count_split_v3 = count_split_with(
+            task: (usize, u32, u32, u8, u8), scratch: &mut JoinScratch, stop: &Stop,
+        ) -> Result<u64, SearchError>
     }
 
     #[inline(always)]

@@ -8,10 +8,9 @@
 //!
 //! One file per job:
 //!
-//! * `plain.rs`: the plain row-by-row search and the board limit
-//!   ([`MAX_SEARCH_N`]);
+//! * `plain.rs`: the plain row-by-row search (optionally keeping one
+//!   placement per class) and the board limit ([`MAX_SEARCH_N`]);
 //! * `images.rs`: a placement's images under the symmetries of the square;
-//! * `filter.rs`: the plain search keeping one placement per class;
 //! * `method.rs`: [`Method`], and which one `auto` picks;
 //! * `count.rs`: [`count_queens`];
 //! * `plan.rs`: [`QueensPlan`], a count split into subproblems;
@@ -25,7 +24,6 @@ mod check;
 mod construct;
 mod count;
 mod disjoint;
-mod filter;
 mod find;
 pub mod frames;
 mod images;

@@ -1,10 +1,13 @@
 //! The plain search: rows top to bottom, columns left to right, so its
 //! solutions come in the lexicographic order of their column lists (what
-//! listing and the deterministic find need).  A board is a bitmask in a
+//! listing and the deterministic find need); a unique listing keeps the
+//! least placement of each symmetry class.  A board is a bitmask in a
 //! `u64`, hence [`MAX_SEARCH_N`], the limit every search of a board checks.
 
+use super::images::is_least_image;
 use crate::engine::{self, Stop, SubtreeSearch, Ticker};
 use crate::error::{InputError, SearchError};
+use crate::symmetry::Symmetry;
 
 /// Boards are bitmasks in a `u64`.
 pub const MAX_SEARCH_N: usize = 64;
@@ -35,13 +38,19 @@ pub struct QueenTask {
 pub struct QueenSearch {
     n: usize,
     full: u64,
+    /// Keep only the least placement of each symmetry class (what a unique
+    /// listing streams).
+    unique: bool,
 }
 
 impl QueenSearch {
-    pub(super) fn plain(n: usize) -> QueenSearch {
+    /// The search of every placement of `n` queens, or with `unique` of
+    /// the least of each symmetry class.
+    pub(super) fn new(n: usize, unique: bool) -> QueenSearch {
         QueenSearch {
             n,
             full: full_mask(n),
+            unique,
         }
     }
 
@@ -152,6 +161,14 @@ impl SubtreeSearch for QueenSearch {
         stop: &Stop,
         emit: &mut dyn FnMut(Vec<u8>) -> bool,
     ) -> Result<bool, SearchError> {
+        // A unique listing hands on only the least placement of each class.
+        let mut least;
+        let emit: &mut dyn FnMut(Vec<u8>) -> bool = if self.unique {
+            least = |cols: Vec<u8>| !is_least_image(&cols, Symmetry::non_identity()) || emit(cols);
+            &mut least
+        } else {
+            emit
+        };
         let mut placed = task.placed.clone();
         let mut ticker = Ticker::new();
         self.visit_below(

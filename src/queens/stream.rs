@@ -1,7 +1,6 @@
 //! [`stream_queens`]: every solution (or every class's least), in
 //! lexicographic order, handed over a bounded channel.
 
-use super::filter::UniqueFilter;
 use super::plain::{check_search_n, QueenSearch};
 use crate::engine::{self, Control};
 use crate::error::CountError;
@@ -28,11 +27,8 @@ pub fn stream_queens(
     ctl: Arc<Control>,
 ) -> Result<PlacementReceiver, CountError> {
     check_search_n(n)?;
-    let search = Arc::new(UniqueFilter {
-        inner: QueenSearch::plain(n),
-        unique,
-    });
-    let tasks = search.inner.roots();
+    let search = Arc::new(QueenSearch::new(n, unique));
+    let tasks = search.roots();
     let rx = engine::stream(search, tasks, ctl, 64)?;
     Ok(PlacementReceiver { rx })
 }

@@ -66,6 +66,35 @@ def test_every_method_counts_what_the_brute_force_counts(raw):
 
 
 @settings(max_examples=60, deadline=None)
+@given(PROBLEMS, st.integers(1, 4))
+def test_a_limit_counts_up_to_it_on_every_method_and_thread_count(raw, limit):
+    problem = build(raw)
+    want = min(len(cover_oracle.all_covers(raw[0], raw[1])), limit)
+    for method, threads in [("search", 1), ("search", 2), ("search", 8), ("memo", 1)]:
+        got = count_covers(problem, method=method, threads=threads, limit=limit)
+        assert got == want, (method, threads)
+
+
+def test_a_limit_stops_a_count_of_billions_at_once():
+    # 2 x 60 dominoes: Fibonacci(61) = 2,504,730,781,961 tilings; the search
+    # stops at the limit (a hang guard, not a timing: without the limit the
+    # count would take hours, and the timeout would raise).
+    problem = strip(60)
+    for threads in (1, 2):
+        assert count_covers(problem, method="search", threads=threads, limit=3, timeout=30) == 3
+    assert count_covers(problem, method="memo", limit=10**20) == fibonacci(61)
+
+
+def test_limit_is_checked_and_is_for_a_count_here(tmp_path):
+    problem = strip(4)
+    for bad, error in [(0, ValueError), (-1, ValueError), (1.5, TypeError), ("2", TypeError)]:
+        with pytest.raises(error, match="limit"):
+            count_covers(problem, limit=bad)
+    with pytest.raises(ValueError, match="limit= for a count in this process"):
+        count_covers(problem, limit=2, checkpoint=tmp_path)
+
+
+@settings(max_examples=60, deadline=None)
 @given(PROBLEMS)
 def test_covers_come_in_the_documented_order_for_every_thread_count(raw):
     expected = cover_oracle.search_order(raw[0], raw[1])

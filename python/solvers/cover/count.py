@@ -39,6 +39,7 @@ def count_covers(
     problem: ExactCover,
     *,
     method: str = "auto",
+    limit: int | None = None,
     **run: Unpack[RunKeywords],
 ) -> int:
     """The number of covers of ``problem``: sets of options covering each
@@ -61,12 +62,21 @@ def count_covers(
     where ``executor`` or ``checkpoint`` is given).  No method takes
     ``parts``, ``memory`` or ``spill``.
 
+    ``limit`` (an int of at least 1) stops the count there: the answer is
+    ``min(count, limit)``, the same for every ``threads``, and the search
+    ends as soon as it has found ``limit`` covers (``limit=2`` asks "is
+    there more than one?" of any problem, however many it has).  It is for
+    a count in this process: not with ``executor`` or ``checkpoint``.
+
     >>> problem = ExactCover([("a", "b"), ("c",), ("a",), ("b", "c"), ("b",)])
     >>> count_covers(problem), count_covers(problem, method="memo", threads=1)
     (3, 3)
+    >>> count_covers(problem, limit=2)
+    2
     """
     opts = RunOptions.of("count_covers", run)
     problem = _problem(problem)
+    most = None if limit is None else _validate.positive(limit, "limit")
     # The deadline runs from the call, not from the search: stating a problem
     # of millions of options in the core takes a while of it.
     clock = Deadline(opts.timeout)
@@ -75,6 +85,11 @@ def count_covers(
     order = (faster, *(m.name for m in METHODS if m.name != faster))
     chosen = _methods.pick("count_covers", METHODS, method, opts.given(), order).name
     if opts.executor is not None or opts.checkpoint is not None:
+        if most is not None:
+            raise ValueError(
+                "count_covers takes limit= for a count in this process: not with "
+                "executor= or checkpoint= (whose subproblems are counted whole)"
+            )
         work = plan_covers(problem, subproblems=_plan.DEFAULT_SUBPROBLEMS)
         return work.count(options=opts)
     # The memo fills its table depth first and knows no total: its bar
@@ -82,7 +97,8 @@ def count_covers(
     memo = chosen == "memo"
     what = _described(problem) + (", memo" if memo else "")
     with _progress.shown(opts.progress, what, open_ended=memo) as bar, clock.stated():
-        return int(_core.count_covers(core, opts.core(bar, timeout=clock.remaining()), chosen))
+        core_run = opts.core(bar, timeout=clock.remaining())
+        return int(_core.count_covers(core, core_run, chosen, most))
 
 
 def plan_covers(problem: ExactCover, *, subproblems: int, method: str = "search") -> _plan.Plan:

@@ -20,7 +20,6 @@ as the meanings of its options, turned into a result); the rest is here.
 from __future__ import annotations
 
 from collections.abc import Generator, Hashable, Sequence
-from itertools import islice
 from typing import Any, Generic, TypeVar
 
 from .count import count_covers
@@ -100,7 +99,7 @@ class Model(Generic[R]):
         return None if cover is None else self.read(cover)
 
     def is_unique(self, *, timeout: float | None = None) -> bool:
-        """Whether there is exactly one solution (the search stops at the
-        second: a well-made puzzle answers at once, however many solutions
-        a bad one would have)."""
-        return len(list(islice(self.solutions(threads=1, timeout=timeout), 2))) == 1
+        """Whether there is exactly one solution (a count with ``limit=2``:
+        the search stops at the second, so a well-made puzzle answers at
+        once, however many solutions a bad one would have)."""
+        return count_covers(self.exact_cover(), limit=2, timeout=timeout) == 1

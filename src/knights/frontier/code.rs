@@ -53,6 +53,27 @@ pub(super) const CODES_MASK: u64 = (1 << 60) - 1;
 /// closed count's: the key's top bit only marks it as not free).
 pub(super) const WIDE_CODES_MASK: u64 = (1 << 63) - 1;
 
+/// The [`Codes`] methods that are the integer's own, alike for `u64` and
+/// `u128`.
+macro_rules! integer_codes {
+    ($t:ty) => {
+        #[inline]
+        fn trailing_zeros(self) -> u32 {
+            <$t>::trailing_zeros(self)
+        }
+
+        #[inline]
+        fn count_ones(self) -> u32 {
+            <$t>::count_ones(self)
+        }
+
+        #[inline]
+        fn low_nibble(self) -> u8 {
+            self as u8 & 15
+        }
+    };
+}
+
 impl Codes for u64 {
     const ONES: u64 = 0x1111_1111_1111_1111;
 
@@ -66,20 +87,7 @@ impl Codes for u64 {
         x as u64
     }
 
-    #[inline]
-    fn trailing_zeros(self) -> u32 {
-        u64::trailing_zeros(self)
-    }
-
-    #[inline]
-    fn count_ones(self) -> u32 {
-        u64::count_ones(self)
-    }
-
-    #[inline]
-    fn low_nibble(self) -> u8 {
-        self as u8 & 15
-    }
+    integer_codes!(u64);
 
     #[inline]
     fn wide(self) -> u128 {
@@ -112,20 +120,7 @@ impl Codes for u128 {
         x
     }
 
-    #[inline]
-    fn trailing_zeros(self) -> u32 {
-        u128::trailing_zeros(self)
-    }
-
-    #[inline]
-    fn count_ones(self) -> u32 {
-        u128::count_ones(self)
-    }
-
-    #[inline]
-    fn low_nibble(self) -> u8 {
-        self as u8 & 15
-    }
+    integer_codes!(u128);
 
     #[inline]
     fn wide(self) -> u128 {

@@ -1,7 +1,7 @@
 //! Layers one jump further, split into parts by owner, and merged from
 //! parts: the kernel's operations of a count spread over executors.
 
-use super::layer::{arcs, PegLayer};
+use super::layer::{arcs, on_layer, PegLayer};
 use super::Geometry;
 use crate::engine::Control;
 use crate::error::SearchError;
@@ -32,21 +32,6 @@ pub(super) fn check_parts(parts: usize) -> PyResult<()> {
     Ok(())
 }
 
-/// The next layer (one more jump) of `layer`.
-pub(super) fn expanded(
-    py: Python<'_>,
-    geometry: &Geometry,
-    layer: &PegLayer,
-    run: &RunOptions,
-) -> PyResult<PegLayer> {
-    let (geometry, layer) = (geometry.clone(), layer.inner.clone());
-    let threads = run.workers();
-    let next = cancellable(py, run, move |ctl| {
-        peg::expand(&geometry, &layer, threads, ctl)
-    })?;
-    Ok(next.into())
-}
-
 /// `split` or `expand_split` (`op`): `layer`, or the layer after it, in
 /// `parts` pieces by owner (`complement`: keys of a search from the finish).
 pub(super) fn by_owner(
@@ -58,11 +43,13 @@ pub(super) fn by_owner(
     op: SplitOp,
 ) -> PyResult<Vec<PegLayer>> {
     check_parts(parts)?;
-    let (geometry, layer) = (geometry.clone(), layer.inner.clone());
-    let threads = run.workers();
-    let pieces = cancellable(py, run, move |ctl| {
-        op(&geometry, &layer, parts, complement, threads, ctl)
-    })?;
+    let pieces = on_layer(
+        py,
+        geometry,
+        layer,
+        run,
+        move |geometry, layer, threads, ctl| op(geometry, layer, parts, complement, threads, ctl),
+    )?;
     Ok(pieces.into_iter().map(PegLayer::from).collect())
 }
 

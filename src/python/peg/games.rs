@@ -41,20 +41,6 @@ pub(super) fn solution(
     })
 }
 
-/// The sequences reaching `layer`'s stuck positions.
-pub(super) fn stuck_in(
-    py: Python<'_>,
-    geometry: &Geometry,
-    layer: &PegLayer,
-    run: &RunOptions,
-) -> PyResult<u128> {
-    let (geometry, layer) = (geometry.clone(), layer.inner.clone());
-    let threads = run.workers();
-    cancellable(py, run, move |ctl| {
-        peg::stuck_total(&geometry, &layer, threads, ctl)
-    })
-}
-
 /// One game from `empty` stuck after exactly `jumps` jumps, or `None`.
 pub(super) fn stuck_after(
     py: Python<'_>,

@@ -4,10 +4,10 @@
 //! work to the file of its concern (see `mod.rs`).  Each operation that
 //! runs work takes the call's `RunOptions` (threads, seconds left).
 
-use super::expansion::{by_owner, check_parts, expanded, merged};
-use super::games::{finishes, solution, stuck_after, stuck_in};
-use super::layer::PegLayer;
-use super::meeting::{join, join_pieces, join_sides, on_lines};
+use super::expansion::{by_owner, check_parts, merged};
+use super::games::{finishes, solution, stuck_after};
+use super::layer::{on_layer, PegLayer};
+use super::meeting::{join, join_pieces, join_sides};
 use super::sides::{layer_resumed, layer_saved, side_expanded, side_from, side_resumed};
 use super::sides::{side_saved, LayerSpill, PegSide};
 use super::Geometry;
@@ -43,8 +43,13 @@ impl PegKernel {
     }
 
     /// The next layer (one more jump).
-    fn expand(&self, py: Python<'_>, layer: PyRef<'_, PegLayer>, run: &RunOptions) -> PyResult<PegLayer> {
-        expanded(py, &self.geometry, &layer, run)
+    fn expand(
+        &self,
+        py: Python<'_>,
+        layer: PyRef<'_, PegLayer>,
+        run: &RunOptions,
+    ) -> PyResult<PegLayer> {
+        on_layer(py, &self.geometry, &layer, run, peg::expand).map(PegLayer::from)
     }
 
     /// The number of sequences through two layers that meet (see `peg::meet`).
@@ -55,7 +60,13 @@ impl PegKernel {
         from_finish: PyRef<'_, PegLayer>,
         run: &RunOptions,
     ) -> PyResult<u128> {
-        join(py, &self.geometry, (&from_start, &from_finish), false, run)
+        join(
+            py,
+            &self.geometry,
+            (&from_start, &from_finish),
+            (false, peg::meet),
+            run,
+        )
     }
 
     /// `meet` with the first layer given as pieces that are not merged (see
@@ -78,7 +89,13 @@ impl PegKernel {
         from_finish: PyRef<'_, PegLayer>,
         run: &RunOptions,
     ) -> PyResult<u128> {
-        join(py, &self.geometry, (&from_start, &from_finish), true, run)
+        join(
+            py,
+            &self.geometry,
+            (&from_start, &from_finish),
+            (true, peg::meet_across),
+            run,
+        )
     }
 
     /// One solution as jump indices (see `peg::solve`), or `None`.
@@ -94,8 +111,13 @@ impl PegKernel {
 
     /// The games that end in `layer`: the sequences reaching its stuck
     /// positions (see `peg::stuck_total`).
-    fn stuck(&self, py: Python<'_>, layer: PyRef<'_, PegLayer>, run: &RunOptions) -> PyResult<u128> {
-        stuck_in(py, &self.geometry, &layer, run)
+    fn stuck(
+        &self,
+        py: Python<'_>,
+        layer: PyRef<'_, PegLayer>,
+        run: &RunOptions,
+    ) -> PyResult<u128> {
+        on_layer(py, &self.geometry, &layer, run, peg::stuck_total)
     }
 
     /// The positions of `from_start` whose complement is a position of
@@ -108,7 +130,13 @@ impl PegKernel {
         from_finish: PyRef<'_, PegLayer>,
         run: &RunOptions,
     ) -> PyResult<u128> {
-        on_lines(py, &self.geometry, (&from_start, &from_finish), run)
+        join(
+            py,
+            &self.geometry,
+            (&from_start, &from_finish),
+            (false, peg::meeting_positions),
+            run,
+        )
     }
 
     /// One game from every hole full but `empty` that is stuck after
@@ -143,7 +171,14 @@ impl PegKernel {
         run: &RunOptions,
         complement: bool,
     ) -> PyResult<Vec<PegLayer>> {
-        by_owner(py, &self.geometry, &layer, (parts, complement), run, peg::split)
+        by_owner(
+            py,
+            &self.geometry,
+            &layer,
+            (parts, complement),
+            run,
+            peg::split,
+        )
     }
 
     /// The next layer (one more jump) split into `parts` layers by owner
@@ -164,7 +199,12 @@ impl PegKernel {
     /// One layer from pieces of the same layer: counts of a position found
     /// in several pieces are added (checked: `OverflowError`).  The pieces
     /// must be positions of this board with the same number of pegs.
-    fn merge(&self, py: Python<'_>, pieces: Vec<PyRef<'_, PegLayer>>, run: &RunOptions) -> PyResult<PegLayer> {
+    fn merge(
+        &self,
+        py: Python<'_>,
+        pieces: Vec<PyRef<'_, PegLayer>>,
+        run: &RunOptions,
+    ) -> PyResult<PegLayer> {
         merged(py, &self.geometry, &pieces, run)
     }
 

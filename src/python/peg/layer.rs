@@ -1,7 +1,12 @@
 //! [`PegLayer`]: one layer of the peg-solitaire DP, kept in Rust memory and
 //! shared (an `Arc`) with the jobs that read it, picklable as its bytes.
 
+use super::Geometry;
+use crate::engine::Control;
+use crate::error::SearchError;
 use crate::peg;
+use crate::python::options::RunOptions;
+use crate::python::runtime::cancellable;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyType};
 use std::sync::Arc;
@@ -73,4 +78,24 @@ impl PegLayer {
 /// The shared layers behind Python layer objects, to hand to a job.
 pub(super) fn arcs(layers: &[PyRef<'_, PegLayer>]) -> Vec<Arc<peg::Layer>> {
     layers.iter().map(|layer| layer.inner.clone()).collect()
+}
+
+/// `op` (the core's work on one layer: [`peg::expand`], [`peg::stuck_total`],
+/// a split by owner) on `layer` with the run's threads, cancellable.
+pub(super) fn on_layer<R, F>(
+    py: Python<'_>,
+    geometry: &Geometry,
+    layer: &PegLayer,
+    run: &RunOptions,
+    op: F,
+) -> PyResult<R>
+where
+    R: Send + 'static,
+    F: FnOnce(&peg::PegGeometry, &peg::Layer, usize, &Control) -> Result<R, SearchError>
+        + Send
+        + 'static,
+{
+    let (geometry, layer) = (geometry.clone(), layer.inner.clone());
+    let threads = run.workers();
+    cancellable(py, run, move |ctl| op(&geometry, &layer, threads, ctl))
 }

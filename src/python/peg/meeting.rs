@@ -7,6 +7,8 @@
 use super::layer::{arcs, PegLayer};
 use super::sides::{lock, two_sides, PegSide};
 use super::Geometry;
+use crate::engine::Control;
+use crate::error::SearchError;
 use crate::peg;
 use crate::python::options::RunOptions;
 use crate::python::runtime::cancellable;
@@ -32,13 +34,18 @@ fn pegs_of(a: &PegLayer, b: &PegLayer) -> (usize, usize) {
     (a.inner.pegs as usize, b.inner.pegs as usize)
 }
 
-/// `meet` or (with `across`) `meet_across`, after checking that the two
-/// layers fit together.
+/// A core operation on two layers that meet: [`peg::meet`],
+/// [`peg::meet_across`] or [`peg::meeting_positions`].
+pub(super) type MeetOp =
+    fn(&peg::PegGeometry, &peg::Layer, &peg::Layer, usize, &Control) -> Result<u128, SearchError>;
+
+/// `op` on two layers, after checking that they fit together (`across`:
+/// one jump apart, as `peg::meet_across` joins them).
 pub(super) fn join(
     py: Python<'_>,
     geometry: &Geometry,
     (from_start, from_finish): (&PegLayer, &PegLayer),
-    across: bool,
+    (across, op): (bool, MeetOp),
     run: &RunOptions,
 ) -> PyResult<u128> {
     let (pegs, other) = pegs_of(from_start, from_finish);
@@ -46,30 +53,7 @@ pub(super) fn join(
     let geometry = geometry.clone();
     let (a, b) = (from_start.inner.clone(), from_finish.inner.clone());
     let threads = run.workers();
-    cancellable(py, run, move |ctl| {
-        if across {
-            peg::meet_across(&geometry, &a, &b, threads, ctl)
-        } else {
-            peg::meet(&geometry, &a, &b, threads, ctl)
-        }
-    })
-}
-
-/// `meeting_positions`, after checking that the two layers fit together.
-pub(super) fn on_lines(
-    py: Python<'_>,
-    geometry: &Geometry,
-    (from_start, from_finish): (&PegLayer, &PegLayer),
-    run: &RunOptions,
-) -> PyResult<u128> {
-    let (pegs, other) = pegs_of(from_start, from_finish);
-    fit(geometry, pegs, other, false)?;
-    let geometry = geometry.clone();
-    let (a, b) = (from_start.inner.clone(), from_finish.inner.clone());
-    let threads = run.workers();
-    cancellable(py, run, move |ctl| {
-        peg::meeting_positions(&geometry, &a, &b, threads, ctl)
-    })
+    cancellable(py, run, move |ctl| op(&geometry, &a, &b, threads, ctl))
 }
 
 /// `meet` with the first layer as pieces not merged.

@@ -40,12 +40,9 @@ type Geometry = std::sync::Arc<crate::peg::PegGeometry>;
 
 /// Add the peg classes to the module.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("MAX_PEG_HOLES", crate::peg::MAX_HOLES)?;
-    m.add_class::<PegKernel>()?;
-    m.add_class::<PegLayer>()?;
-    m.add_class::<PegSide>()?;
-    m.add_class::<LayerSpill>()?;
-    m.add_class::<PegStream>()?;
+    add_names!(m;
+        constants: { "MAX_PEG_HOLES" => crate::peg::MAX_HOLES };
+        functions: [];
+        classes: [PegKernel, PegLayer, PegSide, LayerSpill, PegStream]);
     Ok(())
 }
-

@@ -157,10 +157,14 @@ pub(super) fn layer_saved(
     run: &RunOptions,
 ) -> PyResult<()> {
     let (layer, tag) = (layer.inner.clone(), side_tag(name));
-    cancellable(py, run, move |ctl| -> Result<(), crate::error::SearchError> {
-        let unbounded = Arc::new(Spill::new(u64::MAX, None));
-        peg::Side::from_layer(&layer, tag, unbounded)?.save(&directory, problem, ctl)
-    })
+    cancellable(
+        py,
+        run,
+        move |ctl| -> Result<(), crate::error::SearchError> {
+            let unbounded = Arc::new(Spill::new(u64::MAX, None));
+            peg::Side::from_layer(&layer, tag, unbounded)?.save(&directory, problem, ctl)
+        },
+    )
 }
 
 /// The layer of the count's search `name` saved in `directory`, whole in
