@@ -17,14 +17,19 @@ from typing import Any, NoReturn
 
 from .. import _core
 from .._engine import _packing, _validate
+from . import matrices
 from .dlx import parse, write
-from .reading import MATRIX_HINT, check_hashable, item_list, matrix_options, zero_one
+from .reading import (
+    MATRIX_HINT,
+    MAX_ENTRIES,
+    check_hashable,
+    item_list,
+    matrix_options,
+    zero_one,
+)
 
 __all__ = ["MAX_ENTRIES", "ExactCover", "core_problem"]
 
-#: The most items, options, and entries over all options, a problem may have:
-#: the core numbers them in 32 bits (``_core.MAX_COVER_ITEMS``, ``MAX_COVER_OPTIONS``).
-MAX_ENTRIES: int = min(_core.MAX_COVER_ITEMS, _core.MAX_COVER_OPTIONS)
 
 #: A repr longer than this shows a summary instead of the options.
 _REPR_LIMIT = 400
@@ -90,7 +95,9 @@ class ExactCover:
         tolist = getattr(options, "tolist", None)
         if getattr(options, "ndim", None) == 2 and callable(tolist) and zero_one(tolist()):
             raise ValueError(MATRIX_HINT)  # a numpy array of 0 and 1
-        self._options = tuple(self._option(k, option) for k, option in enumerate(given))
+        self._options: tuple[tuple[Any, ...], ...] | None = tuple(
+            self._option(k, option) for k, option in enumerate(given)
+        )
         if primary is None:
             self._primary = self._first_seen(set(self._secondary))
         else:
@@ -138,12 +145,22 @@ class ExactCover:
             return option
         return tuple(e[0] if isinstance(e, tuple) and len(e) == 2 else e for e in option)
 
+    def _named(self) -> tuple[tuple[Any, ...], ...]:
+        """The options as given, or (read from a matrix) named when asked."""
+        if self._options is None:
+            names, starts = self.items, self._starts
+            flat = list(map(names.__getitem__, self._items))
+            self._options = tuple(
+                tuple(flat[a:b]) for a, b in zip(starts, starts[1:], strict=False)
+            )
+        return self._options
+
     def _first_seen(self, secondary: set[Any]) -> tuple[Hashable, ...]:
         """The default primary items: those of the options not in ``secondary``."""
         try:
-            seen = dict.fromkeys(chain.from_iterable(map(self._names, self._options)))
+            seen = dict.fromkeys(chain.from_iterable(map(self._names, self._named())))
         except TypeError:  # an unhashable item: find it, to say where it is
-            for k, option in enumerate(self._options):
+            for k, option in enumerate(self._named()):
                 for item in self._names(option):
                     check_hashable(item, f"an item of option {k}")
             raise
@@ -160,7 +177,7 @@ class ExactCover:
                     "primary or secondary"
                 )
             if item in seen:
-                if zero_one(self._options):
+                if zero_one(self._named()):
                     raise ValueError(MATRIX_HINT)
                 raise ValueError(
                     f"option {k} holds the item {_validate.shown(item)} twice (an option "
@@ -178,7 +195,7 @@ class ExactCover:
         n_primary, index = len(self._primary), self._index
         starts, items, colors = array("I", [0]), array("I"), array("I")
         palette: dict[Any, int] = {}
-        for k, option in enumerate(self._options):
+        for k, option in enumerate(self._named()):
             names = self._names(option)
             try:
                 numbers = [index[item] for item in names]
@@ -236,7 +253,7 @@ class ExactCover:
     @property
     def options(self) -> tuple[tuple[Any, ...], ...]:
         """The options, each a tuple of its entries as given."""
-        return self._options
+        return self._named()
 
     @property
     def colors(self) -> bool:
@@ -245,7 +262,7 @@ class ExactCover:
 
     def __len__(self) -> int:
         """The number of options."""
-        return len(self._options)
+        return len(self._starts) - 1
 
     def option(self, k: int) -> tuple[tuple[Hashable, Any], ...]:
         """Option ``k`` as ``(item, colour)`` pairs (colour ``None``: none).
@@ -254,9 +271,14 @@ class ExactCover:
         (('a', None), ('x', 'red'))
         """
         k = _validate.integer(k, "k")
-        if not 0 <= k < len(self._options):
-            raise IndexError(f"option index {k} is out of range for {len(self._options)} options")
-        return tuple(self._entry(entry) for entry in self._options[k])
+        if not 0 <= k < len(self):
+            raise IndexError(f"option index {k} is out of range for {len(self)} options")
+        if self._options is None:
+            names = self.items
+            return tuple(
+                (names[i], None) for i in self._items[self._starts[k] : self._starts[k + 1]]
+            )
+        return tuple(self._entry(entry) for entry in self._named()[k])
 
     def arrays(self) -> tuple[int, int, array[int], array[int], array[int]]:
         """The numbered problem: ``(n_primary, n_secondary, starts, items,
@@ -316,19 +338,22 @@ class ExactCover:
         )
 
     def __repr__(self) -> str:
-        extra = ""
-        if self._primary != self._first_seen(set(self._secondary)):
-            extra += f", primary={list(self._primary)!r}"
-        if self._secondary:
-            extra += f", secondary={list(self._secondary)!r}"
-        if self._colored:
-            extra += ", colors=True"
-        text = f"ExactCover({list(self._options)!r}{extra})"
-        if len(text) <= _REPR_LIMIT:
-            return text
+        # Past this many entries the text would be too long: a problem read
+        # from a matrix is not named only to be summed up.
+        if len(self._items) <= _REPR_LIMIT:
+            extra = ""
+            if self._primary != self._first_seen(set(self._secondary)):
+                extra += f", primary={list(self._primary)!r}"
+            if self._secondary:
+                extra += f", secondary={list(self._secondary)!r}"
+            if self._colored:
+                extra += ", colors=True"
+            text = f"ExactCover({list(self._named())!r}{extra})"
+            if len(text) <= _REPR_LIMIT:
+                return text
         colours = f", {len(self._palette)} colours" if self._palette else ""
         return (
-            f"<ExactCover: {len(self._options)} options, {len(self._primary)} primary and "
+            f"<ExactCover: {len(self)} options, {len(self._primary)} primary and "
             f"{len(self._secondary)} secondary items{colours}>"
         )
 
@@ -387,13 +412,14 @@ class ExactCover:
     ) -> ExactCover:
         """The problem of a 0/1 matrix: an option per row, an item per
         column, and a 1 where the row's option covers the column's item.
+        Option ``k`` of the problem (the index in every cover) is row ``k``.
 
-        ``matrix``: a list of rows, each a sequence of 0 and 1 (or False and
-        True), all of one length; or a 2-D numpy array (or anything with
-        ``tolist()``: numpy itself is never imported).  ``items``: the names
-        of the columns, in order (default: their numbers, 0, 1, ...).
-        ``secondary``: how many of the last columns are secondary items
-        (covered at most once), or the names of those items; the others are
+        ``matrix``: a numpy array (any number dtype and memory order) or a
+        scipy sparse matrix (any format), read a whole array at a time
+        (:mod:`solvers.cover.matrices`), or a list of rows of 0 and 1; an
+        entry not 0 or 1 is refused with its row and column.  ``items``: the
+        columns' names (default: 0, 1, ...).  ``secondary``: how many of the
+        last columns are secondary items, or their names; the others are
         primary, also a column no row covers (the count is then 0).
 
         >>> problem = ExactCover.from_matrix([[1, 0, 0], [0, 1, 1], [1, 1, 0], [0, 0, 1]])
@@ -402,12 +428,29 @@ class ExactCover:
         >>> ExactCover.from_matrix([[1, 1, 0], [1, 0, 1]], ["a", "b", "x"], secondary=1).secondary
         ('x',)
         """
+        if matrices.is_array(matrix):
+            names, n_primary, starts, numbers = matrices.numbered(matrix, items, secondary)
+            no_colours = array("I", bytes(4 * len(numbers)))
+            numbered = (starts, numbers, no_colours, ())
+            return _assembled(None, names[:n_primary], names[n_primary:], False, numbered)
         options, primary, secondary_items = matrix_options(matrix, items, secondary)
         return cls(options, primary=primary, secondary=secondary_items)
 
+    def to_matrix(self, *, sparse: bool = False) -> Any:
+        """The problem as a 0/1 numpy ``uint8`` array (colours left out), a
+        row per option, a column per item in :attr:`items` order; with
+        ``sparse=True`` a scipy ``csr_array``.  It reads back with
+        ``from_matrix(m, p.items, secondary=len(p.secondary))``.
+
+        >>> ExactCover([("a", "b"), ("b",)]).to_matrix().tolist()
+        [[1, 1], [0, 1]]
+        """
+        write = matrices.sparse if _validate.flag(sparse, "sparse") else matrices.dense
+        return write(len(self._index), self._starts, self._items)
+
 
 def _restore(
-    options: tuple[tuple[Any, ...], ...],
+    options: tuple[tuple[Any, ...], ...] | None,
     primary: tuple[Hashable, ...],
     secondary: tuple[Hashable, ...],
     colors: bool,
@@ -417,13 +460,25 @@ def _restore(
     core checks that again when it gets it): a worker of an executor
     unpickles the problem with every batch of subproblems, and checking it
     all over again cost 7 ms a batch on the 6x10 pentominoes (now 1)."""
+    starts, items, colours, palette = numbered
+    unpacked = (_packing.unpack(starts), _packing.unpack(items), _packing.unpack(colours), palette)
+    return _assembled(options, primary, secondary, colors, unpacked)
+
+
+def _assembled(
+    options: tuple[tuple[Any, ...], ...] | None,
+    primary: tuple[Hashable, ...],
+    secondary: tuple[Hashable, ...],
+    colors: bool,
+    numbered: tuple[array[int], array[int], array[int], tuple[Any, ...]],
+) -> ExactCover:
+    """An :class:`ExactCover` of parts already checked (``options`` ``None``:
+    named from the numbers when asked for)."""
     problem = ExactCover.__new__(ExactCover)
     problem._options, problem._primary, problem._secondary = options, primary, secondary
     problem._colored = colors
     problem._index = {item: i for i, item in enumerate(primary + secondary)}
-    starts, items, colours, palette = numbered
-    problem._starts, problem._items = _packing.unpack(starts), _packing.unpack(items)
-    problem._colors, problem._palette = _packing.unpack(colours), palette
+    problem._starts, problem._items, problem._colors, problem._palette = numbered
     problem._hash = None
     problem._core = None
     return problem

@@ -16,10 +16,12 @@ import numbers
 from collections.abc import Hashable, Iterable
 from typing import Any
 
+from .. import _core
 from .._engine import _validate
 
 __all__ = [
     "MATRIX_HINT",
+    "MAX_ENTRIES",
     "check_hashable",
     "is_bit",
     "item_list",
@@ -27,6 +29,10 @@ __all__ = [
     "secondary_columns",
     "zero_one",
 ]
+
+#: The most items, options, and entries over all options, a problem may have:
+#: the core numbers them in 32 bits (``_core.MAX_COVER_ITEMS``, ``MAX_COVER_OPTIONS``).
+MAX_ENTRIES: int = min(_core.MAX_COVER_ITEMS, _core.MAX_COVER_OPTIONS)
 
 #: The words for options given as a 0/1 matrix.
 MATRIX_HINT = (
