@@ -4,7 +4,7 @@ every family shares, then one per family, in the order
 ``src/python/mod.rs`` registers them."""
 
 from collections.abc import Callable, Iterator
-from typing import final
+from typing import Any, final
 
 # ------------------------------------------------------------------ shared
 
@@ -246,6 +246,12 @@ def count_covers(
 def cover_method(problem: CoverProblem, method: str = "auto") -> str: ...
 def find_cover(problem: CoverProblem, deterministic: bool, run: RunOptions) -> bytes | None: ...
 def covers_plan(problem: CoverProblem, min_tasks: int) -> CountPlan: ...
+def number_options(
+    options: tuple[tuple[Any, ...], ...],
+    index: dict[Any, int],
+    n_primary: int,
+    max_entries: int,
+) -> tuple[bytes, bytes] | int: ...
 
 @final
 class CoverStream(Iterator[bytes]):

@@ -12,7 +12,7 @@ use super::runtime::{cancellable, interruptible, receiver_source, stream_class, 
 use crate::cover;
 use crate::engine::Control;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict, PyTuple};
 use std::sync::Arc;
 
 /// An exact-cover problem, checked and laid out in Rust memory.
@@ -64,6 +64,55 @@ impl CoverProblem {
             self.0.n_items() - self.0.n_primary()
         )
     }
+}
+
+/// The options of an `ExactCover` (a tuple of tuples) numbered for the
+/// core in one pass holding the GIL: `(starts, items)` as bytes of
+/// little-endian `u32`s (see `ExactCover.arrays`), or, as an int, the index
+/// of the first option that is not a non-empty tuple of distinct items of
+/// `index` (item -> number) with a number below `n_primary`, or that takes
+/// the entries past `max_entries`: the package's own loop then says what is
+/// wrong with it.  No colours.
+#[pyfunction]
+pub(super) fn number_options<'py>(
+    py: Python<'py>,
+    options: &Bound<'py, PyTuple>,
+    index: &Bound<'py, PyDict>,
+    n_primary: u32,
+    max_entries: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    // Which option last held each item: a repeat within one option shows.
+    let mut last_in = vec![usize::MAX; index.len()];
+    let mut starts = Vec::with_capacity(options.len() + 1);
+    starts.push(0u32);
+    let mut items: Vec<u32> = Vec::new();
+    for (k, option) in options.iter().enumerate() {
+        let well_formed = option.cast::<PyTuple>().is_ok_and(|option| {
+            let mut primary = false;
+            let fits = option.iter().all(|item| {
+                let number = match index.get_item(&item) {
+                    Ok(Some(value)) => value.extract::<u32>().ok(),
+                    _ => None, // unknown, or unhashable
+                };
+                let Some(n) = number.filter(|&n| (n as usize) < last_in.len()) else {
+                    return false;
+                };
+                let fresh = last_in[n as usize] != k;
+                last_in[n as usize] = k;
+                primary |= n < n_primary;
+                items.push(n);
+                fresh
+            });
+            fits && primary && items.len() <= max_entries
+        });
+        if !well_formed {
+            return Ok(k.into_pyobject(py)?.into_any());
+        }
+        starts.push(items.len() as u32);
+    }
+    let starts = packed(py, &starts, "option starts")?;
+    let items = packed(py, &items, "option items")?;
+    Ok((starts, items).into_pyobject(py)?.into_any())
 }
 
 /// The number of covers, by `method` (`"search"`, `"memo"` or `"auto"`),
@@ -148,7 +197,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "MAX_COVER_ITEMS" => cover::MAX_ITEMS,
             "MAX_COVER_OPTIONS" => cover::MAX_OPTIONS,
         };
-        functions: [count_covers, cover_method, find_cover, covers_plan];
+        functions: [count_covers, cover_method, find_cover, covers_plan, number_options];
         classes: [CoverProblem, CoverStream]);
     Ok(())
 }

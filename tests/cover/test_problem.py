@@ -110,6 +110,36 @@ def test_bad_problems_are_refused_with_what_was_wrong(call, error, words):
         call()
 
 
+@settings(max_examples=100, deadline=None)
+@given(raw_problems(colours=False))
+def test_the_numbering_in_rust_is_the_loop_s(raw):
+    # Without colours the options are numbered in one pass in Rust; with
+    # colors=True (and none given) by the package's own loop: the same arrays.
+    options, primary, secondary = raw
+    named = {item: f"s{i}" for i, item in enumerate(secondary)}  # no 2-tuples
+    given = [[named.get(item, item) for item, _ in option] for option in options]
+    fast = ExactCover(given, primary=primary, secondary=list(named.values()))
+    slow = ExactCover(given, primary=primary, secondary=list(named.values()), colors=True)
+    assert fast.arrays() == slow.arrays()
+    assert fast.options == slow.options
+
+
+@pytest.mark.parametrize(
+    ("bad", "words"),
+    [
+        (("a", "zz"), "option 1000 holds the item 'zz', which is not in primary or secondary"),
+        (("a", "b", "a"), "option 1000 holds the item 'a' twice"),
+        (("x",), r"option 1000 \('x',\) has no primary item"),
+        ((), r"option 1000 \(\) has no primary item"),
+        (("a", ["b"]), "an item of option 1000 must be hashable"),
+    ],
+)
+def test_a_bad_option_among_many_is_named_by_the_loop(bad, words):
+    good = [("a", "b"), ("b", "x")] * 500
+    with pytest.raises((ValueError, TypeError), match=words):
+        ExactCover([*good, bad, *good], primary=["a", "b"], secondary=["x"])
+
+
 def test_equal_problems_compare_and_hash_equal_and_pickle():
     one = ExactCover([["a", ("x", "r")], ("b",)], secondary=["x"], colors=True)
     two = ExactCover((("a", ("x", "r")), ["b"]), primary=["a", "b"], secondary=("x",), colors=True)

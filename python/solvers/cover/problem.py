@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from .. import _core
 from .._engine import _packing, _validate
-from . import matrices
+from . import matrices, numbering
 from .dlx import parse, write
 from .reading import (
     MATRIX_HINT,
@@ -95,9 +95,7 @@ class ExactCover:
         tolist = getattr(options, "tolist", None)
         if getattr(options, "ndim", None) == 2 and callable(tolist) and zero_one(tolist()):
             raise ValueError(MATRIX_HINT)  # a numpy array of 0 and 1
-        self._options: tuple[tuple[Any, ...], ...] | None = tuple(
-            self._option(k, option) for k, option in enumerate(given)
-        )
+        self._options: tuple[tuple[Any, ...], ...] | None = numbering.tuples(list(given))
         if primary is None:
             self._primary = self._first_seen(set(self._secondary))
         else:
@@ -121,17 +119,6 @@ class ExactCover:
         self._core: Any = None
 
     # ------------------------------------------------------------ checks
-
-    def _option(self, k: int, option: Any) -> tuple[Any, ...]:
-        if type(option) is tuple or type(option) is list:  # the common case, checked fast
-            return tuple(option)
-        if isinstance(option, (str, bytes)):
-            raise TypeError(
-                f"option {k} must be an iterable of items, got the string "
-                f"{_validate.shown(option)} (write its items out, e.g. "
-                f"tuple({_validate.shown(option)}) for one-letter items)"
-            )
-        return tuple(_validate.iterable(option, f"option {k}", "an iterable of items"))
 
     def _entry(self, entry: Any) -> tuple[Any, Any]:
         """``(item, colour)`` of one entry (colour ``None``: none)."""
@@ -157,8 +144,9 @@ class ExactCover:
 
     def _first_seen(self, secondary: set[Any]) -> tuple[Hashable, ...]:
         """The default primary items: those of the options not in ``secondary``."""
+        named = self._named() if not self._colored else map(self._names, self._named())
         try:
-            seen = dict.fromkeys(chain.from_iterable(map(self._names, self._named())))
+            seen = dict.fromkeys(chain.from_iterable(named))
         except TypeError:  # an unhashable item: find it, to say where it is
             for k, option in enumerate(self._named()):
                 for item in self._names(option):
@@ -187,12 +175,15 @@ class ExactCover:
         raise AssertionError(names)  # pragma: no cover - called only on a bad option
 
     def _encode(self) -> None:
-        """Check every option against the items and number it for the core:
-        ``_starts``, ``_items``, ``_colors`` (u32 arrays) and ``_palette``
-        (the colours by number, from 1).  The loop is the cost of a large
-        problem (a million options of five items: a few seconds), so each
-        option is numbered in one comprehension and checked as a whole."""
+        """Check every option and number it for the core (``_starts``,
+        ``_items``, ``_colors``, ``_palette``): in Rust where it can
+        (:mod:`.numbering`), else option by option, which says what is wrong."""
         n_primary, index = len(self._primary), self._index
+        fast = None if self._colored else numbering.numbered(self._named(), index, n_primary)
+        if fast is not None:
+            (self._starts, self._items), self._palette = fast, ()
+            self._colors = array("I", bytes(4 * len(self._items)))
+            return
         starts, items, colors = array("I", [0]), array("I"), array("I")
         palette: dict[Any, int] = {}
         for k, option in enumerate(self._named()):
