@@ -81,6 +81,11 @@ def item_list(value: Any, name: str) -> tuple[Hashable, ...]:
     """The items of ``primary=`` or ``secondary=``: an iterable (not a string)
     of distinct hashable items."""
     items = tuple(_validate.iterable(value, name, "an iterable of items (a list, a tuple, ...)"))
+    try:
+        if len(set(items)) == len(items):
+            return items  # hashable and distinct: checked in one pass in C
+    except TypeError:
+        pass  # an unhashable item: the loop below names it
     seen: set[Any] = set()
     for item in items:
         check_hashable(item, f"an item of {name}")

@@ -32,6 +32,7 @@ cell and digit the givens allow, a given cell having its digit only.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -277,34 +278,33 @@ class Sudoku(Model["Sudoku"]):
     def _state(self) -> Stated:
         side = self.side
         high, wide = self.box
-        grid = self.grid
-
-        def box_of(r: int, c: int) -> int:
-            return (r // high) * (side // wide) + c // wide
-
-        used: set[tuple[str, int, int]] = set()
-        for r, row in enumerate(grid):
+        named, primary = _items(side, high, wide)
+        per_row = side // wide
+        # The digits each row, column and box holds, as bits.
+        rows, cols, boxes = [0] * side, [0] * side, [0] * side
+        for r, row in enumerate(self.grid):
             for c, d in enumerate(row):
                 if d:
-                    used.update((("r", r, d), ("c", c, d), ("b", box_of(r, c), d)))
+                    bit = 1 << d
+                    rows[r] |= bit
+                    cols[c] |= bit
+                    boxes[(r // high) * per_row + c // wide] |= bit
         options, meanings = [], []
-        for r, row in enumerate(grid):
+        digits = range(1, side + 1)
+        for r, row in enumerate(self.grid):
             for c, given in enumerate(row):
-                b = box_of(r, c)
-                for d in (given,) if given else range(1, side + 1):
-                    if given or not (
-                        ("r", r, d) in used or ("c", c, d) in used or ("b", b, d) in used
-                    ):
-                        options.append((f"p{r}_{c}", f"r{r}_{d}", f"c{c}_{d}", f"b{b}_{d}"))
+                if given:
+                    options.append(named[r][c][given - 1])
+                    meanings.append((r, c, given))
+                    continue
+                taken = rows[r] | cols[c] | boxes[(r // high) * per_row + c // wide]
+                for d in digits:
+                    if not taken >> d & 1:
+                        options.append(named[r][c][d - 1])
                         meanings.append((r, c, d))
-        cells = [f"p{r}_{c}" for r in range(side) for c in range(side)]
-        units = [
-            f"{kind}{i}_{d}" for kind in "rcb" for i in range(side) for d in range(1, side + 1)
-        ]
         # every item is listed: one that no option reaches (a cell the givens
         # leave no digit) makes a puzzle without a solution, as it should
-        primary = cells + units
-        return options, meanings, primary, ()
+        return options, meanings, list(primary), ()
 
     def _result(self, meanings: list[Any]) -> Sudoku:
         grid = [list(row) for row in self.grid]
@@ -350,3 +350,28 @@ def _sudoku(grid: Grid, given: Sequence[Sequence[bool]], box: tuple[int, int]) -
     sudoku = Sudoku([list(row) for row in grid], box=box)
     sudoku._set(sudoku.grid, tuple(map(tuple, given)), sudoku.box)
     return sudoku
+
+
+#: Each digit's option in each cell, ``[r][c][d - 1]``.
+Named = tuple[tuple[tuple[tuple[str, str, str, str], ...], ...], ...]
+
+
+@functools.lru_cache(maxsize=16)
+def _items(side: int, high: int, wide: int) -> tuple[Named, tuple[str, ...]]:
+    """The option of each digit ``d`` in each cell ``(r, c)`` (``[r][c][d - 1]``:
+    the cell, and ``d`` in its row, column and box) and every item, named
+    once for each shape of grid (naming them cost most of a puzzle's time)."""
+    per_row = side // wide
+    named = tuple(
+        tuple(
+            tuple(
+                (f"p{r}_{c}", f"r{r}_{d}", f"c{c}_{d}", f"b{(r // high) * per_row + c // wide}_{d}")
+                for d in range(1, side + 1)
+            )
+            for c in range(side)
+        )
+        for r in range(side)
+    )
+    cells = [f"p{r}_{c}" for r in range(side) for c in range(side)]
+    units = [f"{kind}{i}_{d}" for kind in "rcb" for i in range(side) for d in range(1, side + 1)]
+    return named, (*cells, *units)
