@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._engine import _validate
-from . import pictures
+from . import pictures, sudoku_make
 from .model import Model, Stated
 
 __all__ = ["MAX_SIDE", "Sudoku"]
@@ -234,6 +234,14 @@ class Sudoku(Model["Sudoku"]):
         object.__setattr__(self, "given", given)
         object.__setattr__(self, "box", box)
 
+    @classmethod
+    def _of(cls, grid: list[list[int]], box: tuple[int, int]) -> Sudoku:
+        """A grid known to be valid (the generator's, a solution with clues
+        taken away): not read and checked again."""
+        made = cls.__new__(cls)
+        made._set(tuple(map(tuple, grid)), tuple(tuple(map(bool, row)) for row in grid), box)
+        return made
+
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("a Sudoku is immutable")
 
@@ -250,6 +258,30 @@ class Sudoku(Model["Sudoku"]):
         if side > MAX_SIDE:
             raise ValueError(f"a Sudoku may have a side of at most {MAX_SIDE}, this one has {side}")
         return cls([[0] * side for _ in range(side)], box=(high, wide))
+
+    @classmethod
+    def generate(
+        cls,
+        box: Any = (3, 3),
+        *,
+        seed: Any,
+        clues: int | None = None,
+        symmetric: bool = False,
+        timeout: float | None = None,
+    ) -> Sudoku:
+        """A puzzle with exactly one solution, made from ``seed`` (an int,
+        str or bytes: the same seed gives the same puzzle): minimal (no clue
+        can be taken away) unless ``clues`` asks to stop taking them away at
+        that many; with ``symmetric`` its clues stand in pairs under the half
+        turn.  ``timeout``: seconds, then ``TimeoutError`` (a 9x9 takes
+        about 45 ms; grids of side 25 and more can take very long).  See
+        :mod:`solvers.cover.sudoku_make` for how.
+
+        >>> puzzle = Sudoku.generate((2, 2), seed=7)
+        >>> puzzle.is_unique(), puzzle == Sudoku.generate((2, 2), seed=7)
+        (True, True)
+        """
+        return sudoku_make.generate(cls.empty(box), seed, clues, symmetric, timeout)
 
     @property
     def side(self) -> int:
