@@ -117,3 +117,35 @@ def raw_problems(draw, *, colours=True, secondary_items=3, max_options=9):
         entries += [(item, draw(st.sampled_from(palette))) for item in secondary if item in extra]
         options.append(draw(st.permutations(entries)))
     return options, primary, secondary
+
+
+def sudoku_brute(grid: list[list[int]], high: int, wide: int, most: int | None = None) -> int:
+    """Solutions of a Sudoku grid (0 blank), filling the blank cells in
+    reading order; with ``most``, counted up to that many."""
+    side = high * wide
+    grid = [row[:] for row in grid]
+    blanks = [(r, c) for r in range(side) for c in range(side) if grid[r][c] == 0]
+
+    def fits(r: int, c: int, d: int) -> bool:
+        if d in grid[r] or any(grid[i][c] == d for i in range(side)):
+            return False
+        top, left = r - r % high, c - c % wide
+        return all(
+            grid[i][j] != d for i in range(top, top + high) for j in range(left, left + wide)
+        )
+
+    def fill(k: int) -> int:
+        if k == len(blanks):
+            return 1
+        r, c = blanks[k]
+        total = 0
+        for d in range(1, side + 1):
+            if fits(r, c, d):
+                grid[r][c] = d
+                total += fill(k + 1)
+                grid[r][c] = 0
+                if most is not None and total >= most:
+                    return most
+        return total
+
+    return fill(0)

@@ -1,6 +1,6 @@
 """Generated Sudokus (``Sudoku.generate``): exactly one solution and minimal,
-checked on 4x4 by a brute force written here (which fills blank cells in
-reading order and knows nothing of exact cover), on 6x6 and 9x9 by the
+checked on 4x4 by the tests' brute force (``cover_oracle.sudoku_brute``,
+which fills blank cells in reading order and knows nothing of exact cover), on 6x6 and 9x9 by the
 package's counts; reproducible by seed; symmetric and ``clues=`` variants;
 the refusals."""
 
@@ -9,36 +9,13 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from cover_oracle import sudoku_brute
 from solvers import Sudoku
 
 
-def solutions(grid: list[list[int]], high: int, wide: int, most: int = 2) -> int:
-    """Solutions of ``grid`` (0 blank), counted up to ``most``."""
-    side = high * wide
-    cells = [(r, c) for r in range(side) for c in range(side) if not grid[r][c]]
-    work = [row[:] for row in grid]
-
-    def fits(r: int, c: int, d: int) -> bool:
-        if d in work[r] or any(work[i][c] == d for i in range(side)):
-            return False
-        r0, c0 = r - r % high, c - c % wide
-        return all(work[i][j] != d for i in range(r0, r0 + high) for j in range(c0, c0 + wide))
-
-    def fill(k: int) -> int:
-        if k == len(cells):
-            return 1
-        r, c = cells[k]
-        found = 0
-        for d in range(1, side + 1):
-            if fits(r, c, d):
-                work[r][c] = d
-                found += fill(k + 1)
-                work[r][c] = 0
-                if found >= most:
-                    break
-        return min(found, most)
-
-    return fill(0)
+def solutions(grid: list[list[int]], high: int, wide: int) -> int:
+    """Solutions of ``grid`` by the brute force, counted up to 2."""
+    return sudoku_brute(grid, high, wide, most=2)
 
 
 def clue_cells(puzzle: Sudoku) -> list[tuple[int, int]]:

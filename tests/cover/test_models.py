@@ -20,6 +20,7 @@ from itertools import islice
 
 import pytest
 import solvers
+from cover_oracle import sudoku_brute
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from solvers import (
@@ -59,35 +60,6 @@ def algorithm_x(problem: ExactCover) -> int:
         return sum(count(used | options[k]) for k in fewest)
 
     return count(frozenset())
-
-
-def sudoku_brute(grid: list[list[int]], high: int, wide: int) -> int:
-    """Solutions of a Sudoku grid, filling the blank cells in reading order."""
-    side = high * wide
-    grid = [row[:] for row in grid]
-    blanks = [(r, c) for r in range(side) for c in range(side) if grid[r][c] == 0]
-
-    def fits(r: int, c: int, d: int) -> bool:
-        if d in grid[r] or any(grid[i][c] == d for i in range(side)):
-            return False
-        top, left = r - r % high, c - c % wide
-        return all(
-            grid[i][j] != d for i in range(top, top + high) for j in range(left, left + wide)
-        )
-
-    def fill(k: int) -> int:
-        if k == len(blanks):
-            return 1
-        r, c = blanks[k]
-        total = 0
-        for d in range(1, side + 1):
-            if fits(r, c, d):
-                grid[r][c] = d
-                total += fill(k + 1)
-                grid[r][c] = 0
-        return total
-
-    return fill(0)
 
 
 def shapes(cells, turns: str = "free") -> set[tuple]:
