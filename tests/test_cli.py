@@ -83,11 +83,6 @@ def test_version(capsys):
         (["tours", "6", "6", "--start", "0,0", "--closed"], 19724),
         (["tours", "6", "6", "--start", "0,0", "--closed", "--method", "frontier"], 19724),
         (["tours", "3", "16", "--start", "all"], 17273760),  # A118067, by the frontier
-        pytest.param(
-            ["tours", "3", "16", "--start", "all", "--method", "search"],
-            17273760,
-            marks=pytest.mark.slow,
-        ),
         (["tours", "4", "4"], 0),
         (["tours", "4", "7", "--timeout", "60", "--threads", "2"], 1682),
     ],

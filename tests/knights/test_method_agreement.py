@@ -108,7 +108,7 @@ def shaped_boards(draw):
     return rows, cols, (None if all(mask) else tuple(mask))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shaped_boards())
 @pytest.mark.slow
 def test_every_method_agrees_on_random_shapes_up_to_4x5(board) -> None:

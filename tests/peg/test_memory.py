@@ -43,11 +43,10 @@ CHILD = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("limit", [1_500_000_000, 2_000_000_000], ids=["1.5GB", "2GB"])
 @pytest.mark.slow
-def test_a_count_too_big_for_its_memory_is_a_memory_error(limit):
+def test_a_count_too_big_for_its_memory_is_a_memory_error():
     child = subprocess.run(
-        ["prlimit", f"--as={limit}", sys.executable, "-c", CHILD],
+        ["prlimit", "--as=1500000000", sys.executable, "-c", CHILD],
         capture_output=True,
         text=True,
         timeout=120,
