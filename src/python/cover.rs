@@ -81,11 +81,20 @@ pub(super) fn number_options<'py>(
     n_primary: u32,
     max_entries: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
+    // Every table is sized first and allocated fallibly (a `MemoryError`,
+    // never an abort): the entries of the options that are tuples, which
+    // bound those numbered before any option is found amiss.
+    let entries: usize = options
+        .iter()
+        .map(|option| option.cast::<PyTuple>().map_or(0, |t| t.len()))
+        .sum();
+    let what = "numbering the options of an exact cover problem";
+    let mut items: Vec<u32> = crate::memory::try_with_capacity(entries.min(max_entries + 1), what)?;
+    let mut starts: Vec<u32> = crate::memory::try_with_capacity(options.len() + 1, what)?;
+    starts.push(0);
     // Which option last held each item: a repeat within one option shows.
-    let mut last_in = vec![usize::MAX; index.len()];
-    let mut starts = Vec::with_capacity(options.len() + 1);
-    starts.push(0u32);
-    let mut items: Vec<u32> = Vec::new();
+    let mut last_in: Vec<usize> = crate::memory::try_with_capacity(index.len(), what)?;
+    last_in.resize(index.len(), usize::MAX);
     for (k, option) in options.iter().enumerate() {
         let well_formed = option.cast::<PyTuple>().is_ok_and(|option| {
             let mut primary = false;
@@ -97,6 +106,9 @@ pub(super) fn number_options<'py>(
                 let Some(n) = number.filter(|&n| (n as usize) < last_in.len()) else {
                     return false;
                 };
+                if items.len() == items.capacity() {
+                    return false; // past max_entries: the package's loop says so
+                }
                 let fresh = last_in[n as usize] != k;
                 last_in[n as usize] = k;
                 primary |= n < n_primary;

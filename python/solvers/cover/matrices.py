@@ -141,7 +141,8 @@ def _u32(values: Any) -> array[int]:
     return out
 
 
-def _entries(n_items: int, starts: array[int], numbers: array[int]) -> tuple[Any, Any, Any]:
+def _entries(starts: array[int], numbers: array[int]) -> tuple[Any, Any, Any]:
+    """numpy, and the row and column of each entry of a numbered problem."""
     import numpy as np
 
     starts_np = np.frombuffer(starts, dtype=np.uint32)
@@ -152,7 +153,7 @@ def _entries(n_items: int, starts: array[int], numbers: array[int]) -> tuple[Any
 def dense(n_items: int, starts: array[int], numbers: array[int]) -> Any:
     """The 0/1 matrix (numpy, ``uint8``) of a numbered problem: a row per
     option, a column per item in :attr:`~solvers.ExactCover.items` order."""
-    np, rows, cols = _entries(n_items, starts, numbers)
+    np, rows, cols = _entries(starts, numbers)
     out = np.zeros((len(starts) - 1, n_items), dtype=np.uint8)
     out[rows, cols] = 1
     return out
@@ -162,6 +163,6 @@ def sparse(n_items: int, starts: array[int], numbers: array[int]) -> Any:
     """The same as a scipy ``csr_array``."""
     from scipy import sparse as scipy_sparse  # type: ignore[import-untyped]
 
-    np, rows, cols = _entries(n_items, starts, numbers)
+    np, rows, cols = _entries(starts, numbers)
     data = np.ones(len(cols), dtype=np.uint8)
     return scipy_sparse.csr_array((data, (rows, cols)), shape=(len(starts) - 1, n_items))
