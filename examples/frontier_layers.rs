@@ -97,7 +97,7 @@ fn watch(ctl: &Control, spill: &Spill, ended: &AtomicBool, t: Instant) {
     while !ended.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(100));
         // The sweep's note: the states after the step, the projection.
-        if let Some(text) = ctl.take_note() {
+        if let Some(text) = ctl.take_notes().pop() {
             note = text;
         }
         let (done, total) = ctl.progress();

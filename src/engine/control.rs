@@ -3,6 +3,7 @@
 //! [`Stop`] (should this task give up?) polled through a [`Ticker`] (only
 //! every 4096 nodes, so the check costs nothing in the hot loops).
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -10,7 +11,7 @@ use crate::error::SearchError;
 
 /// Shared state between a running search and whoever started it: a cancel
 /// flag, and counters of finished and planned units of work (the engine's
-/// tasks, the frontier's sweep steps) for progress reports, and a note a
+/// tasks, the frontier's sweep steps) for progress reports, and the notes a
 /// progress bar shows beside them.  Every family reports through it, so
 /// the bindings poll every call the same way.
 #[derive(Debug, Default)]
@@ -18,8 +19,12 @@ pub struct Control {
     cancel: AtomicBool,
     done: AtomicU64,
     total: AtomicU64,
-    note: Mutex<Option<String>>,
+    notes: Mutex<VecDeque<String>>,
 }
+
+/// The most notes kept unread: a reader that polls seldom loses the oldest,
+/// never the newest.
+const MOST_NOTES: usize = 256;
 
 impl Control {
     pub fn new() -> Self {
@@ -62,17 +67,24 @@ impl Control {
     }
 
     /// Say `text` beside the progress (what the units alone do not tell:
-    /// the size of the last layer, a projection); it replaces the note not
-    /// read yet.
+    /// the size of the last layer, a projection).  Every note is kept until
+    /// read, however fast they come (the last few before an error say why),
+    /// up to [`MOST_NOTES`].
     pub fn note(&self, text: String) {
-        if let Ok(mut note) = self.note.lock() {
-            *note = Some(text);
+        if let Ok(mut notes) = self.notes.lock() {
+            if notes.len() == MOST_NOTES {
+                notes.pop_front();
+            }
+            notes.push_back(text);
         }
     }
 
-    /// The note said since the last call, if any.
-    pub fn take_note(&self) -> Option<String> {
-        self.note.lock().ok().and_then(|mut note| note.take())
+    /// The notes said since the last call, oldest first.
+    pub fn take_notes(&self) -> Vec<String> {
+        self.notes
+            .lock()
+            .map(|mut notes| notes.drain(..).collect())
+            .unwrap_or_default()
     }
 }
 

@@ -126,22 +126,29 @@ pub(super) fn count_tours_frontier(
         let Some(bar) = progress.as_ref() else {
             return Ok(());
         };
-        let fresh = ctl.take_note();
+        let fresh = ctl.take_notes();
         let written = spill.written();
-        if (fresh.is_some() || written > 0) && bar.hasattr("note")? {
-            if let Some(text) = fresh {
-                said = text;
-            }
-            let mut note = said.clone();
-            if written > 0 {
+        if (!fresh.is_empty() || written > 0) && bar.hasattr("note")? {
+            let spilling = if written > 0 {
                 let free = match spill.free_disk() {
                     Some(free) => format!(", {} free", human_bytes(free)),
                     None => String::new(),
                 };
                 let (to, dir) = (human_bytes(written), spill.directory().display());
-                note += &format!("; spilling: {to} written to {dir}{free}");
+                format!("; spilling: {to} written to {dir}{free}")
+            } else {
+                String::new()
+            };
+            // Each step's note once, in order; with none new, the last again
+            // with the bytes written since.
+            let said_before = fresh.is_empty();
+            for text in fresh {
+                said = text;
+                bar.call_method1("note", (format!("{said}{spilling}"),))?;
             }
-            bar.call_method1("note", (note,))?;
+            if said_before {
+                bar.call_method1("note", (format!("{said}{spilling}"),))?;
+            }
         }
         report(Some(bar), ctl)
     };

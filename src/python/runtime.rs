@@ -65,11 +65,12 @@ where
 }
 
 /// Tell `progress(done, total)`, if given, the `Control`'s counters, and
-/// `progress.note(text)` the core's latest note, if any.
+/// `progress.note(text)` each note of the core since the last report.
 pub(crate) fn report(progress: Option<&Bound<'_, PyAny>>, ctl: &Control) -> PyResult<()> {
     if let Some(callback) = progress {
-        if let Some(text) = ctl.take_note() {
-            if callback.hasattr("note")? {
+        let notes = ctl.take_notes();
+        if !notes.is_empty() && callback.hasattr("note")? {
+            for text in notes {
                 callback.call_method1("note", (text,))?;
             }
         }
@@ -107,6 +108,9 @@ where
         match got {
             Ok(result) => {
                 let _ = worker.join();
+                // The last notes, said since the last poll, are shown too
+                // (the answer or error is in hand: a failing bar cannot change it).
+                let _ = poll(&ctl);
                 return result.map_err(Into::into);
             }
             Err(RecvTimeoutError::Disconnected) => {

@@ -385,6 +385,7 @@ def test_pentominoes_in_the_published_boxes(rows, cols, count, classes, memo):
     tilings = list(puzzle.solutions())  # the search, listing
     assert len(tilings) == count
     assert len({canonical(t, rows, cols) for t in tilings}) == classes
+    assert puzzle.count(unique=True) == classes
 
 
 def test_the_pentominoes_on_the_chessboard_with_a_hole():

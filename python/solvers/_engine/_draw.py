@@ -21,6 +21,7 @@ from . import _validate
 
 __all__ = [
     "MAX_CELL",
+    "Drawn",
     "MAX_PICTURE",
     "ascii_text",
     "cell_size",
@@ -28,6 +29,21 @@ __all__ = [
     "pixels",
     "svg_head",
 ]
+
+
+class Drawn:
+    """A result that draws itself: ``to_svg()`` gives the picture and
+    Jupyter shows it through ``_repr_svg_``, written here once for every
+    family's results."""
+
+    __slots__ = ()
+
+    def to_svg(self, *, cell: float | None = None) -> str:
+        raise NotImplementedError  # each result class draws itself
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
 
 #: Colours of the SVG pictures (the picture tests classify pixels by them).
 LIGHT = "#f0d9b5"

@@ -20,10 +20,11 @@ to ``2n - 3 - i``), which counts OEIS A014552.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from typing import Any
 
 from .._engine import _validate
+from .._engine._draw import Drawn
 from . import pictures
 from .model import Model, Stated
 
@@ -70,6 +71,19 @@ class LangfordPairs(Model["LangfordSequence"]):
         primary = [str(k) for k in range(1, n + 1)] + [f"s{i}" for i in range(2 * n)]
         return options, meanings, primary, ()
 
+    def symmetries(self) -> list[dict[Hashable, Hashable]]:
+        """The reversal of the sequence, as a permutation of the positions
+        (none for ``unique=True``, whose options already keep one of each
+        sequence and its reversal).
+
+        >>> LangfordPairs(7).count(unique=True), LangfordPairs(7, unique=True).count()
+        (26, 26)
+        """
+        if self.unique:
+            return []
+        last = 2 * self.n - 1
+        return [{f"s{i}": f"s{last - i}" for i in range(2 * self.n)}]
+
     def _result(self, meanings: list[Any]) -> LangfordSequence:
         values = [0] * (2 * self.n)
         for k, i in meanings:
@@ -80,7 +94,7 @@ class LangfordPairs(Model["LangfordSequence"]):
         return f"LangfordPairs({self.n}{', unique=True' if self.unique else ''})"
 
 
-class LangfordSequence(tuple[int, ...]):
+class LangfordSequence(tuple[int, ...], Drawn):
     """A Langford sequence: a tuple of 2n values, each of 1..n twice, the two
     ks k places apart (k numbers between them); checked when made.
 
@@ -122,9 +136,6 @@ class LangfordSequence(tuple[int, ...]):
     def to_svg(self, *, cell: float | None = None) -> str:
         """The sequence as an SVG picture: coloured cells, an arc over each pair."""
         return pictures.langford_svg(self, cell=cell)
-
-    def _repr_svg_(self) -> str:
-        return self.to_svg()
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (LangfordSequence, (tuple(self),))

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Generator, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
+from .._engine import _validate
 from .count import count_covers
 from .find import find_cover
 from .listing import covers
@@ -74,17 +75,32 @@ class Model(Generic[R]):
         meanings = self._stated()[1]
         return self._result([meanings[k] for k in cover])
 
-    def count(self, **keywords: Any) -> int:
+    def symmetries(self) -> list[dict[Hashable, Hashable]]:
+        """The puzzle's symmetries, as permutations of the items of
+        :meth:`exact_cover` that map its options onto options (generators
+        of the group ``unique=True`` counts up to; none by default)."""
+        return []
+
+    def _up_to(self, unique: bool, keywords: dict[str, Any]) -> dict[str, Any]:
+        if _validate.flag(unique, "unique"):
+            if keywords.get("symmetries") is not None:
+                raise ValueError("give unique=True or symmetries=, not both")
+            keywords["symmetries"] = self.symmetries()
+        return keywords
+
+    def count(self, *, unique: bool = False, **keywords: Any) -> int:
         """The number of solutions: :func:`~solvers.count_covers` of
         :meth:`exact_cover`, with its keywords (``method``, ``threads``,
         ``progress``, ``timeout``, ``executor``, ``checkpoint`` ...) passed on
-        as given."""
-        return count_covers(self.exact_cover(), **keywords)
+        as given.  ``unique=True`` counts the solutions up to the puzzle's
+        :meth:`symmetries` (those of a tiling's board, ...)."""
+        return count_covers(self.exact_cover(), **self._up_to(unique, keywords))
 
-    def solutions(self, **keywords: Any) -> Generator[R, None, None]:
+    def solutions(self, *, unique: bool = False, **keywords: Any) -> Generator[R, None, None]:
         """Every solution, lazily, in the order of :func:`~solvers.covers`
-        (its keywords, ``threads`` and ``timeout``, passed on)."""
-        stream = covers(self.exact_cover(), **keywords)
+        (its keywords, ``threads`` and ``timeout``, passed on); with
+        ``unique=True`` one of each class under :meth:`symmetries`."""
+        stream = covers(self.exact_cover(), **self._up_to(unique, keywords))
         try:
             for cover in stream:
                 yield self.read(cover)

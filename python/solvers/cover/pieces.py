@@ -30,7 +30,15 @@ from typing import Any
 
 from .._engine import _validate
 
-__all__ = ["PIECE_SETS", "TURNS", "Piece", "extent", "piece_set", "read_cells"]
+__all__ = [
+    "PIECE_SETS",
+    "TURNS",
+    "Piece",
+    "board_symmetries",
+    "extent",
+    "piece_set",
+    "read_cells",
+]
 
 Cell = tuple[int, int]
 
@@ -114,6 +122,33 @@ def _normalised(cells: Iterable[Cell]) -> tuple[Cell, ...]:
     top = min(r for r, _ in cells)
     left = min(c for _, c in cells)
     return tuple(sorted((r - top, c - left) for r, c in cells))
+
+
+def board_symmetries(cells: Iterable[Cell]) -> list[dict[Cell, Cell]]:
+    """The symmetries of the square (rotations first) that map the set
+    ``cells`` onto itself, other than the identity, each as ``{cell: image}``.
+
+    >>> len(board_symmetries([(0, 0), (0, 1), (1, 0), (1, 1)]))
+    7
+    >>> board_symmetries([(0, 0), (0, 1), (0, 2), (1, 0)])
+    []
+    >>> [images[(5, 5)] for images in board_symmetries([(5, 5), (5, 6)])]
+    [(5, 6), (5, 6), (5, 5)]
+    """
+    cells = sorted(cells)
+    board, shape = set(cells), _normalised(cells)
+    top, left = min(r for r, _ in cells), min(c for _, c in cells)
+    found = []
+    for move in _SYMMETRIES[1:]:
+        moved = [move(r, c) for r, c in cells]
+        if _normalised(moved) != shape:
+            continue
+        dr = top - min(r for r, _ in moved)
+        dc = left - min(c for _, c in moved)
+        images = {cell: (r + dr, c + dc) for cell, (r, c) in zip(cells, moved, strict=True)}
+        assert set(images.values()) == board
+        found.append(images)
+    return found
 
 
 class Piece:

@@ -18,11 +18,13 @@ Placement(2, 0, 3, 1)
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from .._engine import _validate
 from ..nqueens.placement import Placement
 from .model import Model, Stated
+from .pieces import board_symmetries
 
 __all__ = ["MAX_N", "QueensCover"]
 
@@ -37,6 +39,12 @@ def organ_pipe(n: int) -> list[int]:
     ([2, 1, 3, 0, 4], [1, 2, 0, 3])
     """
     return sorted(range(n), key=lambda k: (abs(2 * k - (n - 1)), k))
+
+
+def _option(i: int, j: int, n: int) -> tuple[str, str, str, str]:
+    """The lines of the queen on row ``i``, column ``j``: its row, column,
+    diagonal and antidiagonal."""
+    return (f"r{i}", f"c{j}", f"a{i + j}", f"b{i - j + n - 1}")
 
 
 class QueensCover(Model[Placement]):
@@ -63,11 +71,36 @@ class QueensCover(Model[Placement]):
         options, meanings = [], []
         for i in range(n):
             for j in range(n):
-                options.append((f"r{i}", f"c{j}", f"a{i + j}", f"b{i - j + n - 1}"))
+                options.append(_option(i, j, n))
                 meanings.append((i, j))
         primary = [f"{kind}{k}" for k in organ_pipe(n) for kind in "rc"]
         secondary = [f"{kind}{d}" for kind in "ab" for d in range(2 * n - 1)]
         return options, meanings, primary, secondary
+
+    def symmetries(self) -> list[dict[Hashable, Hashable]]:
+        """The board's 8 symmetries as permutations of the lines (rows,
+        columns, diagonals): ``count(unique=True)`` is
+        :func:`~solvers.count_queens` ``(n, unique=True)``.
+
+        >>> QueensCover(8).count(unique=True)   # OEIS A002562
+        12
+        """
+        n = self.n
+        if n == 1:
+            return []  # one square: every line is the same cell
+        square = [(i, j) for i in range(n) for j in range(n)]
+        cells_of: dict[str, list[tuple[int, int]]] = {}
+        for cell in square:
+            for item in _option(*cell, n):
+                cells_of.setdefault(item, []).append(cell)
+        lines = {item: frozenset(cells) for item, cells in cells_of.items()}
+        named = {cells: item for item, cells in lines.items()}
+        found: list[dict[Hashable, Hashable]] = []
+        for images in board_symmetries(square):
+            found.append(
+                {item: named[frozenset(images[c] for c in cells)] for item, cells in lines.items()}
+            )
+        return found
 
     def _result(self, meanings: list[Any]) -> Placement:
         cols = [0] * self.n

@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._engine import _validate
+from .._engine._draw import Drawn
 from . import pictures, sudoku_make
 from .model import Model, Stated
 
@@ -193,7 +194,7 @@ def _check(grid: list[list[int]], box: tuple[int, int], typed: Typed | None = No
                     seen[key] = (r, c)
 
 
-class Sudoku(Model["Sudoku"]):
+class Sudoku(Model["Sudoku"], Drawn):
     """A Sudoku grid of side ``n``, boxes ``r x c`` with ``r * c = n``: a
     puzzle (0 for a blank) or a solution.
 
@@ -372,9 +373,6 @@ class Sudoku(Model["Sudoku"]):
     def to_svg(self, *, cell: float | None = None) -> str:
         """The grid as an SVG picture: given digits dark, filled-in ones blue."""
         return pictures.sudoku_svg(self.grid, self.given, self.box, repr(self), cell=cell)
-
-    def _repr_svg_(self) -> str:
-        return self.to_svg()
 
 
 def _sudoku(grid: Grid, given: Sequence[Sequence[bool]], box: tuple[int, int]) -> Sudoku:

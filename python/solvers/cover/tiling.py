@@ -21,13 +21,15 @@ CCB
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 from .._engine import _validate
+from .._engine._draw import Drawn
 from . import pictures
 from .model import Model, Stated
-from .pieces import PIECE_SETS, TURNS, Piece, extent, piece_set, read_cells
+from .pieces import PIECE_SETS, TURNS, Piece, board_symmetries, extent, piece_set, read_cells
+from .symmetry import maps_options
 
 __all__ = ["EACH", "Tiling", "TilingPuzzle"]
 
@@ -198,6 +200,27 @@ class TilingPuzzle(Model["Tiling"]):
             primary += [piece.name for piece in self.pieces]
         return options, meanings, primary, ()
 
+    def symmetries(self) -> list[dict[Hashable, Hashable]]:
+        """The board's symmetries (of the square's 8, those that map the
+        board onto itself) under which every placement is another
+        placement: all of them with ``turns="free"``, fewer where the pieces
+        may not turn.  ``count(unique=True)`` counts up to these.
+
+        >>> TilingPuzzle((6, 10)).count(unique=True)   # doctest: +SKIP
+        2339
+        >>> len(TilingPuzzle((3, 3), "domino", each="any").symmetries())
+        7
+        """
+        problem = self.exact_cover()
+        found: list[dict[Hashable, Hashable]] = []
+        for images in board_symmetries(self.cells):
+            moved: dict[Hashable, Hashable] = {
+                cell_item(cell): cell_item(image) for cell, image in images.items()
+            }
+            if maps_options(problem, moved):
+                found.append(moved)
+        return found
+
     def _result(self, meanings: list[Any]) -> Tiling:
         return Tiling(self.cells, meanings, names=[p.name for p in self.pieces], each=self.each)
 
@@ -210,7 +233,7 @@ class TilingPuzzle(Model["Tiling"]):
         )
 
 
-class Tiling:
+class Tiling(Drawn):
     """One tiling: the board's cells and the placed pieces, each a
     ``(name, cells)`` pair, sorted by their first cell in reading order.
     Tilings are immutable, compare equal when they place the same pieces on
@@ -303,9 +326,6 @@ class Tiling:
         """The tiling as an SVG picture: each piece filled with its colour,
         thick lines between pieces."""
         return pictures.tiling_svg(self, cell=cell)
-
-    def _repr_svg_(self) -> str:
-        return self.to_svg()
 
 
 def _tiling(board: Any, placements: Any, colours: tuple[int, ...]) -> Tiling:

@@ -10,6 +10,7 @@ from typing import Any, overload
 
 from .. import _core
 from .._engine import _packing, _validate
+from .._engine._draw import Drawn
 from . import pictures
 from .board import KnightBoard, Square
 
@@ -54,7 +55,7 @@ def _defect(kb: KnightBoard, order: array[int], closed: bool) -> str | None:
 
 
 @functools.total_ordering
-class Tour(Sequence[Square]):
+class Tour(Sequence[Square], Drawn):
     """A knight's tour: an immutable sequence of ``(row, col)`` squares.
 
     Tours keep their squares packed (4 bytes each), so a million-square tour
@@ -210,9 +211,6 @@ class Tour(Sequence[Square]):
     def to_svg(self, *, cell: float | None = None, numbers: bool | None = None) -> str:
         """The tour as an SVG picture: the board, the knight's path, numbered squares."""
         return pictures.tour_svg(self, cell=cell, numbers=numbers)
-
-    def _repr_svg_(self) -> str:
-        return self.to_svg()
 
 
 def _tour(board: KnightBoard, packed: bytes) -> Tour:

@@ -11,6 +11,7 @@ from typing import Any, overload
 
 from .. import _core
 from .._engine import _packing, _validate
+from .._engine._draw import Drawn
 from . import pictures
 
 
@@ -44,7 +45,7 @@ def _defect(cols: array[int]) -> str | None:
 
 
 @functools.total_ordering
-class Placement(Sequence[int]):
+class Placement(Sequence[int], Drawn):
     """A placement of queens: an immutable sequence of columns, one per row.
 
     Columns are kept packed (4 bytes a queen), so ten million queens cost
@@ -148,9 +149,6 @@ class Placement(Sequence[int]):
     def to_svg(self, *, cell: float | None = None) -> str:
         """The placement as an SVG picture of the board with its queens."""
         return pictures.placement_svg(self, cell=cell)
-
-    def _repr_svg_(self) -> str:
-        return self.to_svg()
 
 
 def _placement(packed: bytes) -> Placement:

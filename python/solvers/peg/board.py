@@ -40,6 +40,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .._engine import _validate
+from .._engine._draw import Drawn
 from . import pictures
 from .board_text import draw_holes, read_drawing
 from .geometry import DIRECTIONS as DIRECTIONS  # read here by tests/peg/test_board.py
@@ -63,7 +64,7 @@ __all__ = ["GEOMETRIES", "MAX_HOLES", "MAX_SPAN", "Hole", "PegBoard", "Square"]
 Hole = Square | int
 
 
-class PegBoard:
+class PegBoard(Drawn):
     """A peg-solitaire board: a set of holes on a square or triangular grid.
 
     ``PegBoard(holes, geometry="square")`` builds one from ``(row, col)``
@@ -479,9 +480,6 @@ class PegBoard:
         6
         """
         return pictures.peg_position_svg(self, empty, cell=cell)
-
-    def _repr_svg_(self) -> str:
-        return self.to_svg()
 
 
 def _plus(side: int, arm: int) -> list[Square]:

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, overload
 
 from .._engine import _validate
+from .._engine._draw import Drawn
 from . import pictures
 from .board import Hole, PegBoard, Square
 from .calls import Finish, checked_board, finish_hole
@@ -21,7 +22,7 @@ class Jump(NamedTuple):
     landing: tuple[int, int]
 
 
-class PegSolution(Sequence[Jump]):
+class PegSolution(Sequence[Jump], Drawn):
     """A game of peg solitaire: the board, the empty start hole and the jumps,
     checked on construction (every jump legal, one peg left at the end).
 
@@ -144,9 +145,6 @@ class PegSolution(Sequence[Jump]):
         """One self-contained HTML page that steps through the jumps (buttons,
         arrow keys, or play), with every position drawn as inline SVG."""
         return pictures.peg_solution_html(self, cell=cell)
-
-    def _repr_svg_(self) -> str:
-        return self.to_svg()
 
 
 def _solution(board: PegBoard, start: Square, jumps: tuple[Jump, ...]) -> PegSolution:
