@@ -15,6 +15,7 @@ from solvers import (
     ExactCover,
     LangfordPairs,
     QueensCover,
+    Sudoku,
     TilingPuzzle,
     count_covers,
     count_queens,
@@ -103,7 +104,7 @@ def test_orbits_agree_with_the_oracle(case, threads):
     want = orbit_count(options, primary, [images])
     assert count_covers(problem, symmetries=[images], threads=threads) == want
     # Burnside's sum, where the count would search a restricted problem
-    with mock.patch.object(cover_count, "free_item", lambda problem, elements: None):
+    with mock.patch.object(cover_count, "free_item", lambda problem, entries, elements: None):
         assert count_covers(problem, symmetries=[images], threads=threads) == want
     listed = list(covers(problem, symmetries=[images], threads=threads))
     assert len(listed) == want
@@ -133,7 +134,7 @@ def test_an_item_in_free_orbits_restricts_the_search():
     puzzle = TilingPuzzle((3, 20))
     problem = puzzle.exact_cover()
     elements = symmetry.group(problem, puzzle.symmetries())
-    left_out = symmetry.free_item(problem, elements)
+    left_out = symmetry.free_item(problem, symmetry.entry_lists(problem), elements)
     assert left_out is not None and len(elements) == 4
     fewer = symmetry.restricted(problem, left_out)
     assert len(problem) - len(fewer) == len(left_out)
@@ -141,9 +142,11 @@ def test_an_item_in_free_orbits_restricts_the_search():
     # a problem whose every item some element moves sums Burnside's way
     swap = ExactCover([("a", "x"), ("b", "y"), ("a", "y"), ("b", "x")])
     both = symmetry.group(swap, [{"a": "b", "b": "a", "x": "y", "y": "x"}])
-    assert symmetry.free_item(swap, both) is None
+    assert symmetry.free_item(swap, symmetry.entry_lists(swap), both) is None
     # the swap of a and b alone fixes x and moves its two options
-    assert symmetry.free_item(swap, symmetry.group(swap, [{"a": "b", "b": "a"}])) == [3]
+    assert symmetry.free_item(
+        swap, symmetry.entry_lists(swap), symmetry.group(swap, [{"a": "b", "b": "a"}])
+    ) == [3]
 
 
 def test_the_identity_alone_counts_every_cover():
@@ -230,6 +233,137 @@ def test_pieces_that_may_not_turn_keep_fewer_symmetries():
     assert puzzle.count(unique=True) == puzzle.count()
     free = TilingPuzzle((2, 3), {"L": "#.\n##"}, each="any")
     assert len(free.symmetries()) == 3
+
+
+# ---------------------------------------------------------------- Sudoku
+
+
+def latin_grids(side, high, wide):
+    """Every grid of boxes ``high x wide``, by plain backtracking."""
+    grid = [[0] * side for _ in range(side)]
+    found = []
+
+    def fill(k):
+        if k == side * side:
+            found.append(tuple(map(tuple, grid)))
+            return
+        r, c = divmod(k, side)
+        for d in range(1, side + 1):
+            box = [
+                grid[i][j]
+                for i in range(r - r % high, r - r % high + high)
+                for j in range(c - c % wide, c - c % wide + wide)
+            ]
+            if d in grid[r] or d in (row[c] for row in grid) or d in box:
+                continue
+            grid[r][c] = d
+            fill(k + 1)
+            grid[r][c] = 0
+
+    fill(0)
+    return found
+
+
+def grid_classes(grids, moves):
+    """The classes of ``grids`` under the group the grid maps ``moves`` generate."""
+    left, classes = set(grids), 0
+    while left:
+        classes += 1
+        todo, seen = [left.pop()], set()
+        while todo:
+            grid = todo.pop()
+            if grid not in seen:
+                seen.add(grid)
+                todo.extend(move(grid) for move in moves)
+        left -= seen
+    return classes
+
+
+def _square_moves():
+    def turn(g):
+        return tuple(zip(*g[::-1], strict=True))
+
+    def flip(g):
+        return tuple(row[::-1] for row in g)
+
+    return [turn, flip]
+
+
+def _whole_moves(side, high, wide):
+    def rows(perm):
+        return lambda g: tuple(g[perm[i]] for i in range(side))
+
+    def cols(perm):
+        return lambda g: tuple(tuple(row[perm[j]] for j in range(side)) for row in g)
+
+    moves = []
+    for size, count, kind in ((high, side // high, rows), (wide, side // wide, cols)):
+        for block in range(count):  # swap two lines within each block
+            for a in range(size - 1):
+                perm = list(range(side))
+                i = block * size + a
+                perm[i], perm[i + 1] = perm[i + 1], perm[i]
+                moves.append(kind(perm))
+        for b in range(count - 1):  # swap two neighbouring blocks
+            perm = list(range(side))
+            for a in range(size):
+                perm[b * size + a], perm[(b + 1) * size + a] = (b + 1) * size + a, b * size + a
+            moves.append(kind(perm))
+    if high == wide:
+        moves.append(lambda g: tuple(zip(*g, strict=True)))
+    for a in range(1, side):  # relabel: swap the digits a and a + 1
+        swap = {d: d for d in range(side + 1)} | {a: a + 1, a + 1: a}
+        moves.append(lambda g, swap=swap: tuple(tuple(swap[d] for d in row) for row in g))
+    return moves
+
+
+def test_sudoku_grids_up_to_symmetry_against_a_brute_force():
+    grids = latin_grids(4, 2, 2)
+    assert len(grids) == 288 == Sudoku.empty((2, 2)).count()
+    assert Sudoku.empty((2, 2)).count(unique=True) == grid_classes(grids, _square_moves())
+    # the whole validity-preserving group: 2 classes (the published figure)
+    assert Sudoku.essentially_different((2, 2)) == grid_classes(grids, _whole_moves(4, 2, 2)) == 2
+    # Latin squares of order 3 (boxes 1x3): one class; of order 2: one
+    for box in ((1, 3), (1, 2), (3, 1)):
+        side = box[0] * box[1]
+        want = grid_classes(latin_grids(side, *box), _whole_moves(side, *box))
+        assert Sudoku.essentially_different(box) == want == 1
+
+
+def test_a_sudoku_s_symmetries_keep_its_givens():
+    # a blank grid of square boxes has the square's 8; 2x3 boxes keep 4 of them
+    assert len(Sudoku.empty((2, 2)).symmetries()) == 7
+    assert len(Sudoku.empty((2, 3)).symmetries()) == 3
+    # givens symmetric under the half turn only
+    puzzle = Sudoku("1...\n....\n....\n...1")
+    assert len(puzzle.symmetries()) == 3  # the half turn and the two diagonal flips
+    grids = [g for g in latin_grids(4, 2, 2) if g[0][0] == 1 == g[3][3]]
+    kept = [m for m in _all_square_moves() if m(puzzle_grid(puzzle)) == puzzle_grid(puzzle)]
+    assert puzzle.count() == len(grids)
+    assert puzzle.count(unique=True) == grid_classes(grids, kept)
+    lopsided = Sudoku("12..\n....\n....\n....")
+    assert lopsided.symmetries() == []
+    with pytest.raises(ValueError, match="more than 10,000 elements"):
+        Sudoku.essentially_different((2, 3))
+
+
+def puzzle_grid(puzzle):
+    return tuple(map(tuple, puzzle.grid))
+
+
+def _all_square_moves():
+    turn, flip = _square_moves()
+    moves = []
+    for k in range(4):
+        moves.append(lambda x, k=k: _repeat(turn, k, x))
+        moves.append(lambda x, k=k: flip(_repeat(turn, k, x)))
+    return moves
+
+
+def _repeat(move, k, x):
+    for _ in range(k):
+        x = move(x)
+    return x
 
 
 # ---------------------------------------------------------------- bad input

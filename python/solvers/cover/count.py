@@ -13,7 +13,7 @@ from .._engine._deadline import Deadline
 from .._engine._run import RunKeywords, RunOptions
 from .methods import METHODS, SEARCH
 from .problem import ExactCover, core_problem
-from .symmetry import Perm, fixed_problem, free_item, group, restricted
+from .symmetry import Perm, entry_lists, fixed_problem, free_item, group, restricted
 
 __all__ = ["COUNT_METHODS", "count_covers", "plan_covers"]
 
@@ -133,7 +133,8 @@ def _orbits(
     """The covers of ``problem`` up to the group ``elements`` (the identity
     first): one search where an item's options lie in free orbits, else by
     Burnside's lemma, the mean of the covers each element fixes."""
-    left_out = free_item(problem, elements)
+    entries = entry_lists(problem)
+    left_out = free_item(problem, entries, elements)
     if left_out is not None:
         with clock.stated():
             fewer = restricted(problem, left_out)
@@ -142,7 +143,7 @@ def _orbits(
     small = opts.without("executor", "checkpoint", "progress")
     with clock.stated():
         for perm in elements[1:]:
-            fixed = fixed_problem(problem, perm)
+            fixed = fixed_problem(problem, entries, perm)
             if fixed is not None:
                 left = clock.remaining()
                 fixed_total += count_covers(fixed, method=method, options=small, timeout=left)

@@ -25,6 +25,7 @@ from .._engine import _validate
 from ..nqueens.placement import Placement
 from .model import Model, Stated
 from .pieces import board_symmetries
+from .symmetry import induced
 
 __all__ = ["MAX_N", "QueensCover"]
 
@@ -89,18 +90,11 @@ class QueensCover(Model[Placement]):
         if n == 1:
             return []  # one square: every line is the same cell
         square = [(i, j) for i in range(n) for j in range(n)]
-        cells_of: dict[str, list[tuple[int, int]]] = {}
+        cells_of: dict[Hashable, list[tuple[int, int]]] = {}
         for cell in square:
             for item in _option(*cell, n):
                 cells_of.setdefault(item, []).append(cell)
-        lines = {item: frozenset(cells) for item, cells in cells_of.items()}
-        named = {cells: item for item, cells in lines.items()}
-        found: list[dict[Hashable, Hashable]] = []
-        for images in board_symmetries(square):
-            found.append(
-                {item: named[frozenset(images[c] for c in cells)] for item, cells in lines.items()}
-            )
-        return found
+        return [induced(cells_of, images) for images in board_symmetries(square)]
 
     def _result(self, meanings: list[Any]) -> Placement:
         cols = [0] * self.n

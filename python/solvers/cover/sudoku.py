@@ -34,13 +34,14 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from .._engine import _validate
 from .._engine._draw import Drawn
-from . import pictures, sudoku_make
+from . import pictures, sudoku_make, sudoku_symmetry
 from .model import Model, Stated
+from .symmetry import maps_options
 
 __all__ = ["MAX_SIDE", "Sudoku"]
 
@@ -283,6 +284,44 @@ class Sudoku(Model["Sudoku"], Drawn):
         (True, True)
         """
         return sudoku_make.generate(cls.empty(box), seed, clues, symmetric, timeout)
+
+    @classmethod
+    def essentially_different(cls, box: Any = (2, 2), *, relabel: bool = True, **run: Any) -> int:
+        """The number of grids of boxes ``box`` up to the group that keeps
+        every grid a grid: permutations of the rows within a band of boxes,
+        of the bands, of the columns within a stack and of the stacks, the
+        transposition where boxes are square, and with ``relabel`` the
+        digits (:mod:`solvers.cover.sudoku_symmetry`).  ``run``: the run
+        options of :func:`~solvers.count_covers`.  The group may have at most
+        :data:`~solvers.cover.symmetry.MAX_GROUP` elements: 3,072 for side 4,
+        millions from side 6 on (refused).
+
+        >>> Sudoku.essentially_different((2, 2)), Sudoku.empty((2, 2)).count()
+        (2, 288)
+        """
+        blank = cls.empty(box)
+        high, wide = blank.box
+        moves = sudoku_symmetry.whole_group(
+            blank.side, high, wide, _validate.flag(relabel, "relabel")
+        )
+        return blank.count(symmetries=moves, **run)
+
+    def symmetries(self) -> list[dict[Hashable, Hashable]]:
+        """The grid's symmetries of the square (turns and flips that keep
+        the boxes whole) that map the given digits onto themselves: all 8
+        for a blank grid of square boxes.  ``count(unique=True)`` counts up
+        to them.
+
+        >>> Sudoku.empty((2, 2)).count(unique=True)   # 288 grids
+        39
+        """
+        problem = self.exact_cover()
+        high, wide = self.box
+        return [
+            items
+            for items in sudoku_symmetry.grid_symmetries(self.side, high, wide)
+            if maps_options(problem, items)
+        ]
 
     @property
     def side(self) -> int:

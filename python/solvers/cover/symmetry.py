@@ -27,10 +27,10 @@ option indices (:func:`is_canonical`).
 >>> both = group(problem, [{"a": "b", "b": "a", "x": "y", "y": "x"}])
 >>> both
 ((0, 1, 2, 3), (1, 0, 3, 2))
->>> fixed_problem(problem, both[1]).options
+>>> fixed_problem(problem, entry_lists(problem), both[1]).options
 (('a', 'x', 'b', 'y'), ('a', 'x', 'b', 'y'))
 >>> swap = group(problem, [{"a": "b", "b": "a"}])
->>> swap, fixed_problem(problem, swap[1])
+>>> swap, fixed_problem(problem, entry_lists(problem), swap[1])
 (((0, 1, 2, 3), (3, 2, 1, 0)), None)
 >>> is_canonical((0, 1), swap), is_canonical((2, 3), swap)
 (True, False)
@@ -47,9 +47,11 @@ from .problem import ExactCover, _assembled
 
 __all__ = [
     "MAX_GROUP",
+    "entry_lists",
     "fixed_problem",
     "free_item",
     "group",
+    "induced",
     "is_canonical",
     "maps_options",
     "restricted",
@@ -99,19 +101,29 @@ def _item_perm(problem: ExactCover, given: Any, g: int) -> list[int]:
     return perm
 
 
-def _entries(problem: ExactCover, k: int) -> tuple[tuple[int, int], ...]:
-    """Option ``k`` as ``(item number, colour number)`` pairs."""
-    a, b = problem._starts[k], problem._starts[k + 1]
-    return tuple(zip(problem._items[a:b], problem._colors[a:b], strict=True))
+#: Every option as ``(item number, colour number)`` pairs.
+Entries = list[tuple[tuple[int, int], ...]]
+
+
+def entry_lists(problem: ExactCover) -> Entries:
+    """Every option of ``problem`` as ``(item number, colour number)``
+    pairs (made once for all the elements of a group)."""
+    starts, items, colours = problem._starts, problem._items, problem._colors
+    pairs = list(zip(items, colours, strict=True))
+    return [tuple(pairs[a:b]) for a, b in zip(starts, starts[1:], strict=False)]
 
 
 def _option_perm(
-    problem: ExactCover, items: list[int], g: int, where: dict[frozenset[Any], int]
+    problem: ExactCover,
+    entries: Entries,
+    items: list[int],
+    g: int,
+    where: dict[frozenset[Any], int],
 ) -> Perm:
     """The permutation of the options that item permutation ``items`` makes."""
     perm = []
-    for k in range(len(problem)):
-        image = frozenset((items[i], c) for i, c in _entries(problem, k))
+    for k, option in enumerate(entries):
+        image = frozenset((items[i], c) for i, c in option)
         found = where.get(image)
         if found is None:
             names = problem.items
@@ -125,11 +137,11 @@ def _option_perm(
     return tuple(perm)
 
 
-def _where(problem: ExactCover) -> dict[frozenset[Any], int]:
+def _where(entries: Entries) -> dict[frozenset[Any], int]:
     """Each option's index, found by its entries (distinct options checked)."""
     where: dict[frozenset[Any], int] = {}
-    for k in range(len(problem)):
-        key = frozenset(_entries(problem, k))
+    for k, option in enumerate(entries):
+        key = frozenset(option)
         if key in where:
             raise ValueError(
                 f"options {where[key]} and {k} are the same option: symmetries= needs "
@@ -142,12 +154,10 @@ def _where(problem: ExactCover) -> dict[frozenset[Any], int]:
 def maps_options(problem: ExactCover, symmetry: Mapping[Any, Any]) -> bool:
     """Whether the item permutation ``symmetry`` maps every option of
     ``problem`` onto an option (what a model asks of its candidates)."""
-    where = _where(problem)
+    entries = entry_lists(problem)
+    where = _where(entries)
     items = _item_perm(problem, symmetry, 0)
-    return all(
-        frozenset((items[i], c) for i, c in _entries(problem, k)) in where
-        for k in range(len(problem))
-    )
+    return all(frozenset((items[i], c) for i, c in option) in where for option in entries)
 
 
 def group(problem: ExactCover, symmetries: Any) -> tuple[Perm, ...]:
@@ -162,9 +172,10 @@ def group(problem: ExactCover, symmetries: Any) -> tuple[Perm, ...]:
             "(give a list of them: symmetries=[...])"
         )
     given = list(_validate.iterable(symmetries, "symmetries", "an iterable of mappings"))
-    where = _where(problem)
+    entries = entry_lists(problem)
+    where = _where(entries)
     generators = [
-        _option_perm(problem, _item_perm(problem, perm, g), g, where)
+        _option_perm(problem, entries, _item_perm(problem, perm, g), g, where)
         for g, perm in enumerate(given)
     ]
     identity = tuple(range(len(problem)))
@@ -187,11 +198,11 @@ def group(problem: ExactCover, symmetries: Any) -> tuple[Perm, ...]:
     return tuple(elements)
 
 
-def fixed_problem(problem: ExactCover, perm: Perm) -> ExactCover | None:
+def fixed_problem(problem: ExactCover, entries: Entries, perm: Perm) -> ExactCover | None:
     """The problem whose covers are the covers of ``problem`` that ``perm``
     fixes: an option for each cycle of ``perm`` whose options may all be in
-    one cover, holding their items (a colour shared once); ``None`` when no
-    cycle may."""
+    one cover, holding their items (a colour shared once); ``None`` when
+    those cycles leave a primary item uncovered (no cover is fixed)."""
     n_primary = len(problem.primary)
     starts, items, colours = array("I", [0]), array("I"), array("I")
     seen = [False] * len(perm)
@@ -203,7 +214,7 @@ def fixed_problem(problem: ExactCover, perm: Perm) -> ExactCover | None:
         k = first
         while not seen[k]:
             seen[k] = True
-            for i, c in _entries(problem, k):
+            for i, c in entries[k]:
                 if i in merged and (i < n_primary or c == 0 or merged[i] != c):
                     fits = False  # two options of the cycle clash on item i
                 merged[i] = c
@@ -213,13 +224,13 @@ def fixed_problem(problem: ExactCover, perm: Perm) -> ExactCover | None:
                 items.append(i)
                 colours.append(merged[i])
             starts.append(len(items))
-    if len(starts) == 1:
-        return None
+    if len(set(items[i] for i in range(len(items))) & set(range(n_primary))) < n_primary:
+        return None  # a primary item in no cycle that fits: no cover is fixed
     numbered = (starts, items, colours, problem._palette)
     return _assembled(None, problem._primary, problem._secondary, problem._colored, numbered)
 
 
-def free_item(problem: ExactCover, elements: Sequence[Perm]) -> list[int] | None:
+def free_item(problem: ExactCover, entries: Entries, elements: Sequence[Perm]) -> list[int] | None:
     """The options to leave out so that the problem's covers are one for
     each class: those of a primary item that every element fixes and whose
     options no element but the identity fixes, all but the first of each
@@ -229,8 +240,8 @@ def free_item(problem: ExactCover, elements: Sequence[Perm]) -> list[int] | None
         return None
     n_primary = len(problem.primary)
     holding: list[list[int]] = [[] for _ in range(n_primary)]
-    for k in range(len(problem)):
-        for i, _ in _entries(problem, k):
+    for k, option in enumerate(entries):
+        for i, _ in option:
             if i < n_primary:
                 holding[i].append(k)
     moving = elements[1:]
@@ -262,6 +273,31 @@ def restricted(problem: ExactCover, left_out: Iterable[int]) -> ExactCover:
             starts.append(len(items))
     numbered = (starts, items, colours, problem._palette)
     return _assembled(None, problem._primary, problem._secondary, problem._colored, numbered)
+
+
+def induced(
+    holding: Mapping[Hashable, Iterable[Any]], move: Mapping[Any, Any]
+) -> dict[Hashable, Hashable]:
+    """The item permutation a model's symmetry makes: ``holding`` gives each
+    item's options by what they mean (a queen's square, a Sudoku's cell and
+    digit), ``move`` moves those meanings, and each item goes to the item
+    whose options are the moved ones.
+
+    >>> lines = {"row": [(0, 0), (0, 1)], "col": [(0, 0), (1, 0)]}
+    >>> induced(lines, {(0, 0): (0, 0), (0, 1): (1, 0), (1, 0): (0, 1)})
+    {'row': 'col', 'col': 'row'}
+    """
+    sets = {item: frozenset(meanings) for item, meanings in holding.items()}
+    # Items that hold the same options (a Latin square's rows are its boxes)
+    # are interchangeable: the k-th of them goes to the k-th of the image's.
+    named: dict[frozenset[Hashable], list[Hashable]] = {}
+    for item, meanings in sets.items():
+        named.setdefault(meanings, []).append(item)
+    images: dict[Hashable, Hashable] = {}
+    for same in named.values():
+        image = named[frozenset(move[m] for m in sets[same[0]])]
+        images.update(zip(same, image, strict=True))
+    return images
 
 
 def is_canonical(cover: Sequence[int], elements: Iterable[Perm]) -> bool:
