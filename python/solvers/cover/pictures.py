@@ -19,7 +19,7 @@ a picture is made again byte for byte.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from .._engine import _draw
@@ -70,6 +70,8 @@ GRID = "#a0a0a0"
 #: A Sudoku's given digits, and the digits a solution filled in.
 GIVEN = "#111111"
 SOLVED = "#1f4e9e"
+#: The shade of a variant's marked cells (its diagonals, its extra regions).
+MARKED = "#e8e8e8"
 
 #: The letters a tiling's text uses when it cannot use the pieces' names.
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -117,17 +119,30 @@ def sudoku_svg(
     title: str,
     *,
     cell: float | None = None,
+    regions: Sequence[int] | None = None,
+    marked: Collection[Cell] = (),
 ) -> str:
-    """The grid drawn: thin lines between cells, thick ones between boxes,
-    given digits in :data:`GIVEN`, filled-in ones in :data:`SOLVED`."""
+    """The grid drawn: thin lines between cells, thick ones between boxes
+    (or between the jigsaw ``regions``, a region number per cell in reading
+    order), the ``marked`` cells (a variant's diagonals and extra regions)
+    shaded, given digits in :data:`GIVEN`, filled-in ones in :data:`SOLVED`."""
     side = len(grid)
     size = _draw.cell_size(side, side, cell)
     whole = side * size
     thick, thin = max(1.0, size * 0.08), max(0.5, size * 0.025)
     parts = _draw.svg_head(whole, whole, title, "grid", _draw.MISSING)
+    if marked:
+        parts.append(f'<g class="marked" fill="{MARKED}">')
+        parts += [
+            f'<rect x="{fmt(c * size)}" y="{fmt(r * size)}" width="{fmt(size)}" '
+            f'height="{fmt(size)}"/>'
+            for r, c in sorted(marked)
+        ]
+        parts.append("</g>")
+    wide, high = (side, side) if regions is not None else (box[1], box[0])
     thin_lines = [
-        *(f"M{fmt(k * size)} 0V{fmt(whole)}" for k in range(1, side) if k % box[1]),
-        *(f"M0 {fmt(k * size)}H{fmt(whole)}" for k in range(1, side) if k % box[0]),
+        *(f"M{fmt(k * size)} 0V{fmt(whole)}" for k in range(1, side) if k % wide),
+        *(f"M0 {fmt(k * size)}H{fmt(whole)}" for k in range(1, side) if k % high),
     ]
     if thin_lines:
         parts.append(
@@ -135,9 +150,19 @@ def sudoku_svg(
             f'stroke-width="{fmt(thin)}" fill="none"/>'
         )
     thick_lines = [
-        *(f"M{fmt(k * size)} 0V{fmt(whole)}" for k in range(0, side + 1, box[1])),
-        *(f"M0 {fmt(k * size)}H{fmt(whole)}" for k in range(0, side + 1, box[0])),
+        *(f"M{fmt(k * size)} 0V{fmt(whole)}" for k in range(0, side + 1, wide)),
+        *(f"M0 {fmt(k * size)}H{fmt(whole)}" for k in range(0, side + 1, high)),
     ]
+    if regions is not None:  # a segment wherever two neighbours' regions differ
+        for r in range(side):
+            for c in range(side):
+                here = regions[r * side + c]
+                if c + 1 < side and regions[r * side + c + 1] != here:
+                    x = fmt((c + 1) * size)
+                    thick_lines.append(f"M{x} {fmt(r * size)}V{fmt((r + 1) * size)}")
+                if r + 1 < side and regions[(r + 1) * side + c] != here:
+                    y = fmt((r + 1) * size)
+                    thick_lines.append(f"M{fmt(c * size)} {y}H{fmt((c + 1) * size)}")
     parts.append(
         f'<path class="boxes" d="{"".join(thick_lines)}" stroke="{BORDER}" '
         f'stroke-width="{fmt(2 * thick)}" stroke-linecap="square" fill="none"/>'

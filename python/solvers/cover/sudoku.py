@@ -33,166 +33,21 @@ cell and digit the givens allow, a given cell having its digit only.
 from __future__ import annotations
 
 import functools
-import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from .._engine import _validate
 from .._engine._draw import Drawn
 from . import pictures, sudoku_make, sudoku_symmetry
 from .model import Model, Stated
+from .sudoku_reading import Grid, Typed, _box, _check, _from_rows, _from_string, _shape
+from .sudoku_units import Units
 from .symmetry import maps_options
 
 __all__ = ["MAX_SIDE", "Sudoku"]
 
 #: The largest side of a grid (its options grow as the cube of the side).
 MAX_SIDE = 64
-
-#: The characters of a puzzle's string that stand for a blank cell.
-BLANKS = ".0_"
-#: Drawing characters a puzzle's string may hold between cells (ignored).
-DECORATION = "|+-"
-
-Grid = tuple[tuple[int, ...], ...]
-
-#: Where each cell given as a character was typed: ``(row, col)`` to the
-#: character and its place in the text ("line 1, column 3"), so that an
-#: error can name what was typed rather than the number it stands for.
-Typed = dict[tuple[int, int], tuple[str, str]]
-
-
-def symbols(side: int) -> str:
-    """The symbols of a grid of ``side``, in words.
-
-    >>> symbols(4), symbols(9), symbols(10), symbols(16)
-    ('1-4', '1-9', '1-9 and A', '1-9 and A-G')
-    """
-    digits = f"1-{min(side, 9)}" if side > 1 else "1"
-    if side <= 9:
-        return digits
-    last = pictures.SYMBOLS[min(side, len(pictures.SYMBOLS)) - 1]
-    return f"{digits} and {'A' if last == 'A' else f'A-{last}'}"
-
-
-def _shape(box: Any) -> tuple[int, int]:
-    """A box shape ``(rows, cols)`` given as a pair or as text ``"RxC"``."""
-    if isinstance(box, str):
-        parts = box.lower().split("x")
-        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-            raise ValueError(f"box must be written RxC (like 2x3), got {box!r}")
-        high, wide = int(parts[0]), int(parts[1])
-        if high < 1 or wide < 1:
-            raise ValueError(f"box {box!r} must be at least 1x1")
-        return high, wide
-    high, wide = _validate.items(box, 2, "box", "a (rows, cols) pair or 'RxC'")
-    return _validate.positive(high, "box rows"), _validate.positive(wide, "box cols")
-
-
-def _box(box: Any, side: int) -> tuple[int, int]:
-    """The box shape ``(rows, cols)`` for a grid of ``side``: as given (a
-    pair, or text ``"RxC"``), else the most nearly square shape, its rows
-    fewer (a 6 x 6 grid has boxes 2 high and 3 wide)."""
-    if box is None:
-        high = max(d for d in range(1, math.isqrt(side) + 1) if side % d == 0)
-        return high, side // high
-    high, wide = _shape(box)
-    if high * wide != side:
-        raise ValueError(
-            f"box {high}x{wide} does not fit a grid of side {side}: its rows times its "
-            f"columns must be {side}"
-        )
-    return high, wide
-
-
-def _digit(char: str, where: str) -> int:
-    if char in BLANKS:
-        return 0
-    if char.isascii() and char.isalnum():
-        return int(char, 36)
-    raise ValueError(
-        f"{where}: unexpected {char!r} (digits 1-9 then letters A-Z, "
-        f"{', '.join(BLANKS)} for a blank; spaces and {DECORATION} are ignored)"
-    )
-
-
-def _from_string(text: str, typed: Typed) -> list[list[int]]:
-    cells = []
-    places = []
-    for number, line in enumerate(text.lstrip("\ufeff").splitlines() or [""], start=1):
-        for column, char in enumerate(line, start=1):
-            if not char.isspace() and char not in DECORATION:
-                where = f"line {number}, column {column}"
-                cells.append(_digit(char, where))
-                places.append((char, where))
-    side = math.isqrt(len(cells))
-    if not cells or side * side != len(cells):
-        raise ValueError(
-            f"a Sudoku has side x side cells; this one has {len(cells)} (not a square number)"
-        )
-    for k, place in enumerate(places):
-        typed[divmod(k, side)] = place
-    return [cells[r * side : (r + 1) * side] for r in range(side)]
-
-
-def _from_rows(rows: Any, typed: Typed) -> list[list[int]]:
-    given = list(_validate.iterable(rows, "puzzle", "a str or a list of rows"))
-    grid = []
-    for r, row in enumerate(given):
-        if isinstance(row, str):
-            grid.append([_digit(ch, f"row {r}, column {c}") for c, ch in enumerate(row)])
-            for c, ch in enumerate(row):
-                typed[r, c] = ch, f"row {r}, column {c}"
-            continue
-        values = _validate.iterable(row, f"row {r}", "a list of digits (0 or None for a blank)")
-        grid.append(
-            [
-                0 if d is None else _validate.integer(d, f"row {r}, column {c}")
-                for c, d in enumerate(values)
-            ]
-        )
-    side = len(grid)
-    for r, row in enumerate(grid):
-        if len(row) != side:
-            raise ValueError(
-                f"a Sudoku is square: it has {side} rows, row {r} has {len(row)} cells"
-            )
-    return grid
-
-
-def _check(grid: list[list[int]], box: tuple[int, int], typed: Typed | None = None) -> None:
-    """Every digit in range, none twice in a row, column or box.  A digit
-    out of range that was typed as a character (``typed``) is named as typed."""
-    side = len(grid)
-    for r, row in enumerate(grid):
-        for c, d in enumerate(row):
-            if not 0 <= d <= side and typed and (r, c) in typed:
-                char, where = typed[r, c]
-                raise ValueError(
-                    f"{where}: {char!r} is not a symbol of a {side} x {side} Sudoku: its "
-                    f"symbols are {symbols(side)} ({', '.join(BLANKS)} for a blank)"
-                )
-            if not 0 <= d <= side:
-                raise ValueError(
-                    f"cell ({r}, {c}) holds {d}: the digits of a side-{side} grid are 1 to {side} "
-                    "(0 for a blank)"
-                )
-    high, wide = box
-    units: dict[str, Callable[[int, int], int]] = {
-        "row": lambda r, c: r,
-        "column": lambda r, c: c,
-        "box": lambda r, c: (r // high) * (side // wide) + c // wide,
-    }
-    for unit, which in units.items():
-        seen: dict[tuple[int, int], tuple[int, int]] = {}
-        for r, row in enumerate(grid):
-            for c, d in enumerate(row):
-                if d:
-                    key = (which(r, c), d)
-                    if key in seen:
-                        raise ValueError(
-                            f"{unit} {key[0]} holds {d} twice: in cells {seen[key]} and {(r, c)}"
-                        )
-                    seen[key] = (r, c)
 
 
 class Sudoku(Model["Sudoku"], Drawn):
@@ -206,19 +61,39 @@ class Sudoku(Model["Sudoku"], Drawn):
     ``"RxC"``; by default the most nearly square shape, fewer rows than
     columns (2x3 for side 6), 1 x n for a prime side (a Latin square).
 
+    Variants, as constraints beside the rows and columns
+    (:mod:`~solvers.cover.sudoku_units`): ``regions``, a drawing of the
+    grid with one character per cell, the same for the cells of one jigsaw
+    region, replaces the boxes; ``diagonals=True`` has both diagonals hold
+    every digit once (X-Sudoku); ``extra``, groups of cells that hold each
+    digit at most once (exactly once where a group has ``n`` cells: a
+    windoku's windows).
+
     :meth:`count`, :meth:`solutions`, :meth:`find`, :meth:`is_unique` and
     :meth:`exact_cover` come from the exact-cover functions; :meth:`solve`
     is the first solution.  Solutions are grids too, remembering which
     digits were given (drawn darker in :meth:`to_svg`).
+
+    >>> Sudoku("." * 16, diagonals=True).count()   # 4x4 X-Sudoku grids
+    48
     """
 
-    __slots__ = ("box", "given", "grid")
+    __slots__ = ("box", "given", "grid", "units")
 
     grid: Grid
     given: tuple[tuple[bool, ...], ...]
     box: tuple[int, int]
+    units: Units
 
-    def __init__(self, puzzle: Any, *, box: Any = None) -> None:
+    def __init__(
+        self,
+        puzzle: Any,
+        *,
+        box: Any = None,
+        regions: Any = None,
+        diagonals: bool = False,
+        extra: Any = (),
+    ) -> None:
         typed: Typed = {}
         grid = _from_string(puzzle, typed) if isinstance(puzzle, str) else _from_rows(puzzle, typed)
         side = len(grid)
@@ -226,22 +101,28 @@ class Sudoku(Model["Sudoku"], Drawn):
             raise ValueError("a Sudoku needs at least one cell")
         if side > MAX_SIDE:
             raise ValueError(f"a Sudoku may have a side of at most {MAX_SIDE}, this one has {side}")
+        if regions is not None and box is not None:
+            raise ValueError(
+                "give box= or regions= (jigsaw regions in place of the boxes), not both"
+            )
         shape = _box(box, side)
-        _check(grid, shape, typed)
+        units = Units.of(side, shape, regions=regions, diagonals=diagonals, extra=extra)
+        _check(grid, units, typed)
         given = tuple(tuple(d != 0 for d in row) for row in grid)
-        self._set(tuple(map(tuple, grid)), given, shape)
+        self._set(tuple(map(tuple, grid)), given, units)
 
-    def _set(self, grid: Grid, given: tuple[tuple[bool, ...], ...], box: tuple[int, int]) -> None:
+    def _set(self, grid: Grid, given: tuple[tuple[bool, ...], ...], units: Units) -> None:
         object.__setattr__(self, "grid", grid)
         object.__setattr__(self, "given", given)
-        object.__setattr__(self, "box", box)
+        object.__setattr__(self, "box", units.box)
+        object.__setattr__(self, "units", units)
 
     @classmethod
-    def _of(cls, grid: list[list[int]], box: tuple[int, int]) -> Sudoku:
+    def _of(cls, grid: list[list[int]], units: Units) -> Sudoku:
         """A grid known to be valid (the generator's, a solution with clues
         taken away): not read and checked again."""
         made = cls.__new__(cls)
-        made._set(tuple(map(tuple, grid)), tuple(tuple(map(bool, row)) for row in grid), box)
+        made._set(tuple(map(tuple, grid)), tuple(tuple(map(bool, row)) for row in grid), units)
         return made
 
     def __setattr__(self, key: str, value: Any) -> None:
@@ -308,7 +189,7 @@ class Sudoku(Model["Sudoku"], Drawn):
 
     def symmetries(self) -> list[dict[Hashable, Hashable]]:
         """The grid's symmetries of the square (turns and flips that keep
-        the boxes whole) that map the given digits onto themselves: all 8
+        the boxes, or the variant's units, whole) that map the given digits onto themselves: all 8
         for a blank grid of square boxes.  ``count(unique=True)`` counts up
         to them.
 
@@ -316,10 +197,9 @@ class Sudoku(Model["Sudoku"], Drawn):
         39
         """
         problem = self.exact_cover()
-        high, wide = self.box
         return [
             items
-            for items in sudoku_symmetry.grid_symmetries(self.side, high, wide)
+            for items in sudoku_symmetry.grid_symmetries(self.units)
             if maps_options(problem, items)
         ]
 
@@ -334,11 +214,11 @@ class Sudoku(Model["Sudoku"], Drawn):
 
     def verify(self) -> bool:
         """Whether the grid is a solved Sudoku: every cell filled, each digit
-        once in every row, column and box."""
+        once in every row, column and box (and the variant's units)."""
         if self.blanks:
             return False
         try:
-            _check([list(row) for row in self.grid], self.box)
+            _check([list(row) for row in self.grid], self.units)
         except ValueError:
             return False
         return True
@@ -348,6 +228,8 @@ class Sudoku(Model["Sudoku"], Drawn):
         return self.find(deterministic=True, threads=1, timeout=timeout)
 
     def _state(self) -> Stated:
+        if not self.units.plain:
+            return _variant_state(self.grid, self.units)
         side = self.side
         high, wide = self.box
         named, primary = _items(side, high, wide)
@@ -383,19 +265,19 @@ class Sudoku(Model["Sudoku"], Drawn):
         for r, c, d in meanings:
             grid[r][c] = d
         solved = object.__new__(Sudoku)
-        solved._set(tuple(map(tuple, grid)), self.given, self.box)
+        solved._set(tuple(map(tuple, grid)), self.given, self.units)
         return solved
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sudoku):
-            return (self.grid, self.box, self.given) == (other.grid, other.box, other.given)
+            return (self.grid, self.units, self.given) == (other.grid, other.units, other.given)
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((self.grid, self.box, self.given))
+        return hash((self.grid, self.units, self.given))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_sudoku, (self.grid, self.given, self.box))
+        return (_sudoku, (self.grid, self.given, self.box, self.units.keywords()))
 
     def __repr__(self) -> str:
         side = self.side
@@ -404,21 +286,65 @@ class Sudoku(Model["Sudoku"], Drawn):
                 f"<Sudoku {side}x{side}, boxes {self.box[0]}x{self.box[1]}, {self.blanks} blanks>"
             )
         cells = "".join(pictures.symbol(d, side) for row in self.grid for d in row)
-        return f"Sudoku({cells!r}, box={self.box})"
+        variant = "".join(f", {key}={value!r}" for key, value in self.units.keywords().items())
+        shape = "" if self.units.regions is not None else f", box={self.box}"
+        return f"Sudoku({cells!r}{shape}{variant})"
 
     def __str__(self) -> str:
-        return pictures.sudoku_text(self.grid, self.box)
+        jigsaw = self.units.regions is not None  # no box lines: the regions are not boxes
+        return pictures.sudoku_text(self.grid, (self.side, self.side) if jigsaw else self.box)
 
     def to_svg(self, *, cell: float | None = None) -> str:
-        """The grid as an SVG picture: given digits dark, filled-in ones blue."""
-        return pictures.sudoku_svg(self.grid, self.given, self.box, repr(self), cell=cell)
+        """The grid as an SVG picture: given digits dark, filled-in ones
+        blue, jigsaw regions outlined, diagonals and extra regions shaded."""
+        units = self.units
+        marked = {(r, c) for r in range(self.side) for c in range(self.side) if units.marked(r, c)}
+        return pictures.sudoku_svg(
+            self.grid,
+            self.given,
+            self.box,
+            repr(self),
+            cell=cell,
+            regions=units.regions,
+            marked=marked,
+        )
 
 
-def _sudoku(grid: Grid, given: Sequence[Sequence[bool]], box: tuple[int, int]) -> Sudoku:
+def _sudoku(
+    grid: Grid,
+    given: Sequence[Sequence[bool]],
+    box: tuple[int, int],
+    variant: dict[str, Any] | None = None,
+) -> Sudoku:
     """A pickled :class:`Sudoku` back (checked again)."""
-    sudoku = Sudoku([list(row) for row in grid], box=box)
-    sudoku._set(sudoku.grid, tuple(map(tuple, given)), sudoku.box)
+    variant = variant or {}
+    shape = None if "regions" in variant else box
+    sudoku = Sudoku([list(row) for row in grid], box=shape, **variant)
+    sudoku._set(sudoku.grid, tuple(map(tuple, given)), sudoku.units)
     return sudoku
+
+
+def _variant_state(grid: Grid, units: Units) -> Stated:
+    """The options of a variant's grid: a cell's digit covers its cell, row
+    and column and each of its units, and is an option unless a given digit
+    of one of those already holds it."""
+    side = len(grid)
+    cells = [(r, c) for r in range(side) for c in range(side)]
+    unit_of = {cell: [("r", cell[0]), ("c", cell[1]), *units.units_of(*cell)] for cell in cells}
+    taken: set[tuple[str, int, int]] = set()
+    for r, c in cells:
+        if grid[r][c]:
+            taken.update((kind, k, grid[r][c]) for kind, k in unit_of[r, c])
+    options, meanings = [], []
+    for r, c in cells:
+        digits = [grid[r][c]] if grid[r][c] else range(1, side + 1)
+        for d in digits:
+            if grid[r][c] or not any((kind, k, d) in taken for kind, k in unit_of[r, c]):
+                options.append((f"p{r}_{c}", f"r{r}_{d}", f"c{c}_{d}", *units.items_of(r, c, d)))
+                meanings.append((r, c, d))
+    named_cells = [f"p{r}_{c}" for r, c in cells]
+    lines = [f"{kind}{i}_{d}" for kind in "rc" for i in range(side) for d in range(1, side + 1)]
+    return options, meanings, [*named_cells, *lines, *units.primary(side)], units.secondary(side)
 
 
 #: Each digit's option in each cell, ``[r][c][d - 1]``.

@@ -14,7 +14,8 @@ from itertools import islice
 
 from ..cli import _options as opt
 from .pictures import SYMBOLS, symbol
-from .sudoku import BLANKS, DECORATION, Sudoku
+from .sudoku import Sudoku
+from .sudoku_reading import BLANKS, DECORATION
 
 HELP = "Sudoku of any box shape: solve (default), --count, --unique, or --list them"
 

@@ -61,13 +61,13 @@ def generate(empty: Sudoku, seed: Any, clues: Any, symmetric: Any, timeout: Any)
         for i, j in group:
             grid[i][j] = 0
         with clock.stated():
-            unique = _unique(type(empty)._of(grid, empty.box), clock)
+            unique = _unique(type(empty)._of(grid, empty.units), clock)
         if unique:
             left -= len(group)
         else:
             for (i, j), d in zip(group, kept, strict=True):
                 grid[i][j] = d
-    return type(empty)._of(grid, empty.box)
+    return type(empty)._of(grid, empty.units)
 
 
 def _full_grid(empty: Sudoku, rng: random.Random, clock: Deadline) -> tuple[tuple[int, ...], ...]:

@@ -23,6 +23,7 @@ import functools
 from collections.abc import Hashable, Iterator
 
 from .pieces import board_symmetries
+from .sudoku_units import Units
 from .symmetry import induced
 
 __all__ = ["grid_symmetries", "whole_group"]
@@ -32,24 +33,24 @@ Meaning = tuple[int, int, int]
 
 
 @functools.lru_cache(maxsize=8)
-def _holding(side: int, high: int, wide: int) -> dict[Hashable, tuple[Meaning, ...]]:
+def _holding(units: Units) -> dict[Hashable, tuple[Meaning, ...]]:
     """Each item's options in the blank grid, as ``(row, col, digit)``."""
-    per_row = side // wide
+    side = units.side
     holding: dict[Hashable, list[Meaning]] = {}
     for r in range(side):
         for c in range(side):
-            b = (r // high) * per_row + c // wide
             for d in range(1, side + 1):
-                for item in (f"p{r}_{c}", f"r{r}_{d}", f"c{c}_{d}", f"b{b}_{d}"):
+                for item in (f"p{r}_{c}", f"r{r}_{d}", f"c{c}_{d}", *units.items_of(r, c, d)):
                     holding.setdefault(item, []).append((r, c, d))
     return {item: tuple(meanings) for item, meanings in holding.items()}
 
 
 def _moved(
-    side: int, high: int, wide: int, cells: dict[Cell, Cell], digits: dict[int, int] | None = None
+    units: Units, cells: dict[Cell, Cell], digits: dict[int, int] | None = None
 ) -> dict[Hashable, Hashable] | None:
     """The item permutation of a move of the cells and digits (``None``
-    where it breaks a box)."""
+    where it breaks a unit)."""
+    side = units.side
     digits = digits or {d: d for d in range(1, side + 1)}
     move = {
         (r, c, d): (*cells[(r, c)], digits[d])
@@ -58,17 +59,17 @@ def _moved(
         for d in range(1, side + 1)
     }
     try:
-        return induced(_holding(side, high, wide), move)
+        return induced(_holding(units), move)
     except KeyError:
         return None
 
 
-def grid_symmetries(side: int, high: int, wide: int) -> list[dict[Hashable, Hashable]]:
-    """The symmetries of the square (turns and flips) that keep the boxes
-    whole, other than the identity: all 8 where boxes are square, the half
-    turn and the two flips where they are not."""
-    square = [(r, c) for r in range(side) for c in range(side)]
-    found = [_moved(side, high, wide, images) for images in board_symmetries(square)]
+def grid_symmetries(units: Units) -> list[dict[Hashable, Hashable]]:
+    """The symmetries of the square (turns and flips) that keep the units
+    whole, other than the identity: for boxes, all 8 where they are square,
+    the half turn and the two flips where they are not."""
+    square = [(r, c) for r in range(units.side) for c in range(units.side)]
+    found = [_moved(units, images) for images in board_symmetries(square)]
     return [items for items in found if items is not None]
 
 
@@ -94,21 +95,22 @@ def whole_group(side: int, high: int, wide: int, relabel: bool) -> list[dict[Has
     ``high x wide``: the lines within bands and stacks, the bands and
     stacks, the transposition of square boxes, and with ``relabel`` the
     digits."""
+    units = Units(side, (high, wide))
     bands, stacks = side // high, side // wide
     generators = []
     for rows in _lines(bands, high):
         cells = {(r, c): (rows[r], c) for r in range(side) for c in range(side)}
-        generators.append(_moved(side, high, wide, cells))
+        generators.append(_moved(units, cells))
     for cols in _lines(stacks, wide):
         cells = {(r, c): (r, cols[c]) for r in range(side) for c in range(side)}
-        generators.append(_moved(side, high, wide, cells))
+        generators.append(_moved(units, cells))
     if high == wide:
         cells = {(r, c): (c, r) for r in range(side) for c in range(side)}
-        generators.append(_moved(side, high, wide, cells))
+        generators.append(_moved(units, cells))
     if relabel and side >= 2:
         same = {(r, c): (r, c) for r in range(side) for c in range(side)}
         swap = {d: d for d in range(1, side + 1)} | {1: 2, 2: 1}
         cycle = {d: d % side + 1 for d in range(1, side + 1)}
-        generators += [_moved(side, high, wide, same, swap), _moved(side, high, wide, same, cycle)]
+        generators += [_moved(units, same, swap), _moved(units, same, cycle)]
     assert all(items is not None for items in generators)
     return [items for items in generators if items is not None]
