@@ -218,6 +218,13 @@ def test_tiling_takes_count_as_cover_and_sudoku_do(capsys):
     assert err.endswith("error: argument --find: not allowed with argument --count\n")
 
 
+def test_tiling_counts_and_lists_up_to_the_board_s_symmetries(capsys):
+    assert run(capsys, "tiling", "3x20", "--unique") == (0, "2\n", "")
+    code, out, _ = run(capsys, "tiling", "3x20", "--unique", "--list", "5")
+    assert code == 0 and len(out.splitlines()) == 2
+    assert "--unique" in error_line(capsys, 2, "tiling", "3x20", "--find", "--unique")
+
+
 def test_tiling_errors_spell_the_options(capsys):
     line = error_line(capsys, 2, "tiling", "5x5")
     assert "(give --each any to use pieces any number of times)" in line

@@ -5,6 +5,7 @@ Owns the command's options and its run: count (the default), --find one
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import sys
 import textwrap
@@ -28,6 +29,7 @@ DESCRIPTION = textwrap.fill(
 EXAMPLES = """\
     solvers tiling 3x20               # 8: the pentominoes in a 3 x 20 box
     solvers tiling 6x10 --find        # one pentomino tiling, drawn in letters
+    solvers tiling 6x10 --unique      # 2339: up to the box's symmetries
     solvers tiling 6x10 --find --deterministic --svg box.svg
     solvers tiling 8x8 --pieces domino --each any --method memo   # 12988816
     solvers tiling examples/frame.txt --pieces tetrominoes --each any --list 5
@@ -65,6 +67,11 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     mode.add_argument("--count", action="store_true", help="count the tilings (the default)")
     mode.add_argument("--find", action="store_true", help="find one tiling and draw it")
     mode.add_argument("--list", type=int, metavar="K", help="print the first K tilings, one a line")
+    parser.add_argument(
+        "--unique",
+        action="store_true",
+        help="count or list the tilings up to the board's symmetries (6x10: 2339)",
+    )
     opt.add_method(
         parser,
         ("auto", "search", "memo"),
@@ -128,7 +135,7 @@ def _placed(tiling: Tiling) -> list[list[object]]:
 def run(args: argparse.Namespace) -> int:
     puzzle = _puzzle(args)
     if args.find:
-        opt.refuse("--find", opt.given(args, "--method", "--progress"))
+        opt.refuse("--find", opt.given(args, "--method", "--progress", "--unique"))
         opt.check_writable(args, "--svg")
         found = puzzle.find(
             threads=args.threads, deterministic=args.deterministic, timeout=args.timeout
@@ -140,9 +147,11 @@ def run(args: argparse.Namespace) -> int:
     opt.refuse(mode, opt.given(args, "--svg", "--deterministic"))
     if args.list is not None:
         opt.refuse(mode, opt.given(args, "--method", "--progress"))
-        opt.print_solutions(args, "tilings", puzzle.solutions, line=_line, value=_placed)
+        listed = functools.partial(puzzle.solutions, unique=args.unique)
+        opt.print_solutions(args, "tilings", listed, line=_line, value=_placed)
         return 0
     count = puzzle.count(
+        unique=args.unique,
         method=args.method or "auto",
         threads=args.threads,
         progress=args.progress,
