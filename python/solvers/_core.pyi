@@ -252,6 +252,9 @@ def number_options(
     n_primary: int,
     max_entries: int,
 ) -> tuple[bytes, bytes] | int: ...
+def read_dlx(
+    text: str, max_entries: int
+) -> tuple[list[str], list[str], bytes, bytes, bytes, list[str]] | None: ...
 
 @final
 class CoverStream(Iterator[bytes]):

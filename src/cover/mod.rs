@@ -25,6 +25,7 @@
 
 mod cells;
 mod count;
+pub mod dlx;
 pub mod instances;
 pub mod memo;
 mod method;

@@ -127,6 +127,33 @@ pub(super) fn number_options<'py>(
     Ok((starts, items).into_pyobject(py)?.into_any())
 }
 
+/// Knuth's DLX `text` read and numbered in one pass (`cover::dlx::read`):
+/// `(primary, secondary, starts, items, colours, palette)`, the arrays as
+/// bytes of little-endian `u32`s, or `None` where the package's own parser
+/// must read it (it then says what is wrong, and where).
+#[pyfunction]
+pub(super) fn read_dlx<'py>(
+    py: Python<'py>,
+    text: &str,
+    max_entries: usize,
+) -> PyResult<Option<Bound<'py, PyTuple>>> {
+    let Some(dlx) = cover::dlx::read(text, max_entries) else {
+        return Ok(None);
+    };
+    let starts = packed(py, &dlx.starts, "option starts")?;
+    let items = packed(py, &dlx.items, "option items")?;
+    let colours = packed(py, &dlx.colours, "option colours")?;
+    let read = (
+        dlx.primary,
+        dlx.secondary,
+        starts,
+        items,
+        colours,
+        dlx.palette,
+    );
+    Ok(Some(read.into_pyobject(py)?))
+}
+
 /// The number of covers, by `method` (`"search"`, `"memo"` or `"auto"`),
 /// or `limit` if there are more (the search stops there).
 #[pyfunction]
@@ -209,7 +236,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "MAX_COVER_ITEMS" => cover::MAX_ITEMS,
             "MAX_COVER_OPTIONS" => cover::MAX_OPTIONS,
         };
-        functions: [count_covers, cover_method, find_cover, covers_plan, number_options];
+        functions: [count_covers, cover_method, find_cover, covers_plan, number_options, read_dlx];
         classes: [CoverProblem, CoverStream]);
     Ok(())
 }

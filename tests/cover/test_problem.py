@@ -11,7 +11,7 @@ import pytest
 from cover_oracle import raw_problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solvers.cover import ExactCover, is_cover
+from solvers.cover import ExactCover, dlx, is_cover
 
 # ---------------------------------------------------------------- random problems
 
@@ -286,3 +286,33 @@ def test_malformed_dlx_text_is_refused_with_line_and_column(text, words):
 def test_from_dlx_takes_text_only():
     with pytest.raises(TypeError, match="decode it first"):
         ExactCover.from_dlx(b"a\na\n")
+
+
+def _parsed(text):
+    """The problem of ``text`` by the package's parser alone, or ``None``."""
+    try:
+        options, primary, secondary, colored = dlx.parse(text)
+        return ExactCover(options, primary=primary, secondary=secondary, colors=colored)
+    except ValueError:
+        return None
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=" \t\r\x0b\x0c\x1c\n|:/abxyé\ufeff", max_size=40))
+def test_the_one_pass_reader_reads_what_the_parser_reads_and_nothing_else(text):
+    # from_dlx reads in one pass in Rust where it can: the same problem, and
+    # where the parser refuses the text, the one pass leaves it to the parser
+    slow = _parsed(text)
+    if dlx.read_numbered(text) is None:
+        return
+    assert slow is not None
+    fast = ExactCover.from_dlx(text)
+    assert fast == slow and fast.options == slow.options and repr(fast) == repr(slow)
+    assert [fast.option(k) for k in range(len(fast))] == [slow.option(k) for k in range(len(slow))]
+    assert fast.colors == slow.colors and fast.to_dlx() == slow.to_dlx()
+
+
+def test_the_one_pass_reader_takes_the_usual_files():
+    text = "| Knuth's example\na b c | x y\na x:red\nb y\nc x:red y\n\n// done\n"
+    assert dlx.read_numbered(text) is not None
+    assert ExactCover.from_dlx(text) == _parsed(text)

@@ -18,13 +18,14 @@ from typing import Any, NoReturn
 from .. import _core
 from .._engine import _packing, _validate
 from . import matrices, numbering
-from .dlx import parse, write
+from .dlx import parse, read_numbered, write
 from .reading import (
     MATRIX_HINT,
     MAX_ENTRIES,
     check_hashable,
     item_list,
     matrix_options,
+    named_options,
     zero_one,
 )
 
@@ -133,13 +134,10 @@ class ExactCover:
         return tuple(e[0] if isinstance(e, tuple) and len(e) == 2 else e for e in option)
 
     def _named(self) -> tuple[tuple[Any, ...], ...]:
-        """The options as given, or (read from a matrix) named when asked."""
+        """The options as given, or (read from a matrix, DLX text) named when asked."""
         if self._options is None:
-            names, starts = self.items, self._starts
-            flat = list(map(names.__getitem__, self._items))
-            self._options = tuple(
-                tuple(flat[a:b]) for a, b in zip(starts, starts[1:], strict=False)
-            )
+            numbered = (self._starts, self._items, self._colors, self._palette)
+            self._options = named_options(self.items, numbered)
         return self._options
 
     def _first_seen(self, secondary: set[Any]) -> tuple[Hashable, ...]:
@@ -265,9 +263,11 @@ class ExactCover:
         if not 0 <= k < len(self):
             raise IndexError(f"option index {k} is out of range for {len(self)} options")
         if self._options is None:
-            names = self.items
+            names, palette = self.items, (None, *self._palette)
+            a, b = self._starts[k], self._starts[k + 1]
             return tuple(
-                (names[i], None) for i in self._items[self._starts[k] : self._starts[k + 1]]
+                (names[i], palette[c])
+                for i, c in zip(self._items[a:b], self._colors[a:b], strict=True)
             )
         return tuple(self._entry(entry) for entry in self._named()[k])
 
@@ -371,6 +371,9 @@ class ExactCover:
         >>> ExactCover.from_dlx("a b | x\\na x:red\\nb x:red\\n").option(1)
         (('b', None), ('x', 'red'))
         """
+        fast = read_numbered(text)  # in one pass in Rust, where it can
+        if fast is not None:
+            return _assembled(None, fast[0], fast[1], bool(fast[2][3]), fast[2])
         options, primary, secondary, colored = parse(text)
         return cls(options, primary=primary, secondary=secondary, colors=colored)
 

@@ -26,6 +26,7 @@ __all__ = [
     "is_bit",
     "item_list",
     "matrix_options",
+    "named_options",
     "secondary_columns",
     "zero_one",
 ]
@@ -152,3 +153,20 @@ def matrix_options(
         options.append(tuple(names[c] for c, value in enumerate(row) if value))
     primary = [item for item in names if item not in chosen]
     return options, primary, [item for item in names if item in chosen]
+
+
+def named_options(items: tuple[Hashable, ...], numbered: Any) -> tuple[tuple[Any, ...], ...]:
+    """The options of a numbered problem (``(starts, items, colours,
+    palette)``) named by ``items``, a coloured entry as ``(item, colour)``.
+
+    >>> named_options(("a", "x"), ([0, 2, 3], [0, 1, 0], [0, 1, 0], ("red",)))
+    (('a', ('x', 'red')), ('a',))
+    """
+    starts, numbers, colours, palette = numbered
+    flat: list[Any] = list(map(items.__getitem__, numbers))
+    if palette:
+        shades = (None, *palette)
+        flat = [
+            name if c == 0 else (name, shades[c]) for name, c in zip(flat, colours, strict=True)
+        ]
+    return tuple(tuple(flat[a:b]) for a, b in zip(starts, starts[1:], strict=False))
