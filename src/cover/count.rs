@@ -152,6 +152,14 @@ pub(super) fn find_search(
     )?)
 }
 
+/// The first `k` covers of `p` in search order, by one walk on the
+/// calling thread (a Sudoku's solution and whether it is unique, `k = 2`).
+pub fn first_covers(p: Arc<Problem>, k: usize, ctl: &Control) -> Result<Vec<Vec<u32>>, CountError> {
+    check_memory(&p, 1)?;
+    let search = CoverSearch::new(p);
+    Ok(search.first(k, &Stop::new(ctl))?)
+}
+
 /// Covers arriving from a stream, in search order.
 pub struct CoverReceiver {
     rx: Receiver<Vec<u32>>,

@@ -35,7 +35,9 @@ mod search;
 mod tests;
 
 pub use cells::Cells;
-pub use count::{count_covers, find_cover, plan_covers, stream_covers, CoverReceiver};
+pub use count::{
+    count_covers, find_cover, first_covers, plan_covers, stream_covers, CoverReceiver,
+};
 pub use method::Method;
 pub use problem::{Problem, MAX_ITEMS, MAX_NODES, MAX_OPTIONS};
 pub use search::{CoverSearch, Probe, Walk};

@@ -375,6 +375,26 @@ impl CoverSearch {
         })?
     }
 
+    /// The first `k` covers in search order (fewer where there are fewer),
+    /// each sorted, by one walk on this thread: "the solution, and is it
+    /// the only one?" in one search.
+    pub fn first(&self, k: usize, stop: &Stop) -> Result<Vec<Vec<u32>>, SearchError> {
+        let p = &*self.problem;
+        let mut found = Vec::new();
+        if k == 0 {
+            return Ok(found);
+        }
+        self.with_walk(Some(stop), |w| {
+            let mut n = 0u128;
+            let mut keep = |path: &[u32]| {
+                found.push(sorted(path));
+                found.len() < k
+            };
+            w.run_within::<false>(p, &mut n, stop, &mut keep, Probe::whole())
+        })??;
+        Ok(found)
+    }
+
     /// The first cover in search order, or that there is none, if the
     /// search fits the `probe`; else `None`.
     pub fn find_small(

@@ -306,6 +306,18 @@ fn a_limit_stops_a_count_of_many_covers() {
 }
 
 #[test]
+fn the_first_covers_are_the_listing_s_first() {
+    for small in random_smalls(0x5eed_f125, 300) {
+        let p = small.problem();
+        let all = listed(p.clone());
+        for k in [0, 1, 2, 5] {
+            let first = first_covers(p.clone(), k, &Control::new()).unwrap();
+            assert_eq!(first, all[..k.min(all.len())].to_vec());
+        }
+    }
+}
+
+#[test]
 fn a_sudoku_has_its_one_solution() {
     let grid = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
     let p = Arc::new(sudoku(grid));

@@ -197,6 +197,20 @@ pub(super) fn find_cover(
     found.map(|c| packed(py, &c, "cover")).transpose()
 }
 
+/// The first `k` covers in search order, each as little-endian `u32`
+/// option indices (ascending), by one walk on one thread.
+#[pyfunction]
+pub(super) fn first_covers(
+    py: Python<'_>,
+    problem: &CoverProblem,
+    k: usize,
+    run: &RunOptions,
+) -> PyResult<Vec<Py<PyBytes>>> {
+    let p = problem.0.clone();
+    let found = cancellable(py, run, move |ctl| cover::first_covers(p, k, ctl))?;
+    found.iter().map(|c| packed(py, c, "cover")).collect()
+}
+
 receiver_source!(cover::CoverReceiver => Vec<u32>);
 
 stream_class! {
@@ -236,7 +250,15 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "MAX_COVER_ITEMS" => cover::MAX_ITEMS,
             "MAX_COVER_OPTIONS" => cover::MAX_OPTIONS,
         };
-        functions: [count_covers, cover_method, find_cover, covers_plan, number_options, read_dlx];
+        functions: [
+            count_covers,
+            cover_method,
+            find_cover,
+            first_covers,
+            covers_plan,
+            number_options,
+            read_dlx,
+        ];
         classes: [CoverProblem, CoverStream]);
     Ok(())
 }

@@ -11,7 +11,8 @@ import pytest
 from cover_oracle import raw_problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solvers.cover import ExactCover, dlx, is_cover
+from solvers.cover import ExactCover, Sudoku, dlx, is_cover
+from solvers.cover.find import first_covers
 
 # ---------------------------------------------------------------- random problems
 
@@ -316,3 +317,33 @@ def test_the_one_pass_reader_takes_the_usual_files():
     text = "| Knuth's example\na b c | x y\na x:red\nb y\nc x:red y\n\n// done\n"
     assert dlx.read_numbered(text) is not None
     assert ExactCover.from_dlx(text) == _parsed(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(raw_problems(), st.integers(0, 4))
+def test_the_first_covers_are_the_first_of_the_listing(raw, k):
+    options, primary, secondary = raw
+    problem = ExactCover(options, primary=primary, secondary=secondary, colors=True)
+    listed = cover_oracle.search_order(options, primary)
+    assert first_covers(problem, k) == listed[:k]
+
+
+def test_a_sudoku_s_solve_remembers_whether_it_is_unique():
+    # Three puzzles of side 4: one solution, two, none; solve() is the first
+    # of the listing either way, and is_unique() agrees with a fresh count.
+    for grid, solutions in (
+        ("1...\n..3.\n.4..\n...2", 1),
+        ("12..34..2....3.1", 2),
+        ("11" + "." * 14, 0),
+    ):
+        if solutions == 0:
+            with pytest.raises(ValueError):
+                Sudoku(grid)
+            continue
+        puzzle = Sudoku(grid)
+        listed = list(puzzle.solutions())
+        assert len(listed) == solutions == puzzle.count()
+        assert puzzle.solve() == listed[0]
+        assert puzzle.is_unique() == (solutions == 1) == Sudoku(grid).is_unique()
+    stuck = Sudoku("12..\n..3.\n....\n...4".replace("....", "4..."))
+    assert stuck.count() == 0 and stuck.solve() is None and not stuck.is_unique()

@@ -15,7 +15,7 @@ from .result import Cover
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-__all__ = ["find_cover"]
+__all__ = ["find_cover", "first_covers"]
 
 
 def find_cover(
@@ -42,3 +42,24 @@ def find_cover(
     with clock.stated():
         found = _core.find_cover(core, deterministic, opts.core(timeout=clock.remaining()))
     return None if found is None else Cover(_packing.unpack(found), problem)
+
+
+def first_covers(problem: ExactCover, k: int, *, timeout: float | None = None) -> list[Cover]:
+    """The first ``k`` covers of :func:`~solvers.covers`' order (fewer where
+    there are fewer), by one search on one thread: with ``k=2``, a solution
+    and whether it is the only one, for the cost of about one search.
+
+    >>> problem = ExactCover([("a", "b"), ("c",), ("a",), ("b", "c"), ("b",)])
+    >>> first_covers(problem, 2)
+    [Cover((0, 1)), Cover((2, 3))]
+    """
+    if not isinstance(problem, ExactCover):
+        raise TypeError(f"problem must be an ExactCover, got {type(problem).__name__}")
+    most = _validate.integer(k, "k")
+    if most < 0:
+        raise ValueError(f"k must be at least 0, got {most}")
+    clock = Deadline(timeout)
+    core = core_problem(problem)
+    with clock.stated():
+        found = _core.first_covers(core, most, _run.core(1, clock.remaining()))
+    return [Cover(_packing.unpack(packed), problem) for packed in found]

@@ -6,8 +6,9 @@ then counted, listed and solved through the public functions
 result (a filled grid, a tiling, a sequence, a placement).
 
 A model gives :meth:`Model._state` (its options with what each one means,
-and its primary and secondary items) and :meth:`Model._result` (a cover,
-as the meanings of its options, turned into a result); the rest is here.
+and its primary and secondary items; or, faster, :meth:`Model._numbered`,
+the problem numbered at once) and :meth:`Model._result` (a cover, as the
+meanings of its options, turned into a result); the rest is here.
 
 >>> from solvers.cover import LangfordPairs, covers
 >>> model = LangfordPairs(3)
@@ -51,14 +52,24 @@ class Model(Generic[R]):
     def _result(self, meanings: list[Any]) -> R:
         raise NotImplementedError
 
+    def _numbered(self) -> tuple[ExactCover, Sequence[Any]] | None:
+        """The problem and its options' meanings made without naming each
+        option (a model that numbers a whole grid at once), or ``None``:
+        then :meth:`_state` states them."""
+        return None
+
     def _stated(self) -> tuple[ExactCover, Sequence[Any]]:
         # Built on first use and kept: a model is immutable, and stating a
         # big one (a 25x25 Sudoku, a pentomino box) is worth doing once.
         try:
             return self._problem, self._meanings
         except AttributeError:
-            options, meanings, primary, secondary = self._state()
-            problem = ExactCover(options, primary=primary, secondary=secondary)
+            fast = self._numbered()
+            if fast is None:
+                options, meanings, primary, secondary = self._state()
+                problem = ExactCover(options, primary=primary, secondary=secondary)
+            else:
+                problem, meanings = fast
             object.__setattr__(self, "_problem", problem)
             object.__setattr__(self, "_meanings", tuple(meanings))
             return self._problem, self._meanings

@@ -465,13 +465,17 @@ def _assembled(
     secondary: tuple[Hashable, ...],
     colors: bool,
     numbered: tuple[array[int], array[int], array[int], tuple[Any, ...]],
+    index: dict[Hashable, int] | None = None,
 ) -> ExactCover:
     """An :class:`ExactCover` of parts already checked (``options`` ``None``:
-    named from the numbers when asked for)."""
+    named from the numbers when asked for; ``index``: each item's number,
+    shared by a model's problems of one shape, never changed)."""
     problem = ExactCover.__new__(ExactCover)
     problem._options, problem._primary, problem._secondary = options, primary, secondary
     problem._colored = colors
-    problem._index = {item: i for i, item in enumerate(primary + secondary)}
+    if index is None:
+        index = {item: i for i, item in enumerate(primary + secondary)}
+    problem._index = index
     problem._starts, problem._items, problem._colors, problem._palette = numbered
     problem._hash = None
     problem._core = None

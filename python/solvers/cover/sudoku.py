@@ -32,14 +32,16 @@ cell and digit the givens allow, a given cell having its digit only.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Hashable, Sequence
 from typing import Any
 
 from .._engine import _validate
 from .._engine._draw import Drawn
-from . import pictures, sudoku_make, sudoku_symmetry
+from . import pictures, sudoku_make, sudoku_numbering, sudoku_symmetry
+from .find import first_covers
 from .model import Model, Stated
+from .problem import ExactCover
+from .result import Cover
 from .sudoku_reading import Grid, Typed, _box, _check, _from_rows, _from_string, _shape
 from .sudoku_units import Units
 from .symmetry import maps_options
@@ -78,12 +80,13 @@ class Sudoku(Model["Sudoku"], Drawn):
     48
     """
 
-    __slots__ = ("box", "given", "grid", "units")
+    __slots__ = ("_two", "box", "given", "grid", "units")
 
     grid: Grid
     given: tuple[tuple[bool, ...], ...]
     box: tuple[int, int]
     units: Units
+    _two: list[Cover]  # the first two solutions' covers, once solve() looked
 
     def __init__(
         self,
@@ -224,41 +227,36 @@ class Sudoku(Model["Sudoku"], Drawn):
         return True
 
     def solve(self, *, timeout: float | None = None) -> Sudoku | None:
-        """The first solution (in the order of :meth:`solutions`), or ``None``."""
-        return self.find(deterministic=True, threads=1, timeout=timeout)
+        """The first solution (in the order of :meth:`solutions`), or ``None``.
+        The search goes on to a second solution or the end (a fifth or so
+        more work on hard puzzles), and remembers: :meth:`is_unique` then
+        answers at once."""
+        first = self._first_two(timeout)
+        return self.read(first[0]) if first else None
+
+    def is_unique(self, *, timeout: float | None = None) -> bool:
+        """Whether there is exactly one solution (known at once after
+        :meth:`solve`; else a count that stops at two)."""
+        try:
+            return len(self._two) == 1
+        except AttributeError:
+            return super().is_unique(timeout=timeout)
+
+    def _first_two(self, timeout: float | None) -> list[Cover]:
+        try:
+            return self._two
+        except AttributeError:
+            two = first_covers(self.exact_cover(), 2, timeout=timeout)
+            object.__setattr__(self, "_two", two)
+            return two
+
+    def _numbered(self) -> tuple[ExactCover, list[Any]] | None:
+        if not self.units.plain:
+            return None  # a variant's units: stated option by option
+        return sudoku_numbering.numbered(self.grid, self.box)
 
     def _state(self) -> Stated:
-        if not self.units.plain:
-            return _variant_state(self.grid, self.units)
-        side = self.side
-        high, wide = self.box
-        named, primary = _items(side, high, wide)
-        per_row = side // wide
-        # The digits each row, column and box holds, as bits.
-        rows, cols, boxes = [0] * side, [0] * side, [0] * side
-        for r, row in enumerate(self.grid):
-            for c, d in enumerate(row):
-                if d:
-                    bit = 1 << d
-                    rows[r] |= bit
-                    cols[c] |= bit
-                    boxes[(r // high) * per_row + c // wide] |= bit
-        options, meanings = [], []
-        digits = range(1, side + 1)
-        for r, row in enumerate(self.grid):
-            for c, given in enumerate(row):
-                if given:
-                    options.append(named[r][c][given - 1])
-                    meanings.append((r, c, given))
-                    continue
-                taken = rows[r] | cols[c] | boxes[(r // high) * per_row + c // wide]
-                for d in digits:
-                    if not taken >> d & 1:
-                        options.append(named[r][c][d - 1])
-                        meanings.append((r, c, d))
-        # every item is listed: one that no option reaches (a cell the givens
-        # leave no digit) makes a puzzle without a solution, as it should
-        return options, meanings, list(primary), ()
+        return _variant_state(self.grid, self.units)
 
     def _result(self, meanings: list[Any]) -> Sudoku:
         grid = [list(row) for row in self.grid]
@@ -345,28 +343,3 @@ def _variant_state(grid: Grid, units: Units) -> Stated:
     named_cells = [f"p{r}_{c}" for r, c in cells]
     lines = [f"{kind}{i}_{d}" for kind in "rc" for i in range(side) for d in range(1, side + 1)]
     return options, meanings, [*named_cells, *lines, *units.primary(side)], units.secondary(side)
-
-
-#: Each digit's option in each cell, ``[r][c][d - 1]``.
-Named = tuple[tuple[tuple[tuple[str, str, str, str], ...], ...], ...]
-
-
-@functools.lru_cache(maxsize=16)
-def _items(side: int, high: int, wide: int) -> tuple[Named, tuple[str, ...]]:
-    """The option of each digit ``d`` in each cell ``(r, c)`` (``[r][c][d - 1]``:
-    the cell, and ``d`` in its row, column and box) and every item, named
-    once for each shape of grid (naming them cost most of a puzzle's time)."""
-    per_row = side // wide
-    named = tuple(
-        tuple(
-            tuple(
-                (f"p{r}_{c}", f"r{r}_{d}", f"c{c}_{d}", f"b{(r // high) * per_row + c // wide}_{d}")
-                for d in range(1, side + 1)
-            )
-            for c in range(side)
-        )
-        for r in range(side)
-    )
-    cells = [f"p{r}_{c}" for r in range(side) for c in range(side)]
-    units = [f"{kind}{i}_{d}" for kind in "rcb" for i in range(side) for d in range(1, side + 1)]
-    return named, (*cells, *units)

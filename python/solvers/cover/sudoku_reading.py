@@ -12,6 +12,7 @@ calls them).
 from __future__ import annotations
 
 import math
+import string
 from collections.abc import Callable
 from typing import Any
 
@@ -88,7 +89,20 @@ def _digit(char: str, where: str) -> int:
     )
 
 
+#: Each symbol's digit (0 for a blank): a puzzle typed as one run of them
+#: is read in one pass.
+_VALUES = {ch: int(ch, 36) for ch in "123456789" + string.ascii_letters}
+_VALUES.update(dict.fromkeys(BLANKS, 0))
+
+
 def _from_string(text: str, typed: Typed) -> list[list[int]]:
+    try:  # the common case: one line of symbols, each a digit of the grid
+        cells = [_VALUES[ch] for ch in text.strip()]
+        side = math.isqrt(len(cells))
+        if cells and side * side == len(cells) and max(cells) <= side:
+            return [cells[r * side : (r + 1) * side] for r in range(side)]
+    except KeyError:
+        pass  # decoration, line breaks or a stray character: read below
     cells = []
     places = []
     for number, line in enumerate(text.lstrip("\ufeff").splitlines() or [""], start=1):
@@ -135,6 +149,8 @@ def _from_rows(rows: Any, typed: Typed) -> list[list[int]]:
 def _check(grid: list[list[int]], units: Units, typed: Typed | None = None) -> None:
     """Every digit in range, none twice in a row, column or another unit.  A
     digit out of range that was typed as a character (``typed``) is named as typed."""
+    if _fine(grid, units):
+        return
     side = len(grid)
     for r, row in enumerate(grid):
         for c, d in enumerate(row):
@@ -165,3 +181,28 @@ def _check(grid: list[list[int]], units: Units, typed: Typed | None = None) -> N
                         )
                     seen[key] = (r, c)
     units.check(grid)
+
+
+def _fine(grid: list[list[int]], units: Units) -> bool:
+    """Whether every digit is in range and none is twice in a row, column or
+    box, by one pass over bits (``False`` for anything else: :func:`_check`
+    then finds what, and where)."""
+    side = len(grid)
+    high, wide = units.box
+    per_row = side // wide
+    rows, cols, boxes = [0] * side, [0] * side, [0] * side
+    for r, row in enumerate(grid):
+        for c, d in enumerate(row):
+            if d:
+                if not 0 < d <= side:
+                    return False
+                bit, b = 1 << d, r // high * per_row + c // wide
+                if (rows[r] | cols[c] | boxes[b]) & bit:
+                    return False
+                rows[r] |= bit
+                cols[c] |= bit
+                boxes[b] |= bit
+    if units.plain:
+        return True
+    units.check(grid)  # a variant's other units
+    return True
