@@ -252,6 +252,12 @@ def number_options(
     n_primary: int,
     max_entries: int,
 ) -> tuple[bytes, bytes] | int: ...
+def place_shapes(
+    cols: int,
+    board: bytes,
+    shapes: list[tuple[list[tuple[int, int]], int | None, bytes]],
+    max_entries: int,
+) -> tuple[bytes, bytes, bytes, bytes] | None: ...
 def first_covers(problem: CoverProblem, k: int, run: RunOptions) -> list[bytes]: ...
 def read_dlx(
     text: str, max_entries: int

@@ -29,6 +29,7 @@ pub mod dlx;
 pub mod instances;
 pub mod memo;
 mod method;
+pub mod placements;
 mod problem;
 mod search;
 #[cfg(test)]

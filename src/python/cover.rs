@@ -11,6 +11,7 @@ use super::plan::CountPlan;
 use super::runtime::{cancellable, interruptible, receiver_source, stream_class, Stream};
 use crate::cover;
 use crate::engine::Control;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 use std::sync::Arc;
@@ -154,6 +155,44 @@ pub(super) fn read_dlx<'py>(
     Ok(Some(read.into_pyobject(py)?))
 }
 
+/// A shape as Python gives it: offsets, head item, anchors (packed).
+type ShapeArgs = (Vec<(i64, i64)>, Option<u32>, Vec<u8>);
+
+/// Shapes placed on a board as exact-cover options (`cover::placements`):
+/// `board` holds each position's cell item (`u32::MAX`: no cell), each
+/// shape is `(offsets, head item or None, anchor positions)`, those two
+/// arrays as bytes of little-endian `u32`s.  `(starts, items, shape,
+/// anchor)` as such bytes, or `None` past `max_entries` items.
+#[pyfunction]
+pub(super) fn place_shapes<'py>(
+    py: Python<'py>,
+    cols: usize,
+    board: &[u8],
+    shapes: Vec<ShapeArgs>,
+    max_entries: usize,
+) -> PyResult<Option<Bound<'py, PyTuple>>> {
+    let board = unpacked(board, "board")?;
+    if cols == 0 || board.len() % cols != 0 {
+        return Err(PyValueError::new_err("the board must be whole rows of cols positions"));
+    }
+    let shapes = shapes
+        .into_iter()
+        .map(|(offsets, head, anchors)| {
+            let anchors = unpacked(&anchors, "anchors")?.into_owned();
+            Ok(cover::placements::Shape { offsets, head, anchors })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let placed = py.detach(|| cover::placements::place(cols, &board, &shapes, max_entries));
+    let Some(placed) = placed else {
+        return Ok(None);
+    };
+    let starts = packed(py, &placed.starts, "option starts")?;
+    let items = packed(py, &placed.items, "option items")?;
+    let shape = packed(py, &placed.shape, "option shapes")?;
+    let anchor = packed(py, &placed.anchor, "option anchors")?;
+    Ok(Some((starts, items, shape, anchor).into_pyobject(py)?))
+}
+
 /// The number of covers, by `method` (`"search"`, `"memo"` or `"auto"`),
 /// or `limit` if there are more (the search stops there).
 #[pyfunction]
@@ -258,6 +297,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
             covers_plan,
             number_options,
             read_dlx,
+            place_shapes,
         ];
         classes: [CoverProblem, CoverStream]);
     Ok(())

@@ -886,3 +886,55 @@ def test_islice_of_solutions_stops_the_search():
     # a model's listing may be left early: the first of many grids comes at once
     first = list(islice(Sudoku.empty((3, 3)).solutions(), 2))
     assert len(first) == 2 and all(s.verify() for s in first)
+
+
+# ---------------------------------------------------------------- statements made at once
+
+
+def _stated_option_by_option(model):
+    options, meanings, primary, secondary = model._state()
+    return ExactCover(options, primary=primary, secondary=secondary), list(meanings)
+
+
+def _same_statement(model):
+    problem, meanings = model._numbered()
+    slow, slow_meanings = _stated_option_by_option(model)
+    assert problem == slow and problem.options == slow.options
+    assert list(meanings) == slow_meanings and len(meanings) == len(slow_meanings)
+    assert list(meanings[1:3]) == slow_meanings[1:3]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 5),
+    st.integers(1, 6),
+    st.sets(st.tuples(st.integers(0, 4), st.integers(0, 5)), max_size=4),
+    st.sampled_from(["domino", "trominoes", "tetrominoes", "monomino"]),
+    st.sampled_from(["free", "rotate", "fixed"]),
+)
+def test_tilings_are_stated_at_once_as_option_by_option(rows, cols, holes, pieces, turns):
+    board = "\n".join(
+        "".join("#" if (r, c) in holes else "." for c in range(cols)) for r in range(rows)
+    )
+    if board.count(".") == 0:
+        return
+    _same_statement(TilingPuzzle(board, pieces, each="any", turns=turns))
+
+
+@pytest.mark.parametrize("boxed", [(3, 20), (4, 5), (5, 4)])
+def test_pentomino_and_tetromino_boxes_are_stated_at_once(boxed):
+    pieces = "pentominoes" if boxed == (3, 20) else "tetrominoes"
+    _same_statement(TilingPuzzle(boxed, pieces))
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_langford_and_queens_are_stated_at_once(n):
+    _same_statement(LangfordPairs(n))
+    _same_statement(LangfordPairs(n, unique=True))
+    _same_statement(QueensCover(n))
+
+
+def test_sudokus_are_stated_at_once():
+    for puzzle in ["." * 16, "1...\n..3.\n.4..\n...2", "." * 36, Sudoku.generate((2, 3), seed=3),
+                   Sudoku.generate((3, 3), seed=4), Sudoku.generate((3, 2), seed=5)]:  # fmt: skip
+        _same_statement(puzzle if isinstance(puzzle, Sudoku) else Sudoku(puzzle))

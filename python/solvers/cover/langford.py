@@ -20,13 +20,15 @@ to ``2n - 3 - i``), which counts OEIS A014552.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
 from .._engine import _validate
 from .._engine._draw import Drawn
 from . import pictures
 from .model import Model, Stated
+from .placing import placed
+from .problem import ExactCover
 
 __all__ = ["MAX_N", "LangfordPairs", "LangfordSequence"]
 
@@ -83,6 +85,20 @@ class LangfordPairs(Model["LangfordSequence"]):
             return []
         last = 2 * self.n - 1
         return [{f"s{i}": f"s{last - i}" for i in range(2 * self.n)}]
+
+    def _numbered(self) -> tuple[ExactCover, Sequence[Any]]:
+        # _state's statement placed in Rust: the pair of ks is a shape of two
+        # cells k + 1 apart on a strip of 2n, its number k's item first.
+        n = self.n
+        shapes = []
+        for k in range(1, n + 1):
+            last = 2 * n - k - 2
+            if k == 1 and self.unique:
+                last = min(last, n - 2)
+            shapes.append(([(0, 0), (0, k + 1)], k - 1, range(last + 1)))
+        primary = tuple(str(k) for k in range(1, n + 1)) + tuple(f"s{i}" for i in range(2 * n))
+        board = range(n, 3 * n)  # position i is item s{i}
+        return placed(2 * n, board, shapes, primary, lambda s, row, col: (s + 1, col))
 
     def _result(self, meanings: list[Any]) -> LangfordSequence:
         values = [0] * (2 * self.n)

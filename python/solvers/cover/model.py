@@ -44,7 +44,7 @@ class Model(Generic[R]):
     __slots__ = ("_meanings", "_problem")
 
     _problem: ExactCover
-    _meanings: tuple[Any, ...]
+    _meanings: Sequence[Any]
 
     def _state(self) -> Stated:
         raise NotImplementedError
@@ -66,12 +66,13 @@ class Model(Generic[R]):
         except AttributeError:
             fast = self._numbered()
             if fast is None:
-                options, meanings, primary, secondary = self._state()
+                options, listed, primary, secondary = self._state()
                 problem = ExactCover(options, primary=primary, secondary=secondary)
+                meanings: Sequence[Any] = tuple(listed)
             else:
-                problem, meanings = fast
+                problem, meanings = fast  # worked out when read, where the model says so
             object.__setattr__(self, "_problem", problem)
-            object.__setattr__(self, "_meanings", tuple(meanings))
+            object.__setattr__(self, "_meanings", meanings)
             return self._problem, self._meanings
 
     def exact_cover(self) -> ExactCover:

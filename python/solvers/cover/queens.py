@@ -18,13 +18,15 @@ Placement(2, 0, 3, 1)
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Any
+from array import array
+from collections.abc import Hashable, Sequence
+from typing import Any, overload
 
 from .._engine import _validate
 from ..nqueens.placement import Placement
 from .model import Model, Stated
 from .pieces import board_symmetries
+from .problem import ExactCover, _assembled
 from .symmetry import induced
 
 __all__ = ["MAX_N", "QueensCover"]
@@ -46,6 +48,27 @@ def _option(i: int, j: int, n: int) -> tuple[str, str, str, str]:
     """The lines of the queen on row ``i``, column ``j``: its row, column,
     diagonal and antidiagonal."""
     return (f"r{i}", f"c{j}", f"a{i + j}", f"b{i - j + n - 1}")
+
+
+class _Squares(Sequence[tuple[int, int]]):
+    """Option ``k`` of an n-queens statement is the square ``divmod(k, n)``."""
+
+    def __init__(self, n: int) -> None:
+        self._n = n
+
+    def __len__(self) -> int:
+        return self._n * self._n
+
+    @overload
+    def __getitem__(self, k: int) -> tuple[int, int]: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[tuple[int, int]]: ...
+    def __getitem__(self, k: int | slice) -> Any:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if not -len(self) <= k < len(self):
+            raise IndexError(k)
+        return divmod(k % len(self), self._n)
 
 
 class QueensCover(Model[Placement]):
@@ -95,6 +118,30 @@ class QueensCover(Model[Placement]):
             for item in _option(*cell, n):
                 cells_of.setdefault(item, []).append(cell)
         return [induced(cells_of, images) for images in board_symmetries(square)]
+
+    def _numbered(self) -> tuple[ExactCover, Sequence[Any]]:
+        # _state's statement a row of the board at a time: each row's options
+        # written into every fourth entry by slices, no Python step per option.
+        n = self.n
+        pipe = organ_pipe(n)
+        row_item, col_item = [0] * n, [0] * n
+        for place, k in enumerate(pipe):
+            row_item[k], col_item[k] = 2 * place, 2 * place + 1
+        diagonal = list(range(2 * n, 4 * n - 1))  # a{d}: the cells with i + j = d
+        anti = list(range(4 * n - 1, 6 * n - 2))  # b{d}: the cells with i - j + n - 1 = d
+        flat = [0] * (4 * n * n)
+        for i in range(n):
+            base = 4 * n * i
+            flat[base : base + 4 * n : 4] = [row_item[i]] * n
+            flat[base + 1 : base + 4 * n : 4] = col_item
+            flat[base + 2 : base + 4 * n : 4] = diagonal[i : i + n]
+            flat[base + 3 : base + 4 * n : 4] = anti[i : i + n][::-1]
+        items = array("I", flat)
+        starts = array("I", range(0, len(items) + 1, 4))
+        primary = tuple(f"{kind}{k}" for k in pipe for kind in "rc")
+        secondary = tuple(f"{kind}{d}" for kind in "ab" for d in range(2 * n - 1))
+        numbered = (starts, items, array("I", bytes(4 * len(items))), ())
+        return _assembled(None, primary, secondary, False, numbered), _Squares(n)
 
     def _result(self, meanings: list[Any]) -> Placement:
         cols = [0] * self.n

@@ -21,7 +21,8 @@ CCB
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterable, Mapping
+from array import array
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .._engine import _validate
@@ -29,6 +30,8 @@ from .._engine._draw import Drawn
 from . import pictures
 from .model import Model, Stated
 from .pieces import PIECE_SETS, TURNS, Piece, board_symmetries, extent, piece_set, read_cells
+from .placing import NO_CELL, placed
+from .problem import ExactCover
 from .symmetry import maps_options
 
 __all__ = ["EACH", "Tiling", "TilingPuzzle"]
@@ -220,6 +223,34 @@ class TilingPuzzle(Model["Tiling"]):
             if maps_options(problem, moved):
                 found.append(moved)
         return found
+
+    def _numbered(self) -> tuple[ExactCover, Sequence[Any]]:
+        # The statement of _state, placed in Rust: the same items, options
+        # and order, with no Python step per option.
+        cols = self.cols
+        board = sorted(self.cells)
+        swept = sorted(board, key=lambda cell: (cell[1], cell[0])) if cols > self.rows else board
+        numbers = [NO_CELL] * (self.rows * cols)
+        for i, (r, c) in enumerate(swept):
+            numbers[r * cols + c] = i
+        anchors = array("I", [r * cols + c for r, c in board])
+        primary = [cell_item(cell) for cell in swept]
+        if self.each == "once":
+            primary += [piece.name for piece in self.pieces]
+        shapes, kinds = [], []
+        for k, piece in enumerate(self.pieces):
+            head = len(swept) + k if self.each == "once" else None
+            for shape in piece.orientations(self.turns):
+                r0, c0 = shape.cells[0]
+                offsets = [(dr - r0, dc - c0) for dr, dc in shape.cells]
+                shapes.append((offsets, head, anchors))
+                kinds.append((piece.name, offsets))
+
+        def meaning(s: int, row: int, col: int) -> tuple[str, tuple[Cell, ...]]:
+            name, offsets = kinds[s]
+            return name, tuple((row + dr, col + dc) for dr, dc in offsets)
+
+        return placed(cols, numbers, shapes, tuple(primary), meaning)
 
     def _result(self, meanings: list[Any]) -> Tiling:
         return Tiling(self.cells, meanings, names=[p.name for p in self.pieces], each=self.each)
