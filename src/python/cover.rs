@@ -173,13 +173,19 @@ pub(super) fn place_shapes<'py>(
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
     let board = unpacked(board, "board")?;
     if cols == 0 || board.len() % cols != 0 {
-        return Err(PyValueError::new_err("the board must be whole rows of cols positions"));
+        return Err(PyValueError::new_err(
+            "the board must be whole rows of cols positions",
+        ));
     }
     let shapes = shapes
         .into_iter()
         .map(|(offsets, head, anchors)| {
             let anchors = unpacked(&anchors, "anchors")?.into_owned();
-            Ok(cover::placements::Shape { offsets, head, anchors })
+            Ok(cover::placements::Shape {
+                offsets,
+                head,
+                anchors,
+            })
         })
         .collect::<PyResult<Vec<_>>>()?;
     let placed = py.detach(|| cover::placements::place(cols, &board, &shapes, max_entries));
