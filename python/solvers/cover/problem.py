@@ -402,7 +402,7 @@ class ExactCover:
 
     @classmethod
     def from_matrix(
-        cls, matrix: Any, items: Iterable[Hashable] | None = None, *, secondary: Any = 0
+        cls, matrix: Any, names: Iterable[Hashable] | None = None, *, secondary: Any = 0
     ) -> ExactCover:
         """The problem of a 0/1 matrix: an option per row, an item per
         column, and a 1 where the row's option covers the column's item.
@@ -411,8 +411,8 @@ class ExactCover:
         ``matrix``: a numpy array (any number dtype and memory order) or a
         scipy sparse matrix (any format), read a whole array at a time
         (:mod:`solvers.cover.matrices`), or a list of rows of 0 and 1; an
-        entry not 0 or 1 is refused with its row and column.  ``items``: the
-        columns' names (default: 0, 1, ...).  ``secondary``: how many of the
+        entry not 0 or 1 is refused with its row and column.  ``names``: the
+        columns' items (default: 0, 1, ...).  ``secondary``: how many of the
         last columns are secondary items, or their names; the others are
         primary, also a column no row covers (the count is then 0).
 
@@ -423,11 +423,11 @@ class ExactCover:
         ('x',)
         """
         if matrices.is_array(matrix):
-            names, n_primary, starts, numbers = matrices.numbered(matrix, items, secondary)
+            items, n_primary, starts, numbers = matrices.numbered(matrix, names, secondary)
             no_colours = array("I", bytes(4 * len(numbers)))
             numbered = (starts, numbers, no_colours, ())
-            return _assembled(None, names[:n_primary], names[n_primary:], False, numbered)
-        options, primary, secondary_items = matrix_options(matrix, items, secondary)
+            return _assembled(None, items[:n_primary], items[n_primary:], False, numbered)
+        options, primary, secondary_items = matrix_options(matrix, names, secondary)
         return cls(options, primary=primary, secondary=secondary_items)
 
     def to_matrix(self, *, sparse: bool = False) -> Any:
