@@ -128,6 +128,86 @@ pub(super) fn number_options<'py>(
     Ok((starts, items).into_pyobject(py)?.into_any())
 }
 
+/// Uncoloured `options` whose primary items are every item not in
+/// `secondary` (item -> its number among the secondary items), in order of
+/// first appearance, numbered in one pass: `(primary, starts, items)`, the
+/// arrays as bytes of little-endian `u32`s, or `None` where an option is
+/// not a tuple of distinct hashable items holding a primary one, or the
+/// entries pass `max_entries`: the package's own loop then says what is wrong.
+#[pyfunction]
+pub(super) fn number_first_seen<'py>(
+    py: Python<'py>,
+    options: &Bound<'py, PyTuple>,
+    secondary: &Bound<'py, PyDict>,
+    max_entries: usize,
+) -> PyResult<Option<Bound<'py, PyTuple>>> {
+    // Secondary items are numbered from SECONDARY up while the primary ones
+    // are still being found, then moved to follow them.
+    const SECONDARY: u32 = 1 << 31;
+    let entries: usize = options
+        .iter()
+        .map(|option| option.cast::<PyTuple>().map_or(0, |t| t.len()))
+        .sum();
+    if entries > max_entries || secondary.len() >= SECONDARY as usize {
+        return Ok(None);
+    }
+    let what = "numbering the options of an exact cover problem";
+    let mut items: Vec<u32> = crate::memory::try_with_capacity(entries, what)?;
+    let mut starts: Vec<u32> = crate::memory::try_with_capacity(options.len() + 1, what)?;
+    starts.push(0);
+    let index = PyDict::new(py);
+    for (item, number) in secondary.iter() {
+        index.set_item(item, SECONDARY + number.extract::<u32>()?)?;
+    }
+    let mut primary: Vec<Bound<'py, PyAny>> = Vec::new();
+    // Which option last held each item: a repeat within one option shows.
+    let (mut last_primary, mut last_secondary) = (Vec::new(), vec![usize::MAX; secondary.len()]);
+    for (k, option) in options.iter().enumerate() {
+        let Ok(option) = option.cast::<PyTuple>() else {
+            return Ok(None);
+        };
+        let mut has_primary = false;
+        for item in option.iter() {
+            let number = match index.get_item(&item) {
+                Ok(Some(value)) => value.extract::<u32>()?,
+                Ok(None) => {
+                    let fresh = primary.len() as u32;
+                    if index.set_item(&item, fresh).is_err() {
+                        return Ok(None); // unhashable
+                    }
+                    primary.push(item);
+                    last_primary.push(usize::MAX);
+                    fresh
+                }
+                Err(_) => return Ok(None), // unhashable
+            };
+            let last = if number >= SECONDARY {
+                &mut last_secondary[(number - SECONDARY) as usize]
+            } else {
+                has_primary = true;
+                &mut last_primary[number as usize]
+            };
+            if *last == k {
+                return Ok(None); // twice in this option
+            }
+            *last = k;
+            items.push(number);
+        }
+        if !has_primary {
+            return Ok(None);
+        }
+        starts.push(items.len() as u32);
+    }
+    let n_primary = primary.len() as u32;
+    for number in items.iter_mut().filter(|n| **n >= SECONDARY) {
+        *number = *number - SECONDARY + n_primary;
+    }
+    let primary = PyTuple::new(py, primary)?;
+    let starts = packed(py, &starts, "option starts")?;
+    let items = packed(py, &items, "option items")?;
+    Ok(Some((primary, starts, items).into_pyobject(py)?))
+}
+
 /// Knuth's DLX `text` read and numbered in one pass (`cover::dlx::read`):
 /// `(primary, secondary, starts, items, colours, palette)`, the arrays as
 /// bytes of little-endian `u32`s, or `None` where the package's own parser
@@ -302,6 +382,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
             first_covers,
             covers_plan,
             number_options,
+            number_first_seen,
             read_dlx,
             place_shapes,
         ];

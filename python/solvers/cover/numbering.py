@@ -21,7 +21,7 @@ from .. import _core
 from .._engine import _packing, _validate
 from .reading import MAX_ENTRIES
 
-__all__ = ["numbered", "tuples"]
+__all__ = ["first_seen", "numbered", "tuples"]
 
 
 def tuples(listed: list[Any]) -> tuple[tuple[Any, ...], ...]:
@@ -55,3 +55,23 @@ def numbered(
         return None  # option ``done`` is amiss: the caller's loop says how
     starts, items = done
     return _packing.unpack(starts), _packing.unpack(items)
+
+
+def first_seen(
+    options: tuple[tuple[Any, ...], ...], secondary: tuple[Hashable, ...]
+) -> tuple[tuple[Hashable, ...], array[int], array[int], array[int], tuple[()]] | None:
+    """``(primary, starts, items, colours, palette)`` of uncoloured ``options`` whose primary
+    items are all the others than ``secondary``, in order of first
+    appearance, found and numbered in the same pass; ``None`` where anything
+    is amiss (the caller's loop says what).
+
+    >>> first_seen((("a", "x"), ("b",)), ("x",))[:3]
+    (('a', 'b'), array('I', [0, 2, 3]), array('I', [0, 2, 1]))
+    """
+    where = {item: s for s, item in enumerate(secondary)}
+    done = _core.number_first_seen(options, where, MAX_ENTRIES)
+    if done is None:
+        return None
+    primary, starts, items = done
+    numbers = _packing.unpack(items)
+    return primary, _packing.unpack(starts), numbers, array("I", bytes(4 * len(numbers))), ()

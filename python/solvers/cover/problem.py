@@ -97,8 +97,12 @@ class ExactCover:
         if getattr(options, "ndim", None) == 2 and callable(tolist) and zero_one(tolist()):
             raise ValueError(MATRIX_HINT)  # a numpy array of 0 and 1
         self._options: tuple[tuple[Any, ...], ...] | None = numbering.tuples(list(given))
+        at_once = None  # the primary items found and the options numbered in one pass
         if primary is None:
-            self._primary = self._first_seen(set(self._secondary))
+            at_once = (
+                None if self._colored else numbering.first_seen(self._named(), self._secondary)
+            )
+            self._primary = at_once[0] if at_once else self._first_seen(set(self._secondary))
         else:
             self._primary = item_list(primary, "primary")
             both = set(self._primary).intersection(self._secondary)
@@ -115,7 +119,7 @@ class ExactCover:
         self._index = {item: i for i, item in enumerate(self.items)}
         if len(self._index) > MAX_ENTRIES:
             raise ValueError(f"a problem may have at most {MAX_ENTRIES} items")
-        self._encode()
+        self._encode(at_once)
         self._hash: int | None = None
         self._core: Any = None
 
@@ -172,10 +176,13 @@ class ExactCover:
             seen.add(item)
         raise AssertionError(names)  # pragma: no cover - called only on a bad option
 
-    def _encode(self) -> None:
+    def _encode(self, at_once: Any = None) -> None:
         """Check every option and number it for the core (``_starts``,
         ``_items``, ``_colors``, ``_palette``): in Rust where it can
         (:mod:`.numbering`), else option by option, which says what is wrong."""
+        if at_once is not None:  # numbered as the primary items were found
+            self._starts, self._items, self._colors, self._palette = at_once[1:]
+            return
         n_primary, index = len(self._primary), self._index
         fast = None if self._colored else numbering.numbered(self._named(), index, n_primary)
         if fast is not None:
@@ -317,21 +324,12 @@ class ExactCover:
         return self._hash
 
     def __reduce__(self) -> tuple[Any, ...]:
-        numbered = (
-            _packing.pack(self._starts),
-            _packing.pack(self._items),
-            _packing.pack(self._colors),
-            self._palette,
-        )
-        return (
-            _restore,
-            (self._options, self._primary, self._secondary, self._colored, numbered),
-        )
+        packed = [_packing.pack(part) for part in (self._starts, self._items, self._colors)]
+        kinds = (self._primary, self._secondary, self._colored)
+        return (_restore, (self._options, *kinds, (*packed, self._palette)))
 
     def __repr__(self) -> str:
-        # Past this many entries the text would be too long: a problem read
-        # from a matrix is not named only to be summed up.
-        if len(self._items) <= _REPR_LIMIT:
+        if len(self._items) <= _REPR_LIMIT:  # else not named only to be summed up
             extra = ""
             if self._primary != self._first_seen(set(self._secondary)):
                 extra += f", primary={list(self._primary)!r}"
