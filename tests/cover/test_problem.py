@@ -347,3 +347,31 @@ def test_a_sudoku_s_solve_remembers_whether_it_is_unique():
         assert puzzle.is_unique() == (solutions == 1) == Sudoku(grid).is_unique()
     stuck = Sudoku("12..\n..3.\n....\n...4".replace("....", "4..."))
     assert stuck.count() == 0 and stuck.solve() is None and not stuck.is_unique()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from([0, 1, "a", "b", ("t", 1), 2.5, "x", "y"]), max_size=4),
+        max_size=8,
+    ),
+    st.sampled_from([(), ("x",), ("x", "y"), (0,)]),
+)
+def test_primary_items_found_in_one_pass_as_option_by_option(options, secondary):
+    # ExactCover(options) finds the primary items and numbers the options in
+    # one pass in Rust; stated with those primary items given, the problem is
+    # the same, and what one way refuses the other refuses with the same words
+    def made(**primary):
+        try:
+            return ExactCover(options, secondary=secondary, **primary)
+        except (ValueError, TypeError) as error:
+            return str(error)
+
+    found = made()
+    seen = [i for option in options for i in option if i not in secondary]
+    given_primary = made(primary=list(dict.fromkeys(seen)))
+    if isinstance(found, ExactCover):
+        assert found == given_primary and found.primary == tuple(dict.fromkeys(seen))
+        assert found.options == given_primary.options
+    else:
+        assert found == given_primary or "primary" in found
