@@ -319,7 +319,7 @@ def test_the_one_pass_reader_takes_the_usual_files():
     assert ExactCover.from_dlx(text) == _parsed(text)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(raw_problems(), st.integers(0, 4))
 def test_the_first_covers_are_the_first_of_the_listing(raw, k):
     options, primary, secondary = raw

@@ -97,7 +97,7 @@ def _problem(options, primary, secondary):
     return ExactCover(options, primary=primary, secondary=secondary, colors=True)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(symmetric_problems(), st.sampled_from([1, 2]))
 def test_orbits_agree_with_the_oracle(case, threads):
     options, primary, secondary, images = case
