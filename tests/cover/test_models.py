@@ -891,8 +891,67 @@ def test_islice_of_solutions_stops_the_search():
 # ---------------------------------------------------------------- statements made at once
 
 
+def _tiling_options(puzzle):
+    """A tiling stated option by option, as the model documents it: each
+    piece, orientation and place (its first cell on a board cell), cells
+    swept along the longer side, then the pieces."""
+    board = sorted(puzzle.cells)
+    options, meanings = [], []
+    for piece in puzzle.pieces:
+        for shape in piece.orientations(puzzle.turns):
+            r0, c0 = shape.cells[0]
+            for r, c in board:
+                placed = tuple((r + dr - r0, c + dc - c0) for dr, dc in shape.cells)
+                if all(cell in puzzle.cells for cell in placed):
+                    items = [f"r{a}c{b}" for a, b in placed]
+                    options.append([piece.name, *items] if puzzle.each == "once" else items)
+                    meanings.append((piece.name, placed))
+    if puzzle.cols > puzzle.rows:
+        board.sort(key=lambda cell: (cell[1], cell[0]))
+    primary = [f"r{a}c{b}" for a, b in board]
+    primary += [piece.name for piece in puzzle.pieces] if puzzle.each == "once" else []
+    return options, meanings, primary, ()
+
+
+def _langford_options(model):
+    n = model.n
+    options, meanings = [], []
+    for k in range(1, n + 1):
+        last = 2 * n - k - 2 if k > 1 or not model.unique else min(2 * n - k - 2, n - 2)
+        for i in range(last + 1):
+            options.append((str(k), f"s{i}", f"s{i + k + 1}"))
+            meanings.append((k, i))
+    return (
+        options,
+        meanings,
+        [str(k) for k in range(1, n + 1)] + [f"s{i}" for i in range(2 * n)],
+        (),
+    )
+
+
+def _queens_options(model):
+    n = model.n
+    pipe = sorted(range(n), key=lambda k: (abs(2 * k - (n - 1)), k))
+    options = [
+        (f"r{i}", f"c{j}", f"a{i + j}", f"b{i - j + n - 1}") for i in range(n) for j in range(n)
+    ]
+    meanings = [(i, j) for i in range(n) for j in range(n)]
+    primary = [f"{kind}{k}" for k in pipe for kind in "rc"]
+    return options, meanings, primary, [f"{kind}{d}" for kind in "ab" for d in range(2 * n - 1)]
+
+
 def _stated_option_by_option(model):
-    options, meanings, primary, secondary = model._state()
+    """The model's problem stated here, option by option (a Sudoku by its
+    variants' statement, the other path the product has)."""
+    if isinstance(model, Sudoku):
+        stated = model._state()
+    elif isinstance(model, TilingPuzzle):
+        stated = _tiling_options(model)
+    elif isinstance(model, LangfordPairs):
+        stated = _langford_options(model)
+    else:
+        stated = _queens_options(model)
+    options, meanings, primary, secondary = stated
     return ExactCover(options, primary=primary, secondary=secondary), list(meanings)
 
 

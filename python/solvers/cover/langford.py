@@ -26,7 +26,7 @@ from typing import Any
 from .._engine import _validate
 from .._engine._draw import Drawn
 from . import pictures
-from .model import Model, Stated
+from .model import Model
 from .placing import placed
 from .problem import ExactCover
 
@@ -60,19 +60,6 @@ class LangfordPairs(Model["LangfordSequence"]):
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("LangfordPairs is immutable")
 
-    def _state(self) -> Stated:
-        n = self.n
-        options, meanings = [], []
-        for k in range(1, n + 1):
-            last = 2 * n - k - 2  # the first k fits up to here
-            if k == 1 and self.unique:
-                last = min(last, n - 2)
-            for i in range(last + 1):
-                options.append((str(k), f"s{i}", f"s{i + k + 1}"))
-                meanings.append((k, i))
-        primary = [str(k) for k in range(1, n + 1)] + [f"s{i}" for i in range(2 * n)]
-        return options, meanings, primary, ()
-
     def symmetries(self) -> list[dict[Hashable, Hashable]]:
         """The reversal of the sequence, as a permutation of the positions
         (none for ``unique=True``, whose options already keep one of each
@@ -87,8 +74,9 @@ class LangfordPairs(Model["LangfordSequence"]):
         return [{f"s{i}": f"s{last - i}" for i in range(2 * self.n)}]
 
     def _numbered(self) -> tuple[ExactCover, Sequence[Any]]:
-        # _state's statement placed in Rust: the pair of ks is a shape of two
-        # cells k + 1 apart on a strip of 2n, its number k's item first.
+        # The pair of ks is a shape of two cells k + 1 apart on a strip of 2n
+        # positions, placed in Rust with its number k's item first; with
+        # unique=True the 1s start in the left half only.
         n = self.n
         shapes = []
         for k in range(1, n + 1):

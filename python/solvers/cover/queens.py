@@ -24,7 +24,7 @@ from typing import Any, overload
 
 from .._engine import _validate
 from ..nqueens.placement import Placement
-from .model import Model, Stated
+from .model import Model
 from .pieces import board_symmetries
 from .problem import ExactCover, _assembled
 from .symmetry import induced
@@ -90,17 +90,6 @@ class QueensCover(Model[Placement]):
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("QueensCover is immutable")
 
-    def _state(self) -> Stated:
-        n = self.n
-        options, meanings = [], []
-        for i in range(n):
-            for j in range(n):
-                options.append(_option(i, j, n))
-                meanings.append((i, j))
-        primary = [f"{kind}{k}" for k in organ_pipe(n) for kind in "rc"]
-        secondary = [f"{kind}{d}" for kind in "ab" for d in range(2 * n - 1)]
-        return options, meanings, primary, secondary
-
     def symmetries(self) -> list[dict[Hashable, Hashable]]:
         """The board's 8 symmetries as permutations of the lines (rows,
         columns, diagonals): ``count(unique=True)`` is
@@ -120,8 +109,10 @@ class QueensCover(Model[Placement]):
         return [induced(cells_of, images) for images in board_symmetries(square)]
 
     def _numbered(self) -> tuple[ExactCover, Sequence[Any]]:
-        # _state's statement a row of the board at a time: each row's options
-        # written into every fourth entry by slices, no Python step per option.
+        # A queen on each square covers its row and column (primary, in
+        # organ-pipe order) and its two diagonals (secondary): each row's
+        # options written into every fourth entry by slices, with no Python
+        # step per option.
         n = self.n
         pipe = organ_pipe(n)
         row_item, col_item = [0] * n, [0] * n

@@ -42,7 +42,15 @@ from .find import first_covers
 from .model import Model, Stated
 from .problem import ExactCover
 from .result import Cover
-from .sudoku_reading import Grid, Typed, _box, _check, _from_rows, _from_string, _shape
+from .sudoku_reading import (
+    Grid,
+    Typed,
+    box_of,
+    box_shape,
+    check_givens,
+    grid_from_rows,
+    grid_from_text,
+)
 from .sudoku_units import Units
 from .symmetry import maps_options
 
@@ -98,7 +106,11 @@ class Sudoku(Model["Sudoku"], Drawn):
         extra: Any = (),
     ) -> None:
         typed: Typed = {}
-        grid = _from_string(puzzle, typed) if isinstance(puzzle, str) else _from_rows(puzzle, typed)
+        grid = (
+            grid_from_text(puzzle, typed)
+            if isinstance(puzzle, str)
+            else grid_from_rows(puzzle, typed)
+        )
         side = len(grid)
         if side == 0:
             raise ValueError("a Sudoku needs at least one cell")
@@ -108,9 +120,9 @@ class Sudoku(Model["Sudoku"], Drawn):
             raise ValueError(
                 "give box= or regions= (jigsaw regions in place of the boxes), not both"
             )
-        shape = _box(box, side)
+        shape = box_of(box, side)
         units = Units.of(side, shape, regions=regions, diagonals=diagonals, extra=extra)
-        _check(grid, units, typed)
+        check_givens(grid, units, typed)
         given = tuple(tuple(d != 0 for d in row) for row in grid)
         self._set(tuple(map(tuple, grid)), given, units)
 
@@ -139,7 +151,7 @@ class Sudoku(Model["Sudoku"], Drawn):
         >>> Sudoku.empty("2x3").side
         6
         """
-        high, wide = _shape(box)
+        high, wide = box_shape(box)
         side = high * wide
         if side > MAX_SIDE:
             raise ValueError(f"a Sudoku may have a side of at most {MAX_SIDE}, this one has {side}")
@@ -221,7 +233,7 @@ class Sudoku(Model["Sudoku"], Drawn):
         if self.blanks:
             return False
         try:
-            _check([list(row) for row in self.grid], self.units)
+            check_givens([list(row) for row in self.grid], self.units)
         except ValueError:
             return False
         return True

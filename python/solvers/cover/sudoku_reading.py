@@ -3,9 +3,9 @@ shape, and the checks of the givens (every digit in range, none twice in a
 unit), whose errors say what was typed and where (:class:`~solvers.Sudoku`
 calls them).
 
->>> _from_string("12.. 34.. .... ....", {})[0]
+>>> grid_from_text("12.. 34.. .... ....", {})[0]
 [1, 2, 0, 0]
->>> _box(None, 6), _shape("3x2")
+>>> box_of(None, 6), box_shape("3x2")
 ((2, 3), (3, 2))
 """
 
@@ -20,7 +20,18 @@ from .._engine import _validate
 from . import pictures
 from .sudoku_units import Units
 
-__all__ = ["BLANKS", "DECORATION", "Grid", "Typed", "symbols"]
+__all__ = [
+    "BLANKS",
+    "DECORATION",
+    "Grid",
+    "Typed",
+    "box_of",
+    "box_shape",
+    "check_givens",
+    "grid_from_rows",
+    "grid_from_text",
+    "symbols",
+]
 
 #: The characters of a puzzle's string that stand for a blank cell.
 BLANKS = ".0_"
@@ -48,7 +59,7 @@ def symbols(side: int) -> str:
     return f"{digits} and {'A' if last == 'A' else f'A-{last}'}"
 
 
-def _shape(box: Any) -> tuple[int, int]:
+def box_shape(box: Any) -> tuple[int, int]:
     """A box shape ``(rows, cols)`` given as a pair or as text ``"RxC"``."""
     if isinstance(box, str):
         parts = box.lower().split("x")
@@ -62,14 +73,14 @@ def _shape(box: Any) -> tuple[int, int]:
     return _validate.positive(high, "box rows"), _validate.positive(wide, "box cols")
 
 
-def _box(box: Any, side: int) -> tuple[int, int]:
+def box_of(box: Any, side: int) -> tuple[int, int]:
     """The box shape ``(rows, cols)`` for a grid of ``side``: as given (a
     pair, or text ``"RxC"``), else the most nearly square shape, its rows
     fewer (a 6 x 6 grid has boxes 2 high and 3 wide)."""
     if box is None:
         high = max(d for d in range(1, math.isqrt(side) + 1) if side % d == 0)
         return high, side // high
-    high, wide = _shape(box)
+    high, wide = box_shape(box)
     if high * wide != side:
         raise ValueError(
             f"box {high}x{wide} does not fit a grid of side {side}: its rows times its "
@@ -95,7 +106,7 @@ _VALUES = {ch: int(ch, 36) for ch in "123456789" + string.ascii_letters}
 _VALUES.update(dict.fromkeys(BLANKS, 0))
 
 
-def _from_string(text: str, typed: Typed) -> list[list[int]]:
+def grid_from_text(text: str, typed: Typed) -> list[list[int]]:
     try:  # the common case: one line of symbols, each a digit of the grid
         cells = [_VALUES[ch] for ch in text.strip()]
         side = math.isqrt(len(cells))
@@ -121,7 +132,7 @@ def _from_string(text: str, typed: Typed) -> list[list[int]]:
     return [cells[r * side : (r + 1) * side] for r in range(side)]
 
 
-def _from_rows(rows: Any, typed: Typed) -> list[list[int]]:
+def grid_from_rows(rows: Any, typed: Typed) -> list[list[int]]:
     given = list(_validate.iterable(rows, "puzzle", "a str or a list of rows"))
     grid = []
     for r, row in enumerate(given):
@@ -146,7 +157,7 @@ def _from_rows(rows: Any, typed: Typed) -> list[list[int]]:
     return grid
 
 
-def _check(grid: list[list[int]], units: Units, typed: Typed | None = None) -> None:
+def check_givens(grid: list[list[int]], units: Units, typed: Typed | None = None) -> None:
     """Every digit in range, none twice in a row, column or another unit.  A
     digit out of range that was typed as a character (``typed``) is named as typed."""
     if _fine(grid, units):
@@ -185,7 +196,7 @@ def _check(grid: list[list[int]], units: Units, typed: Typed | None = None) -> N
 
 def _fine(grid: list[list[int]], units: Units) -> bool:
     """Whether every digit is in range and none is twice in a row, column or
-    box, by one pass over bits (``False`` for anything else: :func:`_check`
+    box, by one pass over bits (``False`` for anything else: :func:`check_givens`
     then finds what, and where)."""
     side = len(grid)
     high, wide = units.box

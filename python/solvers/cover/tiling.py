@@ -28,7 +28,7 @@ from typing import Any
 from .._engine import _validate
 from .._engine._draw import Drawn
 from . import pictures
-from .model import Model, Stated
+from .model import Model
 from .pieces import PIECE_SETS, TURNS, Piece, board_symmetries, extent, piece_set, read_cells
 from .placing import NO_CELL, placed
 from .problem import ExactCover
@@ -176,33 +176,6 @@ class TilingPuzzle(Model["Tiling"]):
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("a TilingPuzzle is immutable")
 
-    def _state(self) -> Stated:
-        board = sorted(self.cells)
-        options: list[list[str]] = []
-        meanings: list[tuple[str, tuple[Cell, ...]]] = []
-        for piece in self.pieces:
-            for shape in piece.orientations(self.turns):
-                # a place is where the shape's first cell lands on a board cell
-                r0, c0 = shape.cells[0]
-                for r, c in board:
-                    placed = tuple((r + dr - r0, c + dc - c0) for dr, dc in shape.cells)
-                    if all(cell in self.cells for cell in placed):
-                        items = [cell_item(cell) for cell in placed]
-                        options.append([piece.name, *items] if self.each == "once" else items)
-                        meanings.append((piece.name, placed))
-        # The order of the items is the order in which the memoised count
-        # (method="memo") covers them: the cells swept along the board's
-        # longer side, so that the cells left form a staircase whose front is
-        # as short as the shorter side (a 5x12 box counts in a second, and
-        # in no time at all row by row), then the pieces.  The search picks
-        # items by their options left and only breaks ties by this order.
-        if self.cols > self.rows:
-            board.sort(key=lambda cell: (cell[1], cell[0]))
-        primary = [cell_item(cell) for cell in board]
-        if self.each == "once":
-            primary += [piece.name for piece in self.pieces]
-        return options, meanings, primary, ()
-
     def symmetries(self) -> list[dict[Hashable, Hashable]]:
         """The board's symmetries (of the square's 8, those that map the
         board onto itself) under which every placement is another
@@ -225,8 +198,16 @@ class TilingPuzzle(Model["Tiling"]):
         return found
 
     def _numbered(self) -> tuple[ExactCover, Sequence[Any]]:
-        # The statement of _state, placed in Rust: the same items, options
-        # and order, with no Python step per option.
+        # Every piece in every orientation at every place where its first
+        # cell lands on a board cell and the rest fit, placed in Rust with no
+        # Python step per option (the tests hold it to a statement written
+        # option by option).  The order of the items is the order in which
+        # the memoised count (method="memo") covers them: the cells swept
+        # along the board's longer side, so that the cells left form a
+        # staircase whose front is as short as the shorter side (a 5x12 box
+        # counts in a second, and in no time at all row by row), then the
+        # pieces.  The search picks items by their options left and only
+        # breaks ties by this order.
         cols = self.cols
         board = sorted(self.cells)
         swept = sorted(board, key=lambda cell: (cell[1], cell[0])) if cols > self.rows else board
