@@ -34,6 +34,10 @@ QUICK_TIMEOUT = 120
 
 
 def pytest_collection_modifyitems(config, items):
+    # The slow tests first (in their order): on two workers the longest ones
+    # then overlap the many short ones, instead of one of them running alone
+    # at the end while the other worker idles.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     # Only with pytest-timeout installed (the test extra has it): without it
     # the marker would be an unknown one.
     if not config.pluginmanager.hasplugin("timeout"):
