@@ -218,6 +218,20 @@ def test_tiling_takes_count_as_cover_and_sudoku_do(capsys):
     assert err.endswith("error: argument --find: not allowed with argument --count\n")
 
 
+def test_sudoku_variants_from_the_command_line(capsys, tmp_path):
+    (tmp_path / "jigsaw.txt").write_text("AABB\nAACB\nDCCB\nDDCD\n")
+    blank = "." * 16
+    assert run(capsys, "sudoku", blank, "--diagonals", "--count")[:2] == (0, "48\n")
+    jigsaw = Sudoku(blank, regions="AABB\nAACB\nDCCB\nDDCD").count()
+    regions = str(tmp_path / "jigsaw.txt")
+    assert run(capsys, "sudoku", blank, "--regions", regions, "--count")[:2] == (0, f"{jigsaw}\n")
+    windows = Sudoku(blank, extra=[[(0, 0), (3, 3)]]).count()
+    assert run(capsys, "sudoku", blank, "--extra", "0,0 3,3", "--count")[:2] == (0, f"{windows}\n")
+    assert "--extra takes cells as R,C" in error_line(
+        capsys, 2, "sudoku", blank, "--extra", "0,0 x"
+    )
+
+
 def test_tiling_counts_and_lists_up_to_the_board_s_symmetries(capsys):
     assert run(capsys, "tiling", "3x20", "--unique") == (0, "2\n", "")
     code, out, _ = run(capsys, "tiling", "3x20", "--unique", "--list", "5")

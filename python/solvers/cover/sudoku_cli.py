@@ -11,6 +11,7 @@ import re
 import sys
 import textwrap
 from itertools import islice
+from typing import Any
 
 from ..cli import _options as opt
 from .pictures import SYMBOLS, symbol
@@ -35,6 +36,8 @@ EXAMPLES = """\
     solvers sudoku ................ --count  # 288 grids of 4x4
     solvers sudoku 1...........2... --list 3 # its first 3 solutions
     solvers sudoku examples/sudoku.txt --svg solved.svg
+    solvers sudoku ................ --diagonals --count   # 48 X-Sudoku grids of 4x4
+    solvers sudoku ................ --extra "0,0 3,3" --count
 """
 
 
@@ -43,6 +46,22 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "puzzle", metavar="PUZZLE", help="the grid, or a file holding it (see above)"
     )
     parser.add_argument("--box", metavar="RxC", help="the boxes: R rows high, C columns wide")
+    parser.add_argument(
+        "--regions",
+        metavar="FILE",
+        help="jigsaw regions in place of the boxes: a file drawing the grid, one character a "
+        "cell, the same for one region",
+    )
+    parser.add_argument(
+        "--diagonals", action="store_true", help="X-Sudoku: both diagonals hold every digit once"
+    )
+    parser.add_argument(
+        "--extra",
+        action="append",
+        default=[],
+        metavar="CELLS",
+        help="a region whose cells hold each digit at most once, as R,C R,C ... (may repeat)",
+    )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--count", action="store_true", help="count the solutions")
     mode.add_argument(
@@ -68,14 +87,32 @@ def _puzzle(args: argparse.Namespace) -> Sudoku:
         text = opt.read_text(given, f"PUZZLE {given}")
     else:
         try:
-            return Sudoku(given, box=args.box)
+            return Sudoku(given, box=args.box, **_variant(args))
         except ValueError as error:
             if _names_a_file(given):
                 raise opt.UsageError(
                     f"cannot read PUZZLE {given}: no such file (and as a grid: {error})"
                 ) from None
             raise
-    return Sudoku(text, box=args.box)
+    return Sudoku(text, box=args.box, **_variant(args))
+
+
+def _variant(args: argparse.Namespace) -> dict[str, Any]:
+    """The variant's keywords of ``Sudoku`` from --regions, --diagonals, --extra."""
+    variant: dict[str, Any] = {"diagonals": args.diagonals}
+    if args.regions is not None:
+        variant["regions"] = opt.read_text(args.regions, f"--regions {args.regions}")
+    regions = []
+    for given in args.extra:
+        try:
+            regions.append([tuple(int(x) for x in cell.split(",")) for cell in given.split()])
+        except ValueError:
+            raise opt.UsageError(
+                f"--extra takes cells as R,C with spaces between (like '0,0 1,1'), got {given!r}"
+            ) from None
+    if regions:
+        variant["extra"] = regions
+    return variant
 
 
 def _names_a_file(text: str) -> bool:
