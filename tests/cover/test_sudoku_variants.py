@@ -157,3 +157,11 @@ def test_bad_variants_are_refused_with_the_reason():
         Sudoku("3.........3.....", extra=[[(0, 0), (2, 2)]])
     with pytest.raises(TypeError, match="diagonals must be True or False"):
         Sudoku("." * 16, diagonals=1)
+
+
+def test_the_largest_jigsaw_pickles():
+    # 64 regions (each row one): drawn back with a mark for each
+    rows = ["".join(chr(0x4E00 + r) for _ in range(64)) for r in range(64)]
+    grid = Sudoku("." * 64 * 64, regions="\n".join(rows))
+    again = pickle.loads(pickle.dumps(grid))
+    assert again == grid and again.units.regions == grid.units.regions

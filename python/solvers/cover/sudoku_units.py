@@ -154,8 +154,9 @@ def _member(cells: tuple[Cell, ...]) -> Callable[[int, int], int | None]:
 
 
 def regions_text(regions: tuple[int, ...], side: int) -> str:
-    """The regions drawn back, a letter (then a digit) per region."""
-    marks = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    """The regions drawn back, a letter, digit or sign per region (enough
+    for the 64 regions of the largest grid)."""
+    marks = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&*+-/=?@^~"
     return "\n".join(
         "".join(marks[regions[r * side + c]] for c in range(side)) for r in range(side)
     )
