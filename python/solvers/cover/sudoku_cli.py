@@ -36,7 +36,7 @@ EXAMPLES = """\
     solvers sudoku ................ --count  # 288 grids of 4x4
     solvers sudoku 1...........2... --list 3 # its first 3 solutions
     solvers sudoku examples/sudoku.txt --svg solved.svg
-    solvers sudoku ................ --diagonals --count   # 48 X-Sudoku grids of 4x4
+    solvers sudoku ................ --diagonals --count  # 48 X-Sudokus, 4x4
     solvers sudoku ................ --extra "0,0 3,3" --count
 """
 
