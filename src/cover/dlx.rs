@@ -8,6 +8,8 @@
 //! the two could split differently (a byte that is whitespace to Python's
 //! `str.split` and not here, or any character past ASCII).
 
+use crate::engine::SearchError;
+use crate::memory;
 use std::collections::HashMap;
 
 /// A DLX problem, numbered: option `k` holds `items[starts[k]..starts[k + 1]]`
@@ -40,8 +42,22 @@ fn name(word: &str) -> Option<&str> {
 }
 
 /// The problem of DLX `text`, or `None` where the package's parser must
-/// read it (see the module); at most `max_entries` entries.
-pub fn read(text: &str, max_entries: usize) -> Option<Dlx<'_>> {
+/// read it (see the module); at most `max_entries` entries; `Err(Memory)`
+/// where its tables do not fit (never an abort).
+pub fn read(text: &str, max_entries: usize) -> Result<Option<Dlx<'_>>, SearchError> {
+    let mut failed = None;
+    let read = pass(text, max_entries, &mut failed);
+    failed.map_or(Ok(read), Err)
+}
+
+/// The pass itself: `None` for the parser, with `failed` set where a table
+/// could not grow.
+fn pass<'a>(
+    text: &'a str,
+    max_entries: usize,
+    failed: &mut Option<SearchError>,
+) -> Option<Dlx<'a>> {
+    let what = "the options of the DLX text";
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if !text.is_ascii()
         || text
@@ -100,6 +116,12 @@ pub fn read(text: &str, max_entries: usize) -> Option<Dlx<'_>> {
             if dlx.items.len() == max_entries {
                 return None;
             }
+            for table in [&mut dlx.items, &mut dlx.colours, &mut dlx.starts] {
+                if let Err(e) = memory::try_reserve(table, 1, what) {
+                    *failed = Some(e);
+                    return None;
+                }
+            }
             dlx.items.push(number);
             dlx.colours.push(colour);
         }
@@ -144,14 +166,14 @@ mod tests {
     #[test]
     fn a_problem_with_colours_is_numbered_as_the_package_numbers_it() {
         let text = "\u{feff}| a comment\n// another\na b | x y\r\n\na x:red\nb y:blue x:red\n  b\n";
-        let dlx = read(text, 100).unwrap();
+        let dlx = read(text, 100).unwrap().unwrap();
         assert_eq!(dlx.primary, ["a", "b"]);
         assert_eq!(dlx.secondary, ["x", "y"]);
         assert_eq!(dlx.starts, [0, 2, 5, 6]);
         assert_eq!(dlx.items, [0, 2, 1, 3, 2, 1]);
         assert_eq!(dlx.colours, [0, 1, 0, 2, 1, 0]);
         assert_eq!(dlx.palette, ["red", "blue"]);
-        let bar_before = read("a |x\na x\n", 100).unwrap();
+        let bar_before = read("a |x\na x\n", 100).unwrap().unwrap();
         assert_eq!(
             (bar_before.primary, bar_before.secondary),
             (vec!["a"], vec!["x"])
@@ -175,9 +197,9 @@ mod tests {
             "a\x0bb\na\n",      // whitespace to Python only
             "a:b\na\n",         // a name holding ':'
         ] {
-            assert_eq!(read(text, 100), None, "{text:?}");
+            assert_eq!(read(text, 100).unwrap(), None, "{text:?}");
         }
-        assert_eq!(read("a\na\na\n", 1), None); // past max_entries
-        assert!(read("a\na\na\n", 2).is_some());
+        assert_eq!(read("a\na\na\n", 1).unwrap(), None); // past max_entries
+        assert!(read("a\na\na\n", 2).unwrap().is_some());
     }
 }

@@ -9,6 +9,9 @@
 //! cells in the shape's order.  A placement with a cell off the board is
 //! no option.
 
+use crate::engine::SearchError;
+use crate::memory;
+
 /// One shape: its cells as offsets from its first cell, the item that goes
 /// first in each of its options (a piece's own item), and the board
 /// positions (`row * cols + col`) where its first cell is tried.
@@ -31,8 +34,15 @@ pub struct Placed {
 
 /// Every placement of `shapes` on the board `board` (`rows * cols`
 /// positions, each the item number of its cell or `u32::MAX` where the
-/// board has none); `None` past `max_entries` items in all.
-pub fn place(cols: usize, board: &[u32], shapes: &[Shape], max_entries: usize) -> Option<Placed> {
+/// board has none); `None` past `max_entries` items in all, `Err(Memory)`
+/// where the tables do not fit (never an abort).
+pub fn place(
+    cols: usize,
+    board: &[u32],
+    shapes: &[Shape],
+    max_entries: usize,
+) -> Result<Option<Placed>, SearchError> {
+    let what = "the options of the placed shapes";
     let rows = board.len().checked_div(cols).unwrap_or(0);
     let mut placed = Placed {
         starts: vec![0],
@@ -62,7 +72,11 @@ pub fn place(cols: usize, board: &[u32], shapes: &[Shape], max_entries: usize) -
             }
             let size = cells.len() + usize::from(shape.head.is_some());
             if placed.items.len() + size > max_entries {
-                return None;
+                return Ok(None);
+            }
+            memory::try_reserve(&mut placed.items, size, what)?;
+            for table in [&mut placed.starts, &mut placed.shape, &mut placed.anchor] {
+                memory::try_reserve(table, 1, what)?;
             }
             placed.items.extend(shape.head);
             placed.items.extend_from_slice(&cells);
@@ -71,7 +85,7 @@ pub fn place(cols: usize, board: &[u32], shapes: &[Shape], max_entries: usize) -
             placed.anchor.push(at);
         }
     }
-    Some(placed)
+    Ok(Some(placed))
 }
 
 #[cfg(test)]
@@ -93,13 +107,13 @@ mod tests {
             head: Some(9),
             anchors: vec![2, 1, 0],
         };
-        let placed = place(3, &board, &[flat, upright], 100).unwrap();
+        let placed = place(3, &board, &[flat, upright], 100).unwrap().unwrap();
         assert_eq!(placed.items, [0, 1, 1, 2, 3, 4, 9, 1, 4, 9, 0, 3]);
         assert_eq!(placed.starts, [0, 2, 4, 6, 9, 12]);
         assert_eq!(placed.shape, [0, 0, 0, 1, 1]);
         assert_eq!(placed.anchor, [0, 1, 3, 1, 0]);
         assert_eq!(
-            place(3, &board, &[], 0),
+            place(3, &board, &[], 0).unwrap(),
             Some(Placed {
                 starts: vec![0],
                 ..Placed::default()
@@ -114,7 +128,9 @@ mod tests {
             head: None,
             anchors: vec![0, 1, 2],
         };
-        assert!(place(4, &[0, 1, 2, 3], std::slice::from_ref(&shape), 6).is_some());
-        assert!(place(4, &[0, 1, 2, 3], &[shape], 5).is_none());
+        assert!(place(4, &[0, 1, 2, 3], std::slice::from_ref(&shape), 6)
+            .unwrap()
+            .is_some());
+        assert!(place(4, &[0, 1, 2, 3], &[shape], 5).unwrap().is_none());
     }
 }

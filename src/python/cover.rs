@@ -218,7 +218,7 @@ pub(super) fn read_dlx<'py>(
     text: &str,
     max_entries: usize,
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
-    let Some(dlx) = cover::dlx::read(text, max_entries) else {
+    let Some(dlx) = cover::dlx::read(text, max_entries)? else {
         return Ok(None);
     };
     let starts = packed(py, &dlx.starts, "option starts")?;
@@ -268,7 +268,7 @@ pub(super) fn place_shapes<'py>(
             })
         })
         .collect::<PyResult<Vec<_>>>()?;
-    let placed = py.detach(|| cover::placements::place(cols, &board, &shapes, max_entries));
+    let placed = py.detach(|| cover::placements::place(cols, &board, &shapes, max_entries))?;
     let Some(placed) = placed else {
         return Ok(None);
     };
