@@ -84,8 +84,9 @@ def _item_perm(problem: ExactCover, given: Any, g: int) -> list[int]:
                     "the problem"
                 )
         perm[index[item]] = index[image]
-    if len(set(perm)) != len(perm):
-        lost = next(i for i in range(len(perm)) if i not in set(perm))
+    reached = set(perm)
+    if len(reached) != len(perm):
+        lost = next(i for i in range(len(perm)) if i not in reached)
         raise ValueError(
             f"symmetry {g} is not a permutation of the items: nothing maps to "
             f"{_validate.shown(items[lost])} (an item not named maps to itself)"
