@@ -123,7 +123,45 @@ def has_tour(
     start: Square | None = None,
     closed: bool = False,
 ) -> bool:
-    return next(enumerate_tours(rows, cols, mask, start, closed), None) is not None
+    """Whether a tour from ``start`` exists: the depth-first search of
+    :func:`enumerate_tours`, cut where the squares not yet visited cannot all
+    be reached from the knight through one another (no tour can follow), so
+    that proving there is none takes a fraction of listing every dead end."""
+    cells = squares(rows, cols, mask)
+    index = {square: i for i, square in enumerate(cells)}
+    neighbours = [
+        [index[(r + dr, c + dc)] for dr, dc in MOVES if (r + dr, c + dc) in index] for r, c in cells
+    ]
+    first = index[(rows - 1, 0) if start is None else tuple(start)]
+    seen = [False] * len(cells)
+    seen[first] = True
+
+    def connected(head: int, left: int) -> bool:
+        reached, stack = 0, [head]
+        marked = {head}
+        while stack:
+            for nxt in neighbours[stack.pop()]:
+                if not seen[nxt] and nxt not in marked:
+                    marked.add(nxt)
+                    reached += 1
+                    stack.append(nxt)
+        return reached == left
+
+    def extend(head: int, placed: int) -> bool:
+        if placed == len(cells):
+            return not closed or (placed >= 3 and first in neighbours[head])
+        if not connected(head, len(cells) - placed):
+            return False
+        for nxt in neighbours[head]:
+            if not seen[nxt]:
+                seen[nxt] = True
+                found = extend(nxt, placed + 1)
+                seen[nxt] = False
+                if found:
+                    return True
+        return False
+
+    return extend(first, 1)
 
 
 def check_tour(

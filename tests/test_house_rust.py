@@ -27,18 +27,26 @@ SHARED = {"engine", "layers", "memory", "cpu", "symmetry", "error"}
 BINDINGS = "python"
 
 
+#: Where a comment, a string or a char literal may begin, in the order a
+#: scan from left to right tries them at each place.
+LITERAL = re.compile(r"""//|/\*|b?r(#*)"|b?"|b?'(\\u\{[0-9a-fA-F]+\}|\\.|[^\\'])'""")
+STRING_END = re.compile(r'(?:\\.|[^"\\])*"', re.S)
+
+
 def strip_code(text: str) -> str:
     """``text`` with comments, string and char literals blanked out (each
     replaced by a space), so only code is left for the paths and braces."""
     out: list[str] = []
     i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith("//", i):
-            end = text.find("\n", i)
+    while (found := LITERAL.search(text, i)) is not None:
+        out.append(text[i : found.start()])
+        token = found.group()
+        if token == "//":
+            end = text.find("\n", found.end())
             i = n if end < 0 else end
-        elif text.startswith("/*", i):
-            depth, i = 1, i + 2
+            continue
+        if token == "/*":  # block comments nest
+            depth, i = 1, found.end()
             while i < n and depth:
                 if text.startswith("/*", i):
                     depth, i = depth + 1, i + 2
@@ -46,24 +54,17 @@ def strip_code(text: str) -> str:
                     depth, i = depth - 1, i + 2
                 else:
                     i += 1
-            out.append(" ")
-        elif raw := re.match(r'b?r(#*)"', text[i:]):
-            close = '"' + raw.group(1)
-            end = text.find(close, i + raw.end())
+        elif found.group(1) is not None:  # a raw string: r"..." or r#"..."#
+            close = '"' + found.group(1)
+            end = text.find(close, found.end())
             i = n if end < 0 else end + len(close)
-            out.append(" ")
-        elif c == '"' or text.startswith('b"', i):
-            i += 1 if c == '"' else 2
-            while i < n and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-            i += 1
-            out.append(" ")
-        elif char := re.match(r"b?'(\\u\{[0-9a-fA-F]+\}|\\.|[^\\'])'", text[i:]):
-            i += char.end()
-            out.append(" ")
-        else:
-            out.append(c)
-            i += 1
+        elif token.endswith('"'):
+            end = STRING_END.match(text, found.end())
+            i = n if end is None else end.end()
+        else:  # a char literal
+            i = found.end()
+        out.append(" ")
+    out.append(text[i:])
     return "".join(out)
 
 

@@ -66,10 +66,9 @@ def _check_small_cases(executor, spill):
 
 @pytest.mark.slow
 def test_a_process_pool_counts_through_files(processes, tmp_path):
+    # (the English board's published count through files: on a Dask
+    # cluster, below)
     _check_small_cases(processes, tmp_path)
-    board = PegBoard.english()
-    assert count_peg_solutions(board, start=(3, 3), executor=processes, spill=tmp_path) == ENGLISH
-    assert os.listdir(tmp_path) == []  # the count's directory went with it
     # a bigger board than the oracle's against the local count, every parts
     triangle = PegBoard.triangle(6)
     want = count_peg_solutions(triangle, start=(2, 1), finish=(5, 1))
