@@ -26,16 +26,23 @@ Entry = tuple[Hashable, Hashable | None]
 Option = Sequence[Entry]
 
 
-def is_cover(options: Sequence[Option], primary: Sequence[Hashable], chosen: Sequence[int]) -> bool:
+def is_cover(
+    options: Sequence[Option],
+    primary: Sequence[Hashable],
+    chosen: Sequence[int],
+    bounds: dict[Hashable, tuple[int, int]] | None = None,
+) -> bool:
     """Whether the options ``chosen`` (distinct indices) form a cover: each
-    primary item in exactly one; every other item in one, or in several
-    that all give it the same colour (never ``None``)."""
+    primary item in exactly one (or between the two numbers ``bounds``
+    gives it); every other item in one, or in several that all give it the
+    same colour (never ``None``)."""
     uses: dict[Hashable, list[Hashable | None]] = {}
     for k in chosen:
         for item, colour in options[k]:
             uses.setdefault(item, []).append(colour)
     for item in primary:
-        if len(uses.get(item, [])) != 1:
+        least, most = (bounds or {}).get(item, (1, 1))
+        if not least <= len(uses.get(item, [])) <= most:
             return False
     for item, colours in uses.items():
         if item in primary or len(colours) == 1:
@@ -45,14 +52,18 @@ def is_cover(options: Sequence[Option], primary: Sequence[Hashable], chosen: Seq
     return True
 
 
-def all_covers(options: Sequence[Option], primary: Sequence[Hashable]) -> list[tuple[int, ...]]:
+def all_covers(
+    options: Sequence[Option],
+    primary: Sequence[Hashable],
+    bounds: dict[Hashable, tuple[int, int]] | None = None,
+) -> list[tuple[int, ...]]:
     """Every cover, by trying every subset of the options."""
     if len(options) > 18:
         raise ValueError("the oracle tries every subset: keep to 18 options")
     found = []
     for size in range(len(options) + 1):
         for chosen in combinations(range(len(options)), size):
-            if is_cover(options, primary, chosen):
+            if is_cover(options, primary, chosen, bounds):
                 found.append(chosen)
     return sorted(found)
 

@@ -231,8 +231,17 @@ class CoverProblem:
     """An exact-cover problem, checked and laid out in Rust memory."""
 
     def __new__(
-        cls, n_primary: int, n_secondary: int, starts: bytes, items: bytes, colors: bytes
+        cls,
+        n_primary: int,
+        n_secondary: int,
+        starts: bytes,
+        items: bytes,
+        colors: bytes,
+        lo: bytes | None = None,
+        hi: bytes | None = None,
     ) -> CoverProblem: ...
+    @property
+    def bounded(self) -> bool: ...
     @property
     def n_options(self) -> int: ...
     @property

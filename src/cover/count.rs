@@ -2,13 +2,14 @@
 //! [`plan_covers`], each checking the memory first and running the search
 //! (or the memo) on the engine.
 
-use super::cells::cells_bytes;
 use super::memo;
 use super::method::Method;
+use super::multi::MultiWalk;
 use super::problem::Problem;
-use super::search::{CoverSearch, Probe};
-use crate::engine::{self, Control, Planned, Stop};
-use crate::error::CountError;
+use super::search::{CoverSearch, Probe, Walk};
+use super::walk::CoverWalk;
+use crate::engine::{self, Control, Planned, Splittable, Stop};
+use crate::error::{CountError, InputError};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -16,8 +17,8 @@ use std::time::{Duration, Instant};
 /// Refuse (a `MemoryError` naming the estimate), before anything is
 /// allocated, a search whose `workers` working copies are more than the
 /// machine has.
-fn check_memory(p: &Problem, workers: usize) -> Result<(), CountError> {
-    let need = cells_bytes(p).saturating_mul(workers as u64 + 1);
+fn check_memory<W: CoverWalk>(p: &Problem, workers: usize) -> Result<(), CountError> {
+    let need = W::bytes(p).saturating_mul(workers as u64 + 1);
     crate::memory::check_available(
         need,
         &format!("searching this exact cover problem on {workers} thread(s)"),
@@ -25,19 +26,26 @@ fn check_memory(p: &Problem, workers: usize) -> Result<(), CountError> {
     Ok(())
 }
 
-/// The plan's depth limit: one level per primary item at most.
-fn max_depth(p: &Problem) -> usize {
-    p.n_primary() + 1
+/// Run `$call::<W>(args)` with the walk of `$p`'s kind: Algorithm M's for
+/// a problem with bounds, Algorithm C's otherwise.
+macro_rules! by_walk {
+    ($p:expr, $call:ident($($arg:expr),* $(,)?)) => {
+        if $p.bounded() {
+            $call::<MultiWalk>($($arg),*)
+        } else {
+            $call::<Walk>($($arg),*)
+        }
+    };
 }
 
 /// The subtrees a count or find on `threads` shares out: the roots
 /// expanded until there are enough to keep every worker busy.
-fn plan_tasks(
-    search: &CoverSearch,
+fn plan_tasks<W: CoverWalk>(
+    search: &CoverSearch<W>,
     threads: usize,
     ctl: &Control,
 ) -> Result<Vec<Vec<u32>>, CountError> {
-    let depth = max_depth(search.problem());
+    let depth = W::max_depth(search.problem());
     let tasks_wanted = engine::tasks_for(threads);
     Ok(engine::plan(
         search,
@@ -61,26 +69,43 @@ pub fn count_covers(
 ) -> Result<u128, CountError> {
     let most = limit.unwrap_or(u128::MAX);
     if method.resolve(&p) == Method::Memo {
+        if p.bounded() {
+            return Err(InputError(
+                "method='memo' counts exact covers only, not a problem with bounds: \
+                 use method='search' (or 'auto')"
+                    .into(),
+            )
+            .into());
+        }
         // The memo counts what recurs at once, so it has no search to cut short.
         return Ok(memo::count_memo(&p, memo::default_budget(), ctl)?.min(most));
     }
+    by_walk!(p, counted(p, limit, threads, ctl)).map(|n| n.min(most))
+}
+
+fn counted<W: CoverWalk>(
+    p: Arc<Problem>,
+    limit: Option<u128>,
+    threads: usize,
+    ctl: &Control,
+) -> Result<u128, CountError> {
     let search = match limit {
-        Some(most) => CoverSearch::up_to(p, most),
-        None => CoverSearch::new(p),
+        Some(most) => CoverSearch::<W>::up_to(p, most),
+        None => CoverSearch::<W>::new(p),
     };
-    Ok(search_count(search, threads, ctl, SMALL_TIME)?.min(most))
+    search_count(search, threads, ctl, SMALL_TIME)
 }
 
 /// The search count, trying the calling thread alone for `small` first
 /// (unless `threads` is one: then no plan at all).
-pub(super) fn search_count(
-    search: CoverSearch,
+pub(super) fn search_count<W: CoverWalk>(
+    search: CoverSearch<W>,
     threads: usize,
     ctl: &Control,
     small: Duration,
 ) -> Result<u128, CountError> {
     let workers = engine::workers(threads);
-    check_memory(search.problem(), workers)?;
+    check_memory::<W>(search.problem(), workers)?;
     let stop = Stop::new(ctl);
     if let Some(n) = search.count_small(probe(workers, small), &stop)? {
         ctl.start(1);
@@ -134,9 +159,19 @@ pub(super) fn find_search(
     ctl: &Control,
     small: Duration,
 ) -> Result<Option<Vec<u32>>, CountError> {
+    by_walk!(p, found(p, threads, deterministic, ctl, small))
+}
+
+fn found<W: CoverWalk>(
+    p: Arc<Problem>,
+    threads: usize,
+    deterministic: bool,
+    ctl: &Control,
+    small: Duration,
+) -> Result<Option<Vec<u32>>, CountError> {
     let workers = engine::workers(threads);
-    check_memory(&p, workers)?;
-    let search = CoverSearch::new(p);
+    check_memory::<W>(&p, workers)?;
+    let search = CoverSearch::<W>::new(p);
     // Small searches, and any on one thread, need no plan: the first
     // cover in search order is then the deterministic answer too.
     if let Some(found) = search.find_small(probe(workers, small), &Stop::new(ctl))? {
@@ -155,8 +190,16 @@ pub(super) fn find_search(
 /// The first `k` covers of `p` in search order, by one walk on the
 /// calling thread (a Sudoku's solution and whether it is unique, `k = 2`).
 pub fn first_covers(p: Arc<Problem>, k: usize, ctl: &Control) -> Result<Vec<Vec<u32>>, CountError> {
-    check_memory(&p, 1)?;
-    let search = CoverSearch::new(p);
+    by_walk!(p, first(p, k, ctl))
+}
+
+fn first<W: CoverWalk>(
+    p: Arc<Problem>,
+    k: usize,
+    ctl: &Control,
+) -> Result<Vec<Vec<u32>>, CountError> {
+    check_memory::<W>(&p, 1)?;
+    let search = CoverSearch::<W>::new(p);
     Ok(search.first(k, &Stop::new(ctl))?)
 }
 
@@ -174,8 +217,12 @@ impl CoverReceiver {
 /// Every cover of `p` in search order, handed over a bounded channel by a
 /// producer thread that stops when `ctl` is cancelled or the receiver goes.
 pub fn stream_covers(p: Arc<Problem>, ctl: Arc<Control>) -> Result<CoverReceiver, CountError> {
-    check_memory(&p, 1)?;
-    let search = Arc::new(CoverSearch::new(p));
+    by_walk!(p, streamed(p, ctl))
+}
+
+fn streamed<W: CoverWalk>(p: Arc<Problem>, ctl: Arc<Control>) -> Result<CoverReceiver, CountError> {
+    check_memory::<W>(&p, 1)?;
+    let search = Arc::new(CoverSearch::<W>::new(p));
     let tasks = search.roots();
     let rx = engine::stream(search, tasks, ctl, 64)?;
     Ok(CoverReceiver { rx })
@@ -187,11 +234,28 @@ pub fn plan_covers(
     p: Arc<Problem>,
     min_tasks: usize,
     ctl: &Control,
-) -> Result<Planned<CoverSearch>, CountError> {
+) -> Result<Arc<dyn Splittable>, CountError> {
+    by_walk!(p, shared_plan(p, min_tasks, ctl))
+}
+
+fn shared_plan<W: CoverWalk>(
+    p: Arc<Problem>,
+    min_tasks: usize,
+    ctl: &Control,
+) -> Result<Arc<dyn Splittable>, CountError> {
+    Ok(Arc::new(planned::<W>(p, min_tasks, ctl)?))
+}
+
+/// [`plan_covers`] by the walk `W`, its tasks and search in view.
+pub(super) fn planned<W: CoverWalk>(
+    p: Arc<Problem>,
+    min_tasks: usize,
+    ctl: &Control,
+) -> Result<Planned<CoverSearch<W>>, CountError> {
     engine::check_plan_size(min_tasks)?;
-    check_memory(&p, 1)?;
-    let depth = max_depth(&p);
-    let search = CoverSearch::new(p);
+    check_memory::<W>(&p, 1)?;
+    let depth = W::max_depth(&p);
+    let search = CoverSearch::<W>::new(p);
     let roots = search.roots();
     Ok(Planned::new(search, roots, min_tasks, depth, ctl)?)
 }

@@ -15,7 +15,7 @@ use crate::error::InputError;
 pub enum Method {
     /// The memo when its states are provably few, else the search.
     Auto,
-    /// Algorithm C, in parallel on the engine.
+    /// Algorithm C (Algorithm M with bounds), in parallel on the engine.
     Search,
     /// The memoised count over uncovered items ([`memo`]), one thread.
     Memo,
@@ -34,9 +34,11 @@ impl Method {
         }
     }
 
-    /// The method that counts `p`: `Search` or `Memo`.
+    /// The method that counts `p`: `Search` or `Memo` (never the memo for
+    /// a problem with bounds: it counts exact covers only).
     pub fn resolve(self, p: &Problem) -> Method {
         match self {
+            Method::Auto if p.bounded() => Method::Search,
             Method::Auto => match memo::state_bound(p) {
                 Some(states) if states <= memo::AUTO_MEMO_STATES => Method::Memo,
                 _ => Method::Search,

@@ -16,7 +16,9 @@
 //!
 //! * `problem.rs`: [`Problem`], the checked problem and its limits;
 //! * `cells.rs`: [`Cells`], the dancing cells one worker searches;
-//! * `search.rs`: [`CoverSearch`], Algorithm C on the engine;
+//! * `walk.rs`: [`CoverWalk`], what the engine's search needs of a walk;
+//! * `search.rs`: [`CoverSearch`] and [`Walk`], Algorithm C on the engine;
+//! * `multi.rs`: [`MultiWalk`], Algorithm M: primary items with bounds;
 //! * `memo.rs`: the memoised count over uncovered items;
 //! * `method.rs`: [`Method`], and which one `auto` picks;
 //! * `instances.rs`: ready-made problems for the tests and benches;
@@ -29,16 +31,22 @@ pub mod dlx;
 pub mod instances;
 pub mod memo;
 mod method;
+mod multi;
+#[cfg(test)]
+mod multi_tests;
 pub mod placements;
 mod problem;
 mod search;
 #[cfg(test)]
 mod tests;
+mod walk;
 
 pub use cells::Cells;
 pub use count::{
     count_covers, find_cover, first_covers, plan_covers, stream_covers, CoverReceiver,
 };
 pub use method::Method;
-pub use problem::{Problem, MAX_ITEMS, MAX_NODES, MAX_OPTIONS};
+pub use multi::{MultiWalk, LEFT_OUT};
+pub use problem::{Problem, MAX_BOUNDED_OPTIONS, MAX_ITEMS, MAX_NODES, MAX_OPTIONS};
 pub use search::{CoverSearch, Probe, Walk};
+pub use walk::CoverWalk;

@@ -40,7 +40,14 @@ pub struct Problem {
     pub(super) item_nodes: Vec<u32>,
     /// Whether any node has a colour (the search then checks them).
     pub(super) coloured: bool,
+    /// Each primary item's least and most options, `(lo, hi)`: empty when
+    /// every item is covered exactly once (Algorithm C's problems).
+    pub(super) bounds: Vec<(u32, u32)>,
 }
+
+/// The most options of a problem with bounds: its search marks a left-out
+/// option with the top bit of a `u32`.
+pub const MAX_BOUNDED_OPTIONS: usize = (1 << 31) - 1;
 
 /// Bytes a problem of `nodes` nodes, `items` items and `options` options
 /// holds (the flat arrays above).
@@ -171,7 +178,55 @@ impl Problem {
             item_start,
             item_nodes,
             coloured: colors.iter().any(|&c| c != 0),
+            bounds: Vec::new(),
         })
+    }
+
+    /// This problem with each primary item `i` covered by at least `lo[i]`
+    /// and at most `hi[i]` of the chosen options (Knuth's multiplicities,
+    /// his Algorithm M): a cover is then a *set* of options whose counts
+    /// fall within the bounds.  Bounds of `(1, 1)` everywhere are the plain
+    /// problem.
+    pub fn with_bounds(mut self, lo: &[u32], hi: &[u32]) -> Result<Problem, CountError> {
+        let n = self.n_primary();
+        if lo.len() != n || hi.len() != n {
+            return Err(InputError(format!(
+                "bounds must give one (lo, hi) pair per primary item ({n}), got {} and {}",
+                lo.len(),
+                hi.len()
+            ))
+            .into());
+        }
+        if let Some(i) = (0..n).find(|&i| lo[i] > hi[i]) {
+            return Err(InputError(format!(
+                "the bounds of primary item {i} are {}..{}: the least must not exceed the most",
+                lo[i], hi[i]
+            ))
+            .into());
+        }
+        if (0..n).all(|i| (lo[i], hi[i]) == (1, 1)) {
+            self.bounds = Vec::new();
+            return Ok(self);
+        }
+        if self.n_options() > MAX_BOUNDED_OPTIONS {
+            return Err(InputError(format!(
+                "a problem with bounds has at most {MAX_BOUNDED_OPTIONS} options, got {}",
+                self.n_options()
+            ))
+            .into());
+        }
+        self.bounds = lo.iter().copied().zip(hi.iter().copied()).collect();
+        Ok(self)
+    }
+
+    /// Whether some primary item has bounds other than exactly once.
+    pub fn bounded(&self) -> bool {
+        !self.bounds.is_empty()
+    }
+
+    /// Primary item `i`'s bounds `(lo, hi)`.
+    pub fn bounds_of(&self, i: usize) -> (u32, u32) {
+        self.bounds.get(i).copied().unwrap_or((1, 1))
     }
 
     pub fn n_primary(&self) -> usize {

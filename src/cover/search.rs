@@ -15,8 +15,9 @@
 //! have millions of items, deeper than any thread's stack) and allocates
 //! nothing: the stacks are sized in [`Walk::new`] from the problem's bounds.
 
-use super::cells::{Cells, Mark};
+use super::cells::{cells_bytes, Cells, Mark};
 use super::problem::Problem;
+use super::walk::CoverWalk;
 use crate::engine::{SearchError, Stop, SubtreeSearch, Ticker};
 use crate::memory;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -139,7 +140,9 @@ impl Walk {
     /// Search below the current node (the replayed task), counting
     /// (`COUNT`) or calling `emit` on each cover's options (in the order
     /// chosen) until it returns `false`.  Returns `Ok(false)` if `emit`
-    /// stopped it.  The caller resets.
+    /// stopped it.  The caller resets.  (The tests' listing; the engine's
+    /// calls go through [`CoverWalk::run_within`].)
+    #[cfg(test)]
     fn run<const COUNT: bool>(
         &mut self,
         p: &Problem,
@@ -151,7 +154,7 @@ impl Walk {
             .map(|done| done == Some(true))
     }
 
-    /// [`Walk::run`] within the `probe`'s budget: `Some(finished)`, or
+    /// The search below the current node within the `probe`'s budget: `Some(finished)`, or
     /// `None` when the budget ran out first.
     fn run_within<const COUNT: bool>(
         &mut self,
@@ -251,8 +254,58 @@ impl Walk {
     }
 }
 
+impl CoverWalk for Walk {
+    fn bytes(p: &Problem) -> u64 {
+        cells_bytes(p)
+    }
+
+    fn max_depth(p: &Problem) -> usize {
+        p.n_primary() + 1
+    }
+
+    fn new(p: &Problem, stop: Option<&Stop>) -> Result<Walk, SearchError> {
+        match stop {
+            Some(stop) => Walk::stoppable(p, stop),
+            None => Walk::new(p),
+        }
+    }
+
+    fn reset(&mut self) {
+        Walk::reset(self);
+    }
+
+    fn replay(&mut self, p: &Problem, task: &[u32]) {
+        Walk::replay(self, p, task);
+    }
+
+    fn children(&mut self, p: &Problem) -> Option<Vec<u32>> {
+        if self.cells.np == 0 {
+            return None;
+        }
+        let (m, size) = self.cells.choose();
+        let n = if size == 0 { 0 } else { self.list_nodes(m, 0) };
+        Some(
+            self.choices[..n]
+                .iter()
+                .map(|&x| self.cells.option_of(p, x))
+                .collect(),
+        )
+    }
+
+    fn run_within<const COUNT: bool>(
+        &mut self,
+        p: &Problem,
+        count: &mut u128,
+        stop: &Stop,
+        emit: &mut dyn FnMut(&[u32]) -> bool,
+        probe: Probe,
+    ) -> Result<Option<bool>, SearchError> {
+        Walk::run_within::<COUNT>(self, p, count, stop, emit, probe)
+    }
+}
+
 /// Nodes between two looks at the clock of a [`Probe`].
-const PROBE_CLOCK: u64 = 1024;
+pub(super) const PROBE_CLOCK: u64 = 1024;
 
 /// How much of a search to try before giving up: at most `nodes` nodes,
 /// and (looked at every [`PROBE_CLOCK`] nodes) until `until`.  A count
@@ -291,17 +344,18 @@ struct Limit {
     enough: AtomicBool,
 }
 
-/// Algorithm C over a shared problem, for the engine.
-pub struct CoverSearch {
+/// A search over a shared problem, for the engine: Algorithm C's
+/// ([`Walk`], the default) or another [`CoverWalk`]'s.
+pub struct CoverSearch<W: CoverWalk = Walk> {
     problem: Arc<Problem>,
     /// Spare walks for `split` and `visit`, which get no scratch.
-    spare: Mutex<Vec<Walk>>,
+    spare: Mutex<Vec<W>>,
     /// The count's limit, if any.
     limit: Option<Limit>,
 }
 
-impl CoverSearch {
-    pub fn new(problem: Arc<Problem>) -> CoverSearch {
+impl<W: CoverWalk> CoverSearch<W> {
+    pub fn new(problem: Arc<Problem>) -> CoverSearch<W> {
         CoverSearch {
             problem,
             spare: Mutex::new(Vec::new()),
@@ -310,7 +364,7 @@ impl CoverSearch {
     }
 
     /// The search whose counts stop at `most` covers (see [`Limit`]).
-    pub fn up_to(problem: Arc<Problem>, most: u128) -> CoverSearch {
+    pub fn up_to(problem: Arc<Problem>, most: u128) -> CoverSearch<W> {
         let limit = Limit {
             most,
             found: Mutex::new(0),
@@ -341,13 +395,12 @@ impl CoverSearch {
     fn with_walk<R>(
         &self,
         stop: Option<&Stop>,
-        f: impl FnOnce(&mut Walk) -> R,
+        f: impl FnOnce(&mut W) -> R,
     ) -> Result<R, SearchError> {
         let spare = self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let mut walk = match (spare, stop) {
-            (Some(w), _) => w,
-            (None, Some(stop)) => Walk::stoppable(&self.problem, stop)?,
-            (None, None) => Walk::new(&self.problem)?,
+        let mut walk = match spare {
+            Some(w) => w,
+            None => W::new(&self.problem, stop)?,
         };
         walk.reset();
         let r = f(&mut walk);
@@ -359,7 +412,7 @@ impl CoverSearch {
     }
 }
 
-impl CoverSearch {
+impl<W: CoverWalk> CoverSearch<W> {
     /// The whole count on this thread if it fits the `probe` (small
     /// problems need no plan and no pool), else `None`.
     pub fn count_small(&self, probe: Probe, stop: &Stop) -> Result<Option<u128>, SearchError> {
@@ -457,26 +510,20 @@ fn sorted(options: &[u32]) -> Vec<u32> {
     v
 }
 
-impl SubtreeSearch for CoverSearch {
+impl<W: CoverWalk> SubtreeSearch for CoverSearch<W> {
     type Task = Vec<u32>;
     type Solution = Vec<u32>;
-    type Scratch = Box<Walk>;
+    type Scratch = Box<W>;
 
-    fn scratch(&self, stop: &Stop) -> Result<Box<Walk>, SearchError> {
-        Ok(Box::new(Walk::stoppable(&self.problem, stop)?))
+    fn scratch(&self, stop: &Stop) -> Result<Box<W>, SearchError> {
+        Ok(Box::new(W::new(&self.problem, Some(stop))?))
     }
 
     fn split(&self, task: &Vec<u32>, out: &mut Vec<Vec<u32>>) -> bool {
         let p = &*self.problem;
         let children = self.with_walk(None, |w| {
             w.replay(p, task);
-            if w.cells.np == 0 {
-                return None;
-            }
-            let (m, size) = w.cells.choose();
-            let n = if size == 0 { 0 } else { w.list_nodes(m, 0) };
-            let options = w.choices[..n].iter().map(|&x| w.cells.option_of(p, x));
-            Some(options.collect::<Vec<u32>>())
+            w.children(p)
         });
         match children {
             // No memory for a walk: leave the task whole, it is still valid.
@@ -494,12 +541,7 @@ impl SubtreeSearch for CoverSearch {
         }
     }
 
-    fn count(
-        &self,
-        task: &Vec<u32>,
-        walk: &mut Box<Walk>,
-        stop: &Stop,
-    ) -> Result<u128, SearchError> {
+    fn count(&self, task: &Vec<u32>, walk: &mut Box<W>, stop: &Stop) -> Result<u128, SearchError> {
         let p = &*self.problem;
         let probe = match &self.limit {
             None => Probe::whole(),
@@ -533,7 +575,14 @@ impl SubtreeSearch for CoverSearch {
         self.with_walk(Some(stop), |w| {
             w.replay(p, task);
             let mut n = 0u128;
-            w.run::<false>(p, &mut n, stop, &mut |path| emit(sorted(path)))
+            let done = w.run_within::<false>(
+                p,
+                &mut n,
+                stop,
+                &mut |path| emit(sorted(path)),
+                Probe::whole(),
+            )?;
+            Ok(done == Some(true))
         })?
     }
 }

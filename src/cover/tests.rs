@@ -11,14 +11,14 @@ use std::time::Duration;
 
 /// A problem as plain lists: options of `(item, colour)`.
 #[derive(Debug, Clone)]
-struct Small {
-    n_primary: u32,
-    n_secondary: u32,
-    options: Vec<Vec<(u32, u32)>>,
+pub(super) struct Small {
+    pub(super) n_primary: u32,
+    pub(super) n_secondary: u32,
+    pub(super) options: Vec<Vec<(u32, u32)>>,
 }
 
 impl Small {
-    fn problem(&self) -> Arc<Problem> {
+    pub(super) fn problem(&self) -> Arc<Problem> {
         let mut b = Builder::new();
         for o in &self.options {
             b.option(o.iter().copied());
@@ -60,10 +60,10 @@ impl Small {
 }
 
 /// A tiny deterministic generator (no dependency needed).
-struct Lcg(u64);
+pub(super) struct Lcg(pub(super) u64);
 
 impl Lcg {
-    fn below(&mut self, n: u32) -> u32 {
+    pub(super) fn below(&mut self, n: u32) -> u32 {
         self.0 = self
             .0
             .wrapping_mul(6364136223846793005)
@@ -72,7 +72,7 @@ impl Lcg {
     }
 }
 
-fn random_small(rng: &mut Lcg) -> Small {
+pub(super) fn random_small(rng: &mut Lcg) -> Small {
     let n_primary = 1 + rng.below(6);
     let n_secondary = rng.below(4);
     let n_options = 1 + rng.below(13);
@@ -129,7 +129,7 @@ fn random_problems_agree_with_the_brute_force() {
             assert_eq!(count(&p, Method::Search, threads), n, "{small:?}");
             // The plan and the pool, however small the problem.
             let planned = count::search_count(
-                CoverSearch::new(p.clone()),
+                CoverSearch::<Walk>::new(p.clone()),
                 threads,
                 &Control::new(),
                 Duration::ZERO,
@@ -144,7 +144,7 @@ fn random_problems_agree_with_the_brute_force() {
                 let got = count_covers(p.clone(), method, threads, Some(most), &Control::new());
                 assert_eq!(got, Ok(want), "{small:?} {most}");
             }
-            let up_to = CoverSearch::up_to(p.clone(), most);
+            let up_to = CoverSearch::<Walk>::up_to(p.clone(), most);
             let planned = count::search_count(up_to, 8, &Control::new(), Duration::ZERO);
             assert_eq!(planned.map(|c| c.min(most)), Ok(want), "{small:?} {most}");
         }
@@ -229,7 +229,7 @@ fn the_tree_chooses_as_the_scan_does() {
             let got = super::search::listed_below(&p, &[], tree);
             assert_eq!(got, want, "{small:?}");
         }
-        let planned = plan_covers(p.clone(), 8, &Control::new()).unwrap();
+        let planned = count::planned::<Walk>(p.clone(), 8, &Control::new()).unwrap();
         let mut flat = Vec::new();
         for task in &planned.tasks {
             flat.extend(super::search::listed_below(&p, task, true));
@@ -246,7 +246,7 @@ fn listing_follows_the_documented_order_for_any_split() {
         assert_eq!(listed(p.clone()), want, "{small:?}");
         // Every plan visits the same covers in the same order.
         for min_tasks in [1, 3, 50] {
-            let planned = plan_covers(p.clone(), min_tasks, &Control::new()).unwrap();
+            let planned = count::planned::<Walk>(p.clone(), min_tasks, &Control::new()).unwrap();
             let mut flat = Vec::new();
             let ctl = Control::new();
             for task in &planned.tasks {
@@ -286,7 +286,12 @@ fn published_counts() {
     let p = Arc::new(pentominoes(3, 20));
     assert_eq!(count(&p, Method::Search, 2), 8);
     assert_eq!(
-        count::search_count(CoverSearch::new(p), 2, &Control::new(), Duration::ZERO),
+        count::search_count(
+            CoverSearch::<Walk>::new(p),
+            2,
+            &Control::new(),
+            Duration::ZERO
+        ),
         Ok(8)
     );
 }
@@ -300,7 +305,7 @@ fn a_limit_stops_a_count_of_many_covers() {
         let got = count_covers(p.clone(), Method::Search, threads, Some(5), &Control::new());
         assert_eq!(got, Ok(5));
     }
-    let up_to = CoverSearch::up_to(p, 1000);
+    let up_to = CoverSearch::<Walk>::up_to(p, 1000);
     let planned = count::search_count(up_to, 2, &Control::new(), Duration::ZERO);
     assert!(planned.unwrap() >= 1000);
 }

@@ -24,8 +24,12 @@ pub(super) struct CoverProblem(pub(super) Arc<cover::Problem>);
 impl CoverProblem {
     /// Items `0..n_primary` are primary, the next `n_secondary` secondary;
     /// option `k` is `items[starts[k]:starts[k + 1]]` with `colors` parallel
-    /// to `items` (0 = none).  All three are bytes of little-endian `u32`s.
+    /// to `items` (0 = none).  `lo` and `hi`, if given, are each primary
+    /// item's least and most options (Algorithm M).  All are bytes of
+    /// little-endian `u32`s.
     #[new]
+    #[pyo3(signature = (n_primary, n_secondary, starts, items, colors, lo=None, hi=None))]
+    #[allow(clippy::too_many_arguments)] // the arrays of one problem, as they cross
     fn new(
         py: Python<'_>,
         n_primary: usize,
@@ -33,13 +37,33 @@ impl CoverProblem {
         starts: &[u8],
         items: &[u8],
         colors: &[u8],
+        lo: Option<&[u8]>,
+        hi: Option<&[u8]>,
     ) -> PyResult<Self> {
         let starts = unpacked(starts, "option starts")?;
         let items = unpacked(items, "items")?;
         let colors = unpacked(colors, "colours")?;
-        let problem =
-            py.detach(|| cover::Problem::new(n_primary, n_secondary, &starts, &items, &colors))?;
+        let bounds = match (lo, hi) {
+            (Some(lo), Some(hi)) => {
+                Some((unpacked(lo, "lower bounds")?, unpacked(hi, "upper bounds")?))
+            }
+            (None, None) => None,
+            _ => return Err(PyValueError::new_err("lo and hi come together, or neither")),
+        };
+        let problem = py.detach(|| {
+            let p = cover::Problem::new(n_primary, n_secondary, &starts, &items, &colors)?;
+            match &bounds {
+                Some((lo, hi)) => p.with_bounds(lo, hi),
+                None => Ok(p),
+            }
+        })?;
         Ok(CoverProblem(Arc::new(problem)))
+    }
+
+    /// Whether some primary item has bounds other than exactly once.
+    #[getter]
+    fn bounded(&self) -> bool {
+        self.0.bounded()
     }
 
     #[getter]
@@ -365,7 +389,7 @@ pub(super) fn covers_plan(
 ) -> PyResult<CountPlan> {
     let p = problem.0.clone();
     let plan = interruptible(py, move |ctl| cover::plan_covers(p, min_tasks, ctl))?;
-    Ok(CountPlan::of(plan))
+    Ok(CountPlan::shared(plan))
 }
 
 /// Add the covers' names to the module.

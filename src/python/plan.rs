@@ -22,9 +22,12 @@ pub(super) struct CountPlan {
 impl CountPlan {
     /// The plan `plan`, for Python.
     pub(super) fn of(plan: impl Splittable + 'static) -> CountPlan {
-        CountPlan {
-            plan: Arc::new(plan),
-        }
+        CountPlan::shared(Arc::new(plan))
+    }
+
+    /// The plan `plan`, already shared (a family whose plans differ in type).
+    pub(super) fn shared(plan: Arc<dyn Splittable>) -> CountPlan {
+        CountPlan { plan }
     }
 }
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._engine import _validate
+from .bounds import within
 from .problem import ExactCover
 
 __all__ = ["is_cover"]
@@ -33,10 +34,12 @@ def _indices(problem: ExactCover, cover: Any) -> list[int]:
 
 def is_cover(problem: ExactCover, cover: Iterable[int]) -> bool:
     """Whether the options ``cover`` (their indices, in any order) cover every
-    primary item of ``problem`` exactly once and every secondary item at
-    most once, or more than once in one colour (Knuth's Algorithm C).  An
-    option given twice covers its items twice.  Indices that are not
-    integers, or not those of an option, are errors, not ``False``.
+    primary item of ``problem`` exactly once (or within its bounds, see
+    :mod:`solvers.cover.bounds`) and every secondary item at most once, or
+    more than once in one colour (Knuth's Algorithm C; his M with bounds).
+    An option given twice covers its items twice; with bounds, a cover is a
+    set of options, so an option given twice is not one.  Indices that are
+    not integers, or not those of an option, are errors, not ``False``.
 
     >>> problem = ExactCover([("a", "b"), ("c",), ("a",), ("b", "c")])
     >>> is_cover(problem, [1, 0]), is_cover(problem, [2, 3]), is_cover(problem, [0])
@@ -49,13 +52,20 @@ def is_cover(problem: ExactCover, cover: Iterable[int]) -> bool:
     if not isinstance(problem, ExactCover):
         raise TypeError(f"problem must be an ExactCover, got {type(problem).__name__}")
     n_primary, _, starts, items, colors = problem.arrays()
-    covered: dict[int, int] = {}  # item -> its colour (0: none) where covered
-    for k in _indices(problem, cover):
+    chosen = _indices(problem, cover)
+    if problem._bounds is not None and len(set(chosen)) != len(chosen):
+        return False
+    times = [0] * n_primary
+    shared: dict[int, int] = {}  # secondary item -> its colour (0: none) where covered
+    for k in chosen:
         for at in range(starts[k], starts[k + 1]):
             item, colour = items[at], colors[at]
-            if item in covered:
-                # Only a secondary item shared in one (real) colour may be covered again.
-                if item < n_primary or colour == 0 or covered[item] != colour:
+            if item < n_primary:
+                times[item] += 1
+            elif item in shared:
+                # A secondary item is shared only in one (real) colour.
+                if colour == 0 or shared[item] != colour:
                     return False
-            covered[item] = colour
-    return all(item in covered for item in range(n_primary))
+            else:
+                shared[item] = colour
+    return within(problem._bounds, times) is None

@@ -7,7 +7,10 @@ unchanged.
   comments; blank lines are skipped, and so is a byte-order mark (U+FEFF)
   at the start of the text (a file saved by some Windows editors).
 * The first other line names the items, separated by blanks: the primary
-  ones, then optionally ``|`` and the secondary ones.
+  ones, then optionally ``|`` and the secondary ones.  A primary item may
+  carry bounds (DLX3's multiplicities, :mod:`solvers.cover.bounds`):
+  ``a:b|name`` for between ``a`` and ``b`` options, ``b|name`` for exactly
+  ``b``.
 * Every later line is one option: its items, separated by blanks; a
   secondary item may carry a colour, ``item:colour``.
 * A name (of an item or a colour) is any run of non-blank characters
@@ -31,9 +34,11 @@ gives string items and the options in the same order: the same covers, by
 the same option numbers.
 
 >>> parse("| a comment\\na b | x\\na x:red\\nb x:red\\n")
-([('a', ('x', 'red')), ('b', ('x', 'red'))], ['a', 'b'], ['x'], True)
+([('a', ('x', 'red')), ('b', ('x', 'red'))], ['a', 'b'], ['x'], True, {})
 >>> parse("\\ufeff// an xcover comment\\na\\na\\n")
-([('a',)], ['a'], [], False)
+([('a',)], ['a'], [], False, {})
+>>> parse("2:3|a b\\na b\\na\\n")[4]
+{'a': (2, 3)}
 >>> parse("a b\\na c\\n")
 Traceback (most recent call last):
 ...
@@ -101,10 +106,15 @@ def _name(token: str, line: int, column: int, what: str) -> str:
     return token
 
 
-def _header(line: int, text: str) -> tuple[list[str], list[str]]:
-    """The primary and secondary items of the item line."""
+_BOUNDS = re.compile(r"(?:(\d+):)?(\d+)\|")
+
+
+def _header(line: int, text: str) -> tuple[list[str], list[str], dict[str, tuple[int, int]]]:
+    """The primary and secondary items of the item line, and the primary
+    items' bounds (``a:b|name``, ``b|name``) where given."""
     primary: list[str] = []
     secondary: list[str] = []
+    bounds: dict[str, tuple[int, int]] = {}
     where: dict[str, int] = {}
     current = primary
     for column, token in _tokens(text):
@@ -115,6 +125,20 @@ def _header(line: int, text: str) -> tuple[list[str], list[str]]:
             token, column = token[1:], column + 1
             if not token:
                 continue
+        limits = _BOUNDS.match(token)
+        if limits is not None:
+            if current is secondary:
+                raise _fail(
+                    line, column, "bounds on a secondary item (only primary items take them)"
+                )
+            most = int(limits.group(2))
+            least = most if limits.group(1) is None else int(limits.group(1))
+            if least > most:
+                raise _fail(
+                    line, column, f"the bounds {least}:{most} have the least above the most"
+                )
+            token, column = token[limits.end() :], column + limits.end()
+            bounds[token] = (least, most)
         name = _name(token, line, column, "item")
         if name in where:
             raise _fail(line, column, f"the item {_validate.shown(name)} is listed twice (first "
@@ -123,13 +147,16 @@ def _header(line: int, text: str) -> tuple[list[str], list[str]]:
         current.append(name)
     if not primary:
         raise _fail(line, 1, "no primary items (they come first on the item line, before '|')")
-    return primary, secondary
+    return primary, secondary, bounds
 
 
-def parse(text: str) -> tuple[list[tuple[Any, ...]], list[str], list[str], bool]:
-    """``(options, primary, secondary, colored)`` of DLX ``text``: the
-    arguments of :class:`~solvers.ExactCover` (items and colours are strings;
-    a coloured entry is ``(item, colour)``, and ``colored`` says whether any is)."""
+def parse(
+    text: str,
+) -> tuple[list[tuple[Any, ...]], list[str], list[str], bool, dict[str, tuple[int, int]]]:
+    """``(options, primary, secondary, colored, bounds)`` of DLX ``text``:
+    the arguments of :class:`~solvers.ExactCover` (items and colours are
+    strings; a coloured entry is ``(item, colour)``, and ``colored`` says
+    whether any is; ``bounds`` holds the primary items' bounds given)."""
     if not isinstance(text, str):
         what = "decode it first" if isinstance(text, (bytes, bytearray)) else "the file's text"
         raise TypeError(f"DLX text must be a str ({what}), got {type(text).__name__}")
@@ -141,7 +168,7 @@ def parse(text: str) -> tuple[list[tuple[Any, ...]], list[str], list[str], bool]
             "DLX text has no item line (its first line that is neither blank nor a "
             "comment, '|' or '//', names the items)"
         ) from None
-    primary, secondary = _header(head, first)
+    primary, secondary, bounds = _header(head, first)
     kinds = dict.fromkeys(primary, True) | dict.fromkeys(secondary, False)
     options: list[tuple[Any, ...]] = []
     colored = False
@@ -160,7 +187,7 @@ def parse(text: str) -> tuple[list[tuple[Any, ...]], list[str], list[str], bool]
                 continue
         options.append(_option(line, content, head, kinds))
         colored = colored or any(isinstance(entry, tuple) for entry in options[-1])
-    return options, primary, secondary, colored
+    return options, primary, secondary, colored, bounds
 
 
 def read_numbered(text: Any) -> tuple[tuple[str, ...], tuple[str, ...], Numbered] | None:
@@ -292,6 +319,15 @@ def _legend(kind: str, names: dict[Any, str]) -> list[str]:
     return [f"| {kind} written under a name made from their value (name = value):", *made]
 
 
+def _bounded(name: str, bound: Any) -> str:
+    """An item's name on the item line, with its bounds (``a:b|``) if any."""
+    if bound is None:
+        return name
+    if isinstance(bound, int):
+        return f"{bound}|{name}"
+    return f"{bound[0]}:{bound[1]}|{name}"
+
+
 def write(problem: ExactCover) -> str:
     """``problem`` as DLX text: the item line, then one option per line.
     Items and colours are written by their ``str`` where that is a valid
@@ -299,7 +335,8 @@ def write(problem: ExactCover) -> str:
     ``|`` comments at the top (see the module's text)."""
     items = _names(list(problem.items))
     colours = _names(list(problem._palette))  # the colours, in order of first use
-    head = " ".join(items[item] for item in problem.primary)
+    limits = problem.bounds
+    head = " ".join(_bounded(items[item], limits.get(item)) for item in problem.primary)
     if problem.secondary:
         head += " | " + " ".join(items[item] for item in problem.secondary)
     lines = [*_legend("items", items), *_legend("colours", colours), head]

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import hashlib
 from array import array
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from itertools import chain
-from typing import Any, NoReturn
+from typing import Any
 
 from .. import _core
 from .._engine import _packing, _validate
-from . import matrices, numbering
+from . import encoding, matrices, numbering
+from .bounds import Bounds, as_mapping, read_bounds
 from .dlx import parse, read_numbered, write
 from .reading import (
     MATRIX_HINT,
@@ -51,6 +52,11 @@ class ExactCover:
     (secondary) item a colour, any hashable; ``None`` is no colour, so an
     item that is itself a 2-tuple is written ``(item, None)``.
 
+    ``bounds`` maps primary items to how many chosen options each is in:
+    a count, or ``(least, most)`` (Knuth's multiplicities, his DLX3; see
+    :mod:`solvers.cover.bounds`); a cover is then a set of options within
+    them, each option chosen at most once.
+
     The order matters only for the order of :func:`~solvers.covers`: items
     earlier in :attr:`items` win ties of the search's choice of item.
     Problems compare equal when they state the same problem (the same items
@@ -69,6 +75,7 @@ class ExactCover:
     """
 
     __slots__ = (
+        "_bounds",
         "_colored",
         "_colors",
         "_core",
@@ -89,6 +96,7 @@ class ExactCover:
         primary: Iterable[Hashable] | None = None,
         secondary: Iterable[Hashable] = (),
         colors: bool = False,
+        bounds: Mapping[Any, int | tuple[int, int]] | None = None,
     ) -> None:
         self._colored = _validate.flag(colors, "colors")
         self._secondary = item_list(secondary, "secondary")
@@ -119,7 +127,8 @@ class ExactCover:
         self._index = {item: i for i, item in enumerate(self.items)}
         if len(self._index) > MAX_ENTRIES:
             raise ValueError(f"a problem may have at most {MAX_ENTRIES} items")
-        self._encode(at_once)
+        self._starts, self._items, self._colors, self._palette = encoding.encode(self, at_once)
+        self._bounds: Bounds | None = read_bounds(bounds, self._primary)
         self._hash: int | None = None
         self._core: Any = None
 
@@ -156,79 +165,6 @@ class ExactCover:
             raise
         return tuple(item for item in seen if item not in secondary)
 
-    def _refuse(self, k: int, names: tuple[Any, ...]) -> NoReturn:
-        """The error of option ``k``, whose items ``names`` are not all known and distinct."""
-        seen = set()
-        for item in names:
-            check_hashable(item, f"an item of option {k}")
-            if item not in self._index:
-                raise ValueError(
-                    f"option {k} holds the item {_validate.shown(item)}, which is not in "
-                    "primary or secondary"
-                )
-            if item in seen:
-                if zero_one(self._named()):
-                    raise ValueError(MATRIX_HINT)
-                raise ValueError(
-                    f"option {k} holds the item {_validate.shown(item)} twice (an option "
-                    "covers an item once)"
-                )
-            seen.add(item)
-        raise AssertionError(names)  # pragma: no cover - called only on a bad option
-
-    def _encode(self, at_once: Any = None) -> None:
-        """Check every option and number it for the core (``_starts``,
-        ``_items``, ``_colors``, ``_palette``): in Rust where it can
-        (:mod:`.numbering`), else option by option, which says what is wrong."""
-        if at_once is not None:  # numbered as the primary items were found
-            self._starts, self._items, self._colors, self._palette = at_once[1:]
-            return
-        n_primary, index = len(self._primary), self._index
-        fast = None if self._colored else numbering.numbered(self._named(), index, n_primary)
-        if fast is not None:
-            (self._starts, self._items), self._palette = fast, ()
-            self._colors = array("I", bytes(4 * len(self._items)))
-            return
-        starts, items, colors = array("I", [0]), array("I"), array("I")
-        palette: dict[Any, int] = {}
-        for k, option in enumerate(self._named()):
-            names = self._names(option)
-            try:
-                numbers = [index[item] for item in names]
-            except (KeyError, TypeError):
-                self._refuse(k, names)
-            if len(set(numbers)) != len(numbers):
-                self._refuse(k, names)
-            if not numbers or min(numbers) >= n_primary:
-                raise ValueError(
-                    f"option {k} {_validate.shown(option)} has no primary item: every option "
-                    "must cover at least one primary item"
-                )
-            items.extend(numbers)
-            if self._colored:
-                for entry, number in zip(option, numbers, strict=True):
-                    colors.append(self._colour(k, entry, number, palette))
-            if len(items) > MAX_ENTRIES:
-                raise ValueError(f"a problem may have at most {MAX_ENTRIES} entries in all")
-            starts.append(len(items))
-        if not self._colored:
-            colors = array("I", bytes(4 * len(items)))
-        self._starts, self._items, self._colors = starts, items, colors
-        self._palette = tuple(palette)
-
-    def _colour(self, k: int, entry: Any, number: int, palette: dict[Any, int]) -> int:
-        """The number of the colour of ``entry`` (item ``number`` of option ``k``)."""
-        item, colour = self._entry(entry)
-        if colour is None:
-            return 0
-        if number < len(self._primary):
-            raise ValueError(
-                f"option {k} gives the primary item {_validate.shown(item)} the "
-                f"colour {_validate.shown(colour)}: only secondary items have colours"
-            )
-        check_hashable(colour, f"the colour of {_validate.shown(item)} in option {k}")
-        return palette.setdefault(colour, len(palette) + 1)
-
     # ------------------------------------------------------------ attributes
 
     @property
@@ -250,6 +186,17 @@ class ExactCover:
     def options(self) -> tuple[tuple[Any, ...], ...]:
         """The options, each a tuple of its entries as given."""
         return self._named()
+
+    @property
+    def bounds(self) -> dict[Hashable, Any]:
+        """The primary items covered other than exactly once, each with its
+        count or ``(least, most)`` (the ``bounds=`` given; see
+        :mod:`solvers.cover.bounds`).
+
+        >>> ExactCover([("a", "b"), ("a",)], bounds={"a": (1, 2)}).bounds
+        {'a': (1, 2)}
+        """
+        return as_mapping(self._bounds, self._primary)
 
     @property
     def colors(self) -> bool:
@@ -308,6 +255,7 @@ class ExactCover:
             self._items,
             self._colors,
             self._palette,
+            self._bounds,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -317,16 +265,15 @@ class ExactCover:
 
     def __hash__(self) -> int:
         if self._hash is None:
-            primary, secondary, starts, items, colors, palette = self._key()
-            self._hash = hash(
-                (primary, secondary, starts.tobytes(), items.tobytes(), colors.tobytes(), palette)
-            )
+            primary, secondary, starts, items, colors, palette, bounds = self._key()
+            packed = (starts.tobytes(), items.tobytes(), colors.tobytes())
+            self._hash = hash((primary, secondary, *packed, palette, bounds))
         return self._hash
 
     def __reduce__(self) -> tuple[Any, ...]:
         packed = [_packing.pack(part) for part in (self._starts, self._items, self._colors)]
         kinds = (self._primary, self._secondary, self._colored)
-        return (_restore, (self._options, *kinds, (*packed, self._palette)))
+        return (_restore, (self._options, *kinds, (*packed, self._palette), self._bounds))
 
     def __repr__(self) -> str:
         if len(self._items) <= _REPR_LIMIT:  # else not named only to be summed up
@@ -337,6 +284,8 @@ class ExactCover:
                 extra += f", secondary={list(self._secondary)!r}"
             if self._colored:
                 extra += ", colors=True"
+            if self._bounds is not None:
+                extra += f", bounds={self.bounds!r}"
             text = f"ExactCover({list(self._named())!r}{extra})"
             if len(text) <= _REPR_LIMIT:
                 return text
@@ -357,6 +306,8 @@ class ExactCover:
         sha.update(f"{len(self._primary)} {len(self._secondary)} {len(self._palette)};".encode())
         for part in (self._starts, self._items, self._colors):
             sha.update(_packing.pack(part))
+        if self._bounds is not None:  # a plain problem's digest is what it was before bounds
+            sha.update(repr(self._bounds).encode())
         return sha.hexdigest()
 
     # ------------------------------------------------------------ DLX text
@@ -372,8 +323,8 @@ class ExactCover:
         fast = read_numbered(text)  # in one pass in Rust, where it can
         if fast is not None:
             return _assembled(None, fast[0], fast[1], bool(fast[2][3]), fast[2])
-        options, primary, secondary, colored = parse(text)
-        return cls(options, primary=primary, secondary=secondary, colors=colored)
+        options, primary, secondary, colored, bounds = parse(text)
+        return cls(options, primary=primary, secondary=secondary, colors=colored, bounds=bounds)
 
     def to_dlx(self) -> str:
         """This problem as Knuth's DLX text (see :mod:`solvers.cover.dlx`).
@@ -447,6 +398,7 @@ def _restore(
     secondary: tuple[Hashable, ...],
     colors: bool,
     numbered: tuple[bytes, bytes, bytes, tuple[Any, ...]],
+    bounds: Bounds | None = None,
 ) -> ExactCover:
     """An :class:`ExactCover` from its pickle, with the numbering it had (the
     core checks that again when it gets it): a worker of an executor
@@ -454,7 +406,7 @@ def _restore(
     all over again cost 7 ms a batch on the 6x10 pentominoes (now 1)."""
     starts, items, colours, palette = numbered
     unpacked = (_packing.unpack(starts), _packing.unpack(items), _packing.unpack(colours), palette)
-    return _assembled(options, primary, secondary, colors, unpacked)
+    return _assembled(options, primary, secondary, colors, unpacked, bounds=bounds)
 
 
 def _assembled(
@@ -464,6 +416,7 @@ def _assembled(
     colors: bool,
     numbered: tuple[array[int], array[int], array[int], tuple[Any, ...]],
     index: dict[Hashable, int] | None = None,
+    bounds: Bounds | None = None,
 ) -> ExactCover:
     """An :class:`ExactCover` of parts already checked (``options`` ``None``:
     named from the numbers when asked for; ``index``: each item's number,
@@ -475,6 +428,7 @@ def _assembled(
         index = {item: i for i, item in enumerate(primary + secondary)}
     problem._index = index
     problem._starts, problem._items, problem._colors, problem._palette = numbered
+    problem._bounds = bounds
     problem._hash = None
     problem._core = None
     return problem
@@ -486,11 +440,16 @@ def core_problem(problem: ExactCover) -> Any:
     if not isinstance(problem, ExactCover):
         raise TypeError(f"problem must be an ExactCover, got {type(problem).__name__}")
     if problem._core is None:
+        limits: tuple[bytes, ...] = ()
+        if problem._bounds is not None:
+            least, most = zip(*problem._bounds, strict=True)
+            limits = (_packing.pack(array("I", least)), _packing.pack(array("I", most)))
         problem._core = _core.CoverProblem(
             len(problem._primary),
             len(problem._secondary),
             _packing.pack(problem._starts),
             _packing.pack(problem._items),
             _packing.pack(problem._colors),
+            *limits,
         )
     return problem._core

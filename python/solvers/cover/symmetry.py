@@ -173,6 +173,11 @@ def group(problem: ExactCover, symmetries: Any) -> tuple[Perm, ...]:
             "(give a list of them: symmetries=[...])"
         )
     given = list(_validate.iterable(symmetries, "symmetries", "an iterable of mappings"))
+    if problem._bounds is not None:
+        raise ValueError(
+            "symmetries= counts and lists exact covers up to symmetry, not those of a "
+            "problem with bounds (count it without symmetries=)"
+        )
     entries = entry_lists(problem)
     where = _where(entries)
     generators = [

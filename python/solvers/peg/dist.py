@@ -71,7 +71,7 @@ from .._engine import _args, _rounds, _run, _workers
 from .._engine._deadline import Deadline
 from .._engine._rounds import DEFAULT_PARTS, MAX_PARTS
 from .board import PegBoard
-from .dp import Driver, Spec, new_kernel
+from .dp import Driver, Spec, Tally, new_kernel
 from .piece_files import Packed, Ref, read_piece, write_pieces
 
 __all__ = ["DEFAULT_PARTS", "MAX_PARTS", "Distributed", "Ref"]
@@ -341,9 +341,7 @@ class Distributed(Driver):
         self._round(side)
         return side
 
-    def step(
-        self, side: _Side, name: str, tally: Callable[[int, int, int], None] | None = None
-    ) -> tuple[_Side, int, int]:
+    def step(self, side: _Side, name: str, tally: Tally | None = None) -> tuple[_Side, int, int]:
         pegs = side.pegs
         size, ended, _ = self._round(side, stuck=True)
         if tally is not None:

@@ -42,6 +42,12 @@ from .._engine._deadline import Deadline
 from .board import PegBoard
 from .geometry import Permutation
 
+#: What a step hands a count of every game: ``tally(pegs, positions, ended)``.
+Tally = Callable[[int, int, int], None]
+#: A step's result: the next layer (as the driver keeps it), and the
+#: positions of the layer expanded and the games that ended in it.
+Stepped = tuple[Any, int, int]
+
 __all__ = [
     "Budgeted",
     "Driver",
@@ -95,6 +101,14 @@ class Driver(abc.ABC):
         layer files of :mod:`solvers._core`) and resume from the layers
         saved there; ``problem`` tags the count."""
         self.saved = directory, problem
+
+    def saved_in(self, side: str) -> tuple[str, int] | None:
+        """With :meth:`keep_in`: the directory of ``side``'s layers and the
+        count's tag; else None."""
+        if self.saved is None:
+            return None
+        directory, problem = self.saved
+        return os.path.join(directory, side), problem
 
     def core_options(self, *, threads: int | None = None) -> Any:
         """The core's options for one call of the kernel: this driver's
@@ -156,9 +170,7 @@ class Driver(abc.ABC):
         """The one-peg layer of ``side`` as a ``PegLayer`` here, or None if empty."""
 
     @abc.abstractmethod
-    def step(
-        self, side: Any, name: str, tally: Callable[[int, int, int], None] | None = None
-    ) -> tuple[Any, int, int]:
+    def step(self, side: Any, name: str, tally: Tally | None = None) -> tuple[Any, int, int]:
         """:meth:`expand`, with what a count of every game wants of the layer
         it expands: its number of positions (exact) and the games that end
         in it (the sequences reaching its positions with no jump).  Both are
@@ -181,19 +193,13 @@ class Local(Driver):
 
     def start(self, side: str, hole: int) -> _core.PegLayer:
         """The newest saved layer of ``side``, or the start."""
-        if self.saved is not None:
-            directory, problem = self.saved
-            layer = self.kernel.resume_layer(os.path.join(directory, side), problem, side)
+        if (saved := self.saved_in(side)) is not None:
+            layer = self.kernel.resume_layer(*saved, side)
             if layer is not None:
                 return layer
         return self.kernel.start([hole])
 
-    def step(
-        self,
-        side: _core.PegLayer,
-        name: str,
-        tally: Callable[[int, int, int], None] | None = None,
-    ) -> tuple[_core.PegLayer, int, int]:
+    def step(self, side: _core.PegLayer, name: str, tally: Tally | None = None) -> Stepped:
         # In memory, the stuck positions are summed in a pass of their own
         # (only a count of every game asks, and reading memory is cheap).
         ended = 0
@@ -201,10 +207,8 @@ class Local(Driver):
             ended = int(self.kernel.stuck(side, self.core_options()))
             tally(side.pegs, len(side), ended)
         layer = self.kernel.expand(side, self.core_options())
-        if self.saved is not None:
-            directory, problem = self.saved
-            where = os.path.join(directory, name)
-            self.kernel.save_layer(layer, where, problem, name, self.core_options())
+        if (saved := self.saved_in(name)) is not None:
+            self.kernel.save_layer(layer, *saved, name, self.core_options())
         self.note(len(layer), layer.pegs)
         return layer, len(side), ended
 
@@ -259,22 +263,15 @@ class Budgeted(Driver):
 
     def start(self, side: str, hole: int) -> _core.PegSide:
         """The newest saved layer of ``side``, or the start."""
-        saved = None
-        if self.saved is not None:
-            directory, problem = self.saved
-            where = os.path.join(directory, side)
-            saved = self.kernel.resume_side(where, problem, self.spill, side)
-        if saved is None:
-            saved = self.kernel.start_side([hole], self.spill, side)
-        self.sides[side] = saved
-        return saved
+        found = None
+        if (saved := self.saved_in(side)) is not None:
+            found = self.kernel.resume_side(*saved, self.spill, side)
+        if found is None:
+            found = self.kernel.start_side([hole], self.spill, side)
+        self.sides[side] = found
+        return found
 
-    def step(
-        self,
-        side: _core.PegSide,
-        name: str,
-        tally: Callable[[int, int, int], None] | None = None,
-    ) -> tuple[_core.PegSide, int, int]:
+    def step(self, side: _core.PegSide, name: str, tally: Tally | None = None) -> Stepped:
         # The games that end are tallied as the step reads the layer: a
         # layer in files is read once.
         idle = next((other for key, other in self.sides.items() if key != name), None)
@@ -282,10 +279,8 @@ class Budgeted(Driver):
         if tally is not None:
             tally(side.pegs, len(side), int(ended))
         self.sides[name] = layer
-        if self.saved is not None:
-            directory, problem = self.saved
-            where = os.path.join(directory, name)
-            self.kernel.save_side(layer, where, problem, self.core_options())
+        if (saved := self.saved_in(name)) is not None:
+            self.kernel.save_side(layer, *saved, self.core_options())
         self.note(len(layer), layer.pegs)
         return layer, len(side), int(ended)
 
@@ -386,7 +381,7 @@ class Games:
     def __init__(
         self,
         saved: dict[int, tuple[int, int]] | None = None,
-        record: Callable[[int, int, int], None] | None = None,
+        record: Tally | None = None,
         source: str = "the checkpoint",
     ) -> None:
         self.by_pegs: dict[int, tuple[int, int]] = dict(saved or {})

@@ -1,0 +1,412 @@
+//! [`MultiWalk`]: Knuth's Algorithm M (TAOCP 7.2.2.1; his DLX3, and the
+//! sparse sets of SSMCC), the search of problems whose primary items have
+//! bounds: item `i` is in at least `lo` and at most `hi` chosen options.
+//!
+//! A cover is a *set* of options, found once: the search branches two ways
+//! (as SSMCC does) on the first active option `x` of the item it picks,
+//! taking `x` or leaving it out for the rest of the subtree, so no set is
+//! reached by two orders of the same choices.  The item picked has the
+//! fewest ways left, Knuth's branching degree `len + min(slack, bound) -
+//! bound + 1` (`bound`: how many more options it may take; `slack`: `hi -
+//! lo`); ties go to the first item, and `x` is the item's first active
+//! option in option order.  Both depend only on the node (which options are
+//! taken, which left out), never on how it was reached, so a task replayed
+//! from the root walks the same tree as the walk that made it.
+//!
+//! Each item owns a slice of `set` (the nodes of its options, in the order
+//! of [`Problem`]); its first `size` entries are the options still active.
+//! Taking an option out swaps its node past the active prefix, so restoring
+//! a size restores the nodes (in another order).  Every changed value
+//! (a size, a bound, a secondary item's colour, the number of live primary
+//! items) goes on the trail with its old value; undoing is popping it.
+//! Items with a bound of 1 and no slack behave as Algorithm C's.
+
+use super::problem::Problem;
+use super::search::{Probe, PROBE_CLOCK};
+use super::walk::CoverWalk;
+use crate::engine::{Stop, Ticker};
+use crate::error::SearchError;
+use crate::memory;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// In a task, an option left out (the right branch) has this bit set.
+pub const LEFT_OUT: u32 = 1 << 31;
+
+/// A secondary item not yet in a chosen option.
+const OPEN: u32 = 0;
+/// A secondary item in a chosen option without a colour.
+const SHUT: u32 = u32::MAX;
+
+/// One binary branch on the stack: the trail's length before it and the
+/// option it takes (`taken`) or leaves out.
+#[derive(Clone, Copy, Debug)]
+struct Level {
+    mark: u32,
+    option: u32,
+    taken: bool,
+}
+
+/// What the search does at a node.
+enum Choice {
+    /// Every primary item is within its bounds with nothing left to add.
+    Cover,
+    /// Some item can no longer reach its least count.
+    Dead,
+    /// Branch on this option (its node).
+    Branch(u32),
+}
+
+/// A worker's copy of a bounded problem's state, with its stacks.
+pub struct MultiWalk {
+    /// Item `i`'s nodes are `set[base[i]..base[i + 1]]`, active first.
+    base: Vec<u32>,
+    set: Vec<u32>,
+    /// Each node's place in `set`.
+    loc: Vec<u32>,
+    /// `val[i]`: item `i`'s active options; `val[n + i]`: primary item
+    /// `i`'s bound left, or secondary item `i`'s state (`OPEN`, `SHUT` or
+    /// the colour it took); `val[2n]`: the live primary items.
+    val: Vec<u32>,
+    /// Each primary item's `hi - lo`.
+    slack: Vec<u32>,
+    /// The live primary items (`live[..val[2n]]`) and each one's place.
+    live: Vec<u32>,
+    live_at: Vec<u32>,
+    /// `(slot of val, old value)`, newest last.
+    trail: Vec<(u32, u32)>,
+    /// The trail's length at the root (after the items of bound 0 are shut).
+    root: usize,
+    levels: Vec<Level>,
+    /// The options taken, in the order taken.
+    path: Vec<u32>,
+    n: usize,
+}
+
+impl MultiWalk {
+    #[inline]
+    fn set_val(&mut self, slot: usize, value: u32) {
+        self.trail.push((slot as u32, self.val[slot]));
+        self.val[slot] = value;
+    }
+
+    #[inline]
+    fn size(&self, i: usize) -> u32 {
+        self.val[i]
+    }
+
+    fn restore(&mut self, mark: usize) {
+        while self.trail.len() > mark {
+            let (slot, old) = self.trail.pop().expect("the trail is longer than the mark");
+            self.val[slot as usize] = old;
+        }
+    }
+
+    /// Take node `x` out of its item's active prefix.
+    #[inline]
+    fn drop_node(&mut self, p: &Problem, x: u32) {
+        let i = p.itm[x as usize] as usize;
+        let size = self.size(i);
+        let last = self.base[i] + size - 1;
+        let at = self.loc[x as usize];
+        debug_assert!(
+            at <= last && at >= self.base[i],
+            "node {x} is active in item {i}"
+        );
+        let y = self.set[last as usize];
+        self.set[last as usize] = x;
+        self.set[at as usize] = y;
+        self.loc[x as usize] = last;
+        self.loc[y as usize] = at;
+        self.set_val(i, size - 1);
+    }
+
+    /// Whether item `i`'s options are frozen: a secondary item in a chosen
+    /// option.
+    #[inline]
+    fn frozen(&self, p: &Problem, i: usize) -> bool {
+        i >= p.n_primary() && self.val[self.n + i] != OPEN
+    }
+
+    /// Take option `o` out of the lists of its items other than `skip`
+    /// (and the frozen ones).
+    fn hide(&mut self, p: &Problem, o: u32, skip: usize) {
+        for x in p.option_nodes(o) {
+            let i = p.itm[x] as usize;
+            if i != skip && !self.frozen(p, i) {
+                self.drop_node(p, x as u32);
+            }
+        }
+    }
+
+    /// Primary item `i` takes no more options: its active ones go, and it
+    /// leaves the live items.
+    fn shut_primary(&mut self, p: &Problem, i: usize) {
+        let b = self.base[i] as usize;
+        for k in b..b + self.size(i) as usize {
+            let o = p.opt[self.set[k] as usize];
+            self.hide(p, o, i);
+        }
+        let n_live = self.val[2 * self.n];
+        let at = self.live_at[i];
+        let last = self.live[n_live as usize - 1];
+        self.live[at as usize] = last;
+        self.live[n_live as usize - 1] = i as u32;
+        self.live_at[last as usize] = at;
+        self.live_at[i] = n_live - 1;
+        self.set_val(2 * self.n, n_live - 1);
+    }
+
+    /// Secondary item `i` is in a chosen option with colour `c` (0: none):
+    /// its options of another colour (all, for none) go, and it freezes.
+    fn shut_secondary(&mut self, p: &Problem, i: usize, c: u32) {
+        let b = self.base[i] as usize;
+        for k in b..b + self.size(i) as usize {
+            let x = self.set[k] as usize;
+            if c == 0 || p.clr[x] != c {
+                self.hide(p, p.opt[x], i);
+            }
+        }
+        self.set_val(self.n + i, if c == 0 { SHUT } else { c });
+    }
+
+    /// Choose option `o`: it leaves every list, each primary item's bound
+    /// goes down (an item at 0 shuts), each open secondary item shuts.
+    fn take(&mut self, p: &Problem, o: u32) {
+        self.leave_out(p, o);
+        for x in p.option_nodes(o) {
+            let i = p.itm[x] as usize;
+            if i < p.n_primary() {
+                let bound = self.val[self.n + i] - 1;
+                self.set_val(self.n + i, bound);
+                if bound == 0 {
+                    self.shut_primary(p, i);
+                }
+            } else if !self.frozen(p, i) {
+                self.shut_secondary(p, i, p.clr[x]);
+            }
+        }
+    }
+
+    /// Leave option `o` out of the rest of the subtree.
+    fn leave_out(&mut self, p: &Problem, o: u32) {
+        for x in p.option_nodes(o) {
+            if !self.frozen(p, p.itm[x] as usize) {
+                self.drop_node(p, x as u32);
+            }
+        }
+    }
+
+    /// The branch at this node (see the module docs).
+    fn choose(&self) -> Choice {
+        let mut best: Option<(u64, u32)> = None;
+        for &i in &self.live[..self.val[2 * self.n] as usize] {
+            let (len, bound) = (self.size(i as usize), self.val[self.n + i as usize]);
+            let s = self.slack[i as usize].min(bound);
+            if len as u64 + (s as u64) < bound as u64 {
+                return Choice::Dead; // fewer options than it still needs
+            }
+            if len == 0 {
+                continue; // within its bounds, and nothing left to add
+            }
+            let score = len as u64 + s as u64 - bound as u64 + 1;
+            if best.is_none_or(|(b, j)| (score, i) < (b, j)) {
+                best = Some((score, i));
+            }
+        }
+        match best {
+            None => Choice::Cover,
+            Some((_, i)) => {
+                let b = self.base[i as usize] as usize;
+                let active = &self.set[b..b + self.size(i as usize) as usize];
+                Choice::Branch(*active.iter().min().expect("a live item with options"))
+            }
+        }
+    }
+
+    /// Search below the replayed node; see [`CoverWalk::run_within`].
+    fn search<const COUNT: bool>(
+        &mut self,
+        p: &Problem,
+        count: &mut u128,
+        stop: &Stop,
+        emit: &mut dyn FnMut(&[u32]) -> bool,
+        probe: Probe,
+    ) -> Result<Option<bool>, SearchError> {
+        let mut nodes = probe.nodes;
+        let base = self.levels.len();
+        let mut ticker = Ticker::new();
+        loop {
+            ticker.tick(stop)?;
+            if nodes == 0 {
+                return Ok(None);
+            }
+            nodes -= 1;
+            if nodes % PROBE_CLOCK == 0 {
+                if probe.until.is_some_and(|t| Instant::now() >= t) {
+                    return Ok(None);
+                }
+                if probe.enough.is_some_and(|e| e.load(Ordering::Relaxed)) {
+                    return Ok(Some(false));
+                }
+            }
+            match self.choose() {
+                Choice::Cover => {
+                    if COUNT {
+                        *count = count.checked_add(1).ok_or(SearchError::Overflow)?;
+                        if *count >= probe.most {
+                            return Ok(Some(false));
+                        }
+                    } else if !emit(&self.path) {
+                        return Ok(Some(false));
+                    }
+                }
+                Choice::Dead => {}
+                Choice::Branch(x) => {
+                    let option = p.opt[x as usize];
+                    self.levels.push(Level {
+                        mark: self.trail.len() as u32,
+                        option,
+                        taken: true,
+                    });
+                    self.path.push(option);
+                    self.take(p, option);
+                    continue;
+                }
+            }
+            // Back to the newest branch still to take its other way.
+            loop {
+                if self.levels.len() == base {
+                    return Ok(Some(true));
+                }
+                let level = self.levels[self.levels.len() - 1];
+                self.restore(level.mark as usize);
+                if level.taken {
+                    self.path.pop();
+                    let depth = self.levels.len();
+                    self.levels[depth - 1].taken = false;
+                    self.leave_out(p, level.option);
+                    break;
+                }
+                self.levels.pop();
+            }
+        }
+    }
+}
+
+/// Bytes one walk over `p` holds: the sets and places of its nodes, the
+/// items' values, and a trail of at most two entries a node and one an item.
+pub fn multi_bytes(p: &Problem) -> u64 {
+    let (nodes, items, options) = (p.n_nodes() as u64, p.n_items() as u64, p.n_options() as u64);
+    4 * 2 * nodes + 4 * 6 * items + 8 * (2 * nodes + 2 * items + 1) + 16 * (options + 1)
+}
+
+impl CoverWalk for MultiWalk {
+    fn bytes(p: &Problem) -> u64 {
+        multi_bytes(p)
+    }
+
+    fn max_depth(p: &Problem) -> usize {
+        p.n_options() + 1
+    }
+
+    fn new(p: &Problem, stop: Option<&Stop>) -> Result<MultiWalk, SearchError> {
+        if stop.is_some_and(|s| s.now()) {
+            return Err(SearchError::Cancelled);
+        }
+        let what = "the search's copy of the problem";
+        let (n, np, nodes) = (p.n_items(), p.n_primary(), p.n_nodes());
+        let mut base: Vec<u32> = memory::try_with_capacity(n + 1, what)?;
+        base.extend_from_slice(&p.item_start);
+        let mut set: Vec<u32> = memory::try_with_capacity(nodes, what)?;
+        set.extend_from_slice(&p.item_nodes);
+        let mut loc: Vec<u32> = memory::try_zeroed(nodes, what)?;
+        for (at, &x) in set.iter().enumerate() {
+            loc[x as usize] = at as u32;
+        }
+        let mut val: Vec<u32> = memory::try_zeroed(2 * n + 1, what)?;
+        let mut slack: Vec<u32> = memory::try_zeroed(np, what)?;
+        for i in 0..n {
+            val[i] = base[i + 1] - base[i];
+        }
+        for (i, s) in slack.iter_mut().enumerate() {
+            let (lo, hi) = p.bounds_of(i);
+            val[n + i] = hi;
+            *s = hi - lo;
+        }
+        val[2 * n] = np as u32;
+        let mut live: Vec<u32> = memory::try_with_capacity(np, what)?;
+        live.extend(0..np as u32);
+        let mut live_at: Vec<u32> = memory::try_with_capacity(np, what)?;
+        live_at.extend(0..np as u32);
+        let mut walk = MultiWalk {
+            base,
+            set,
+            loc,
+            val,
+            slack,
+            live,
+            live_at,
+            trail: memory::try_with_capacity(2 * nodes + 2 * n + 1, what)?,
+            root: 0,
+            levels: memory::try_with_capacity(p.n_options() + 1, what)?,
+            path: memory::try_with_capacity(p.n_options() + 1, what)?,
+            n,
+        };
+        // Items that take no option at all shut at the root.
+        for i in 0..np {
+            if walk.val[n + i] == 0 && walk.live_at[i] < walk.val[2 * n] {
+                walk.shut_primary(p, i);
+            }
+        }
+        walk.root = walk.trail.len();
+        Ok(walk)
+    }
+
+    fn reset(&mut self) {
+        self.restore(self.root);
+        self.levels.clear();
+        self.path.clear();
+    }
+
+    fn replay(&mut self, p: &Problem, task: &[u32]) {
+        self.reset();
+        for &d in task {
+            let option = d & !LEFT_OUT;
+            let taken = d & LEFT_OUT == 0;
+            self.levels.push(Level {
+                mark: self.trail.len() as u32,
+                option,
+                taken: false, // finished: a search below never backs into it
+            });
+            if taken {
+                self.path.push(option);
+                self.take(p, option);
+            } else {
+                self.leave_out(p, option);
+            }
+        }
+    }
+
+    fn children(&mut self, p: &Problem) -> Option<Vec<u32>> {
+        match self.choose() {
+            Choice::Cover => None,
+            Choice::Dead => Some(Vec::new()),
+            Choice::Branch(x) => {
+                let o = p.opt[x as usize];
+                Some(vec![o, o | LEFT_OUT])
+            }
+        }
+    }
+
+    fn run_within<const COUNT: bool>(
+        &mut self,
+        p: &Problem,
+        count: &mut u128,
+        stop: &Stop,
+        emit: &mut dyn FnMut(&[u32]) -> bool,
+        probe: Probe,
+    ) -> Result<Option<bool>, SearchError> {
+        self.search::<COUNT>(p, count, stop, emit, probe)
+    }
+}
