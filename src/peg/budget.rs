@@ -471,7 +471,7 @@ mod tests {
                 .filter(|&&(h, _)| h == f)
                 .map(|&(_, c)| c)
                 .sum::<u128>();
-            for budget in [0, 1 << 12, 1 << 20, u64::MAX] {
+            for budget in [0, 1 << 12, u64::MAX] {
                 let (mut a, mut b) = sides(g, s, f, budget);
                 // The forward pass, layer by layer against the in-memory one.
                 let mut layer = g.start(&[s]).unwrap();
