@@ -19,6 +19,10 @@ writes
 - ``queens_13.dlx``: N-Queens as Knuth's QUEENS-DLX states it (rows and
   columns primary in organ-pipe order, the diagonals secondary, the two
   one-cell diagonals left out): 73,712 = OEIS A000170(13);
+- ``queens2_8.dlx``: two queens on every row and column of 8x8, at most two on
+  any diagonal (DLX3's bounds: ``2|`` and ``0:2|``), for benches/bounds_bench.py;
+- ``pentominoes_any_5x9.dlx``: a 5x9 box tiled by distinct pentominoes, any of
+  the twelve (each piece ``0:1|``), for benches/bounds_bench.py;
 - ``sudoku/top1465_NNNN.dlx``: the first 1,000 puzzles of the "top1465" list
   of hard 9x9 Sudokus (``benches/data/top1465.txt``), each in the form of
   Knuth's SUDOKU-DLX (only the empty cells and the missing digits are items;
@@ -45,6 +49,15 @@ EXPECTED = {
     "queens_13": 73712,  # OEIS A000170(13)
 }
 SUDOKU_COUNT = 1000  # puzzles of top1465 in the batch; each has one solution
+
+# The instances with bounds (benches/bounds_bench.py) and their counts, those on
+# which Knuth's DLX3 and SSMCC and ours agree (no published figure known to us).
+QUEENS2 = (8,)
+PENTOMINO_BOXES = ((5, 9),)
+BOUNDED = {
+    "queens2_8": 477_136,  # DLX3 = SSMCC = ours, 2026-11-28
+    "pentominoes_any_5x9": 23_608,  # SSMCC = ours, 2026-11-28
+}
 
 # The 12 pentominoes, Conway's letters, one orientation each ('#' = cell).
 PENTOMINOES = {
@@ -178,6 +191,38 @@ def queens(out: Path, n: int) -> int:
     )
 
 
+# -- bounds (DLX3's multiplicities) ---------------------------------------------
+
+
+def queens2(out: Path, n: int) -> int:
+    """Two queens on every row and every column of an ``n x n`` board and at
+    most two on any diagonal (``2n`` queens cannot have one a diagonal: there
+    are ``2n - 1``): rows and columns primary with the bound ``2|``,
+    diagonals primary with ``0:2|``."""
+    lines = [f"2|{tag}{encode(i)}" for i in range(n) for tag in "rc"]
+    diagonals = [f"0:2|{tag}{encode(d)}" for d in range(2 * n - 1) for tag in "ab"]
+    options = [
+        [f"r{encode(r)}", f"c{encode(c)}", f"a{encode(r + c)}", f"b{encode(n - 1 - r + c)}"]
+        for r in range(n)
+        for c in range(n)
+    ]
+    comment = f"two queens on every row and column of {n}x{n}, two at most a diagonal"
+    return write_dlx(out / f"queens2_{n}.dlx", [*lines, *diagonals], [], options, comment)
+
+
+def pentominoes_any(out: Path, height: int, width: int) -> int:
+    """A ``height x width`` box tiled by distinct pentominoes, any of the 12
+    (each piece an item with the bound ``0:1|``)."""
+    cells = [encode(r) + encode(c) for r in range(height) for c in range(width)]
+    return write_dlx(
+        out / f"pentominoes_any_{height}x{width}.dlx",
+        [*(f"0:1|{name}" for name in PENTOMINOES), *cells],
+        [],
+        pentomino_options(height, width),
+        f"a {height}x{width} box tiled by distinct pentominoes, any of them (cover_instances.py)",
+    )
+
+
 # -- Sudoku --------------------------------------------------------------------
 
 
@@ -246,6 +291,11 @@ def main() -> None:
     for n in (11, 12, 13, 14):
         print(f"langford_{n}.dlx: {langford(args.out, n)} options")
     print(f"queens_13.dlx: {queens(args.out, 13)} options")
+    for n in QUEENS2:
+        print(f"queens2_{n}.dlx: {queens2(args.out, n)} options")
+    for height, width in PENTOMINO_BOXES:
+        written = pentominoes_any(args.out, height, width)
+        print(f"pentominoes_any_{height}x{width}.dlx: {written} options")
     print(f"sudoku/: {sudokus(args.out)} puzzles")
 
 

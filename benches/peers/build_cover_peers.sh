@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Build the exact-cover peers of benches/cover_bench.py OUTSIDE the repository:
-#   - Knuth's DLX1, DLX2 and SSXCC from their CWEB sources, tangled with ctangle
+#   - Knuth's DLX1, DLX2 and SSXCC (exact cover), DLX3 and SSMCC (with bounds: his
+#     multiplicities), DLX5 (costs) and DLX6 (the memo) from their CWEB sources, tangled with ctangle
 #     (Debian's texlive-binaries) and compiled with gcc -O3 -march=native;
 #   - PyPI's exact-cover (C dancing links) and xcover (numba dancing cells) in a venv.
 # Then write the benchmark instances (benches/cover_instances.py) next to them.
 #
 #   benches/peers/build_cover_peers.sh [PEERS_DIR]      # default: /work/peers
 #
-# Layout made: PEERS_DIR/{src,bin/{dlx1,dlx2,ssxcc},venv,instances}.
+# Layout made: PEERS_DIR/{src,bin/{dlx1,dlx2,dlx3,dlx5,dlx6,ssxcc,ssmcc},venv,instances}.
 # Manual only (it downloads and compiles); CI never runs it.
 #
 # The CWEB sources: Knuth's programs as mirrored in the GitHub repository
-# shreevatsa/knuth-literate-programs (programs-orig/{dlx1,dlx2,ssxcc}.w; gb_flip.w and
+# shreevatsa/knuth-literate-programs (programs-orig/{dlx1,dlx2,dlx3,dlx5,dlx6,ssxcc,ssmcc}.w;
+# gb_flip.w and
 # boilerplate.w of the Stanford GraphBase, which the three include for their
 # optional randomisation, from other_categorize_later/sgb/). Pass KNUTH_REPO=DIR to use
 # a clone you already have; otherwise it is cloned (shallow) into PEERS_DIR/src.
@@ -48,12 +50,13 @@ else
   fi
   show() { git -C knuth-literate-programs show "$KNUTH_COMMIT:$1"; }
 fi
-for p in dlx1 dlx2 ssxcc; do show "programs-orig/$p.w" > "$p.w"; done
+PROGRAMS="dlx1 dlx2 dlx3 dlx5 dlx6 ssxcc ssmcc"
+for p in $PROGRAMS; do show "programs-orig/$p.w" > "$p.w"; done
 show other_categorize_later/sgb/gb_flip.w > gb_flip.w
 show other_categorize_later/sgb/boilerplate.w > boilerplate.w
 
 ctangle gb_flip.w
-for p in dlx1 dlx2 ssxcc; do
+for p in $PROGRAMS; do
   ctangle "$p.w"
   # -w: Knuth's C is K&R-era (implicit int main); the warnings say nothing new.
   gcc -O3 -march=native -w -o "$PEERS/bin/$p" "$p.c" gb_flip.c

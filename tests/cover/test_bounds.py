@@ -124,3 +124,21 @@ def test_what_does_not_take_bounds_says_so() -> None:
     ]:
         with pytest.raises(ValueError, match=words):
             ExactCover.from_dlx(text)
+
+
+def test_executors_and_checkpoints_take_bounds(tmp_path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    # Two queens on every row and column of 6x6, none sharing a diagonal:
+    # the executor's and the checkpoint's counts against the plain one.
+    n = 6
+    options = [(f"r{r}", f"c{c}", ("a", r + c), ("b", r - c)) for r in range(n) for c in range(n)]
+    diagonals = [("a", d) for d in range(2 * n - 1)] + [("b", d) for d in range(1 - n, n)]
+    lines = {f"{tag}{i}": 2 for i in range(n) for tag in "rc"}
+    problem = ExactCover(options, secondary=diagonals, bounds=lines)
+    want = count_covers(problem, threads=1)
+    assert want > 0
+    with ThreadPoolExecutor(2) as pool:
+        assert count_covers(problem, executor=pool, parts=5) == want
+    assert count_covers(problem, checkpoint=tmp_path / "ckpt") == want
+    assert count_covers(problem, checkpoint=tmp_path / "ckpt") == want  # read back

@@ -46,9 +46,10 @@ def count_covers(
     **run: Unpack[RunKeywords],
 ) -> int:
     """The number of covers of ``problem``: sets of options covering each
-    primary item exactly once and each secondary item at most once (or
-    several times in one colour).  Exact however large (past 2**128 an
-    ``OverflowError``, never a wrong number), the same for every ``threads``.
+    primary item exactly once (or within its bounds: :mod:`solvers.cover.bounds`)
+    and each secondary item at most once (or several times in one colour).
+    Exact however large (past 2**128 an ``OverflowError``, never a wrong
+    number), the same for every ``threads``.
 
     Two methods count, with the same answer:
 
