@@ -48,5 +48,5 @@ pub use count::{
 pub use method::Method;
 pub use multi::{MultiWalk, LEFT_OUT};
 pub use problem::{Problem, MAX_BOUNDED_OPTIONS, MAX_ITEMS, MAX_NODES, MAX_OPTIONS};
-pub use search::{CoverSearch, Probe, Walk};
-pub use walk::CoverWalk;
+pub use search::{CoverSearch, Walk};
+pub use walk::{CoverWalk, Probe};

@@ -22,16 +22,16 @@
 //! Items with a bound of 1 and no slack behave as Algorithm C's.
 
 use super::problem::Problem;
-use super::search::{Probe, PROBE_CLOCK};
-use super::walk::CoverWalk;
-use crate::engine::{Stop, Ticker};
+use super::walk::{CoverWalk, Outcome, Run};
+use crate::engine::Stop;
 use crate::error::SearchError;
 use crate::memory;
-use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 /// In a task, an option left out (the right branch) has this bit set.
 pub const LEFT_OUT: u32 = 1 << 31;
+
+/// The most children a node splits into (see [`CoverWalk::children`]).
+const SPINE: usize = 256;
 
 /// A secondary item not yet in a chosen option.
 const OPEN: u32 = 0;
@@ -224,41 +224,17 @@ impl MultiWalk {
         }
     }
 
-    /// Search below the replayed node; see [`CoverWalk::run_within`].
-    fn search<const COUNT: bool>(
-        &mut self,
-        p: &Problem,
-        count: &mut u128,
-        stop: &Stop,
-        emit: &mut dyn FnMut(&[u32]) -> bool,
-        probe: Probe,
-    ) -> Result<Option<bool>, SearchError> {
-        let mut nodes = probe.nodes;
+    /// Search below the replayed node, each node and cover through `run`.
+    fn search<const COUNT: bool>(&mut self, p: &Problem, run: &mut Run) -> Outcome {
         let base = self.levels.len();
-        let mut ticker = Ticker::new();
         loop {
-            ticker.tick(stop)?;
-            if nodes == 0 {
-                return Ok(None);
-            }
-            nodes -= 1;
-            if nodes % PROBE_CLOCK == 0 {
-                if probe.until.is_some_and(|t| Instant::now() >= t) {
-                    return Ok(None);
-                }
-                if probe.enough.is_some_and(|e| e.load(Ordering::Relaxed)) {
-                    return Ok(Some(false));
-                }
+            if let Some(outcome) = run.node()? {
+                return Ok(outcome);
             }
             match self.choose() {
                 Choice::Cover => {
-                    if COUNT {
-                        *count = count.checked_add(1).ok_or(SearchError::Overflow)?;
-                        if *count >= probe.most {
-                            return Ok(Some(false));
-                        }
-                    } else if !emit(&self.path) {
-                        return Ok(Some(false));
+                    if let Some(outcome) = run.cover::<COUNT>(&self.path)? {
+                        return Ok(outcome);
                     }
                 }
                 Choice::Dead => {}
@@ -388,25 +364,35 @@ impl CoverWalk for MultiWalk {
         }
     }
 
-    fn children(&mut self, p: &Problem) -> Option<Vec<u32>> {
-        match self.choose() {
-            Choice::Cover => None,
-            Choice::Dead => Some(Vec::new()),
-            Choice::Branch(x) => {
-                let o = p.opt[x as usize];
-                Some(vec![o, o | LEFT_OUT])
+    /// The node's subtrees along its right spine: taking the option it
+    /// branches on, then (that option left out) taking the next node's, and
+    /// so on, as Algorithm C's children are its item's options.  Split two
+    /// ways instead, a plan would be a chain whose last task holds most of
+    /// the tree.  Past [`SPINE`] nodes the rest of the spine is one child.
+    fn children(&mut self, p: &Problem) -> Option<Vec<Vec<u32>>> {
+        let mut out = Vec::new();
+        let mut spine = Vec::new();
+        loop {
+            match self.choose() {
+                Choice::Cover if spine.is_empty() => return None,
+                Choice::Dead => return Some(out),
+                Choice::Branch(x) if spine.len() < SPINE => {
+                    let o = p.opt[x as usize];
+                    let mut taken = spine.clone();
+                    taken.push(o);
+                    out.push(taken);
+                    spine.push(o | LEFT_OUT);
+                    self.leave_out(p, o);
+                }
+                _ => {
+                    out.push(spine); // a cover, or the rest of a long spine
+                    return Some(out);
+                }
             }
         }
     }
 
-    fn run_within<const COUNT: bool>(
-        &mut self,
-        p: &Problem,
-        count: &mut u128,
-        stop: &Stop,
-        emit: &mut dyn FnMut(&[u32]) -> bool,
-        probe: Probe,
-    ) -> Result<Option<bool>, SearchError> {
-        self.search::<COUNT>(p, count, stop, emit, probe)
+    fn run_within<const COUNT: bool>(&mut self, p: &Problem, run: &mut Run) -> Outcome {
+        self.search::<COUNT>(p, run)
     }
 }

@@ -1,9 +1,9 @@
-//! Algorithm M ([`MultiWalk`]) against a brute force over option subsets
-//! with bounds (written here, independent of the search), on random small
+//! Algorithm M ([`MultiWalk`]) against the brute force over option subsets
+//! of `tests.rs` with bounds (independent of the search), on random small
 //! problems with colours, and on Knuth's example from DLX3.
 
 use super::count::search_count;
-use super::tests::{random_small, Lcg, Small};
+use super::tests::{listed, random_small, Lcg, Small};
 use super::*;
 use crate::engine::Control;
 use std::sync::Arc;
@@ -22,52 +22,10 @@ fn random_bounds(rng: &mut Lcg, n_primary: u32) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// Every subset of options within the bounds (secondary items at most once,
-/// or shared under one real colour), each as ascending indices.
-fn brute_force(small: &Small, bounds: &[(u32, u32)]) -> Vec<Vec<u32>> {
-    let n = small.options.len();
-    let items = (small.n_primary + small.n_secondary) as usize;
-    let mut covers = Vec::new();
-    for mask in 0u32..1 << n {
-        let mut times = vec![0u32; items];
-        let mut colour = vec![None::<u32>; items];
-        let mut ok = true;
-        for k in (0..n).filter(|k| mask >> k & 1 == 1) {
-            for &(i, c) in &small.options[k] {
-                let i = i as usize;
-                times[i] += 1;
-                if i >= small.n_primary as usize {
-                    match colour[i] {
-                        None => colour[i] = Some(c),
-                        Some(prev) => ok &= prev == c && c != 0,
-                    }
-                }
-            }
-        }
-        ok &= bounds
-            .iter()
-            .zip(&times)
-            .all(|(&(lo, hi), &t)| lo <= t && t <= hi);
-        if ok {
-            covers.push((0..n as u32).filter(|k| mask >> k & 1 == 1).collect());
-        }
-    }
-    covers
-}
-
 fn bounded(small: &Small, bounds: &[(u32, u32)]) -> Arc<Problem> {
     let (lo, hi): (Vec<u32>, Vec<u32>) = bounds.iter().copied().unzip();
     let p = Arc::try_unwrap(small.problem()).unwrap();
     Arc::new(p.with_bounds(&lo, &hi).unwrap())
-}
-
-fn listed(p: Arc<Problem>) -> Vec<Vec<u32>> {
-    let rx = stream_covers(p, Arc::new(Control::new())).unwrap();
-    let mut all = Vec::new();
-    while let Ok(c) = rx.recv_timeout(Duration::from_secs(30)) {
-        all.push(c);
-    }
-    all
 }
 
 #[test]
@@ -77,7 +35,7 @@ fn random_bounded_problems_agree_with_the_brute_force() {
     for _ in 0..400 {
         let small = random_small(&mut rng);
         let bounds = random_bounds(&mut rng, small.n_primary);
-        let mut want = brute_force(&small, &bounds);
+        let mut want = small.brute_force_within(&bounds);
         want.sort();
         let p = bounded(&small, &bounds);
         let n = want.len() as u128;

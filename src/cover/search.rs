@@ -17,12 +17,11 @@
 
 use super::cells::{cells_bytes, Cells, Mark};
 use super::problem::Problem;
-use super::walk::CoverWalk;
-use crate::engine::{SearchError, Stop, SubtreeSearch, Ticker};
+use super::walk::{CoverWalk, Outcome, Probe, Run};
+use crate::engine::{SearchError, Stop, SubtreeSearch};
 use crate::memory;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 /// One branching node on the stack: where to come back to before the
 /// node's item was covered (`node`) and after (`branch`, before each of
@@ -146,51 +145,26 @@ impl Walk {
     fn run<const COUNT: bool>(
         &mut self,
         p: &Problem,
-        count: &mut u128,
         stop: &Stop,
         emit: &mut dyn FnMut(&[u32]) -> bool,
     ) -> Result<bool, SearchError> {
-        self.run_within::<COUNT>(p, count, stop, emit, Probe::whole())
+        let mut run = Run::new(stop, emit, Probe::whole());
+        self.search::<COUNT>(p, &mut run)
             .map(|done| done == Some(true))
     }
 
-    /// The search below the current node within the `probe`'s budget: `Some(finished)`, or
-    /// `None` when the budget ran out first.
-    fn run_within<const COUNT: bool>(
-        &mut self,
-        p: &Problem,
-        count: &mut u128,
-        stop: &Stop,
-        emit: &mut dyn FnMut(&[u32]) -> bool,
-        probe: Probe,
-    ) -> Result<Option<bool>, SearchError> {
-        let mut nodes = probe.nodes;
+    /// The search below the current node, each node and cover through `run`.
+    fn search<const COUNT: bool>(&mut self, p: &Problem, run: &mut Run) -> Outcome {
         let base = self.levels.len();
-        let mut ticker = Ticker::new();
         let mut top = 0usize; // choices in use
         loop {
-            ticker.tick(stop)?;
-            if nodes == 0 {
-                return Ok(None);
-            }
-            nodes -= 1;
-            if nodes % PROBE_CLOCK == 0 {
-                if probe.until.is_some_and(|t| Instant::now() >= t) {
-                    return Ok(None);
-                }
-                if probe.enough.is_some_and(|e| e.load(Ordering::Relaxed)) {
-                    return Ok(Some(false)); // other tasks found the covers asked for
-                }
+            if let Some(outcome) = run.node()? {
+                return Ok(outcome);
             }
             // The node: a cover, a dead end, or a level to push.
             if self.cells.np == 0 {
-                if COUNT {
-                    *count = count.checked_add(1).ok_or(SearchError::Overflow)?;
-                    if *count >= probe.most {
-                        return Ok(Some(false));
-                    }
-                } else if !emit(&self.path) {
-                    return Ok(Some(false));
+                if let Some(outcome) = run.cover::<COUNT>(&self.path)? {
+                    return Ok(outcome);
                 }
             } else {
                 let (m, size) = match self.cells.forced() {
@@ -200,11 +174,8 @@ impl Walk {
                 if size > 0 {
                     if COUNT && self.cells.np == 1 {
                         // The last item: each of its active options covers it.
-                        *count = count
-                            .checked_add(size as u128)
-                            .ok_or(SearchError::Overflow)?;
-                        if *count >= probe.most {
-                            return Ok(Some(false));
+                        if let Some(outcome) = run.covers(size as u128)? {
+                            return Ok(outcome);
                         }
                     } else {
                         let node = self.cells.mark();
@@ -278,7 +249,7 @@ impl CoverWalk for Walk {
         Walk::replay(self, p, task);
     }
 
-    fn children(&mut self, p: &Problem) -> Option<Vec<u32>> {
+    fn children(&mut self, p: &Problem) -> Option<Vec<Vec<u32>>> {
         if self.cells.np == 0 {
             return None;
         }
@@ -287,47 +258,13 @@ impl CoverWalk for Walk {
         Some(
             self.choices[..n]
                 .iter()
-                .map(|&x| self.cells.option_of(p, x))
+                .map(|&x| vec![self.cells.option_of(p, x)])
                 .collect(),
         )
     }
 
-    fn run_within<const COUNT: bool>(
-        &mut self,
-        p: &Problem,
-        count: &mut u128,
-        stop: &Stop,
-        emit: &mut dyn FnMut(&[u32]) -> bool,
-        probe: Probe,
-    ) -> Result<Option<bool>, SearchError> {
-        Walk::run_within::<COUNT>(self, p, count, stop, emit, probe)
-    }
-}
-
-/// Nodes between two looks at the clock of a [`Probe`].
-pub(super) const PROBE_CLOCK: u64 = 1024;
-
-/// How much of a search to try before giving up: at most `nodes` nodes,
-/// and (looked at every [`PROBE_CLOCK`] nodes) until `until`.  A count
-/// also stops, as finished, once it reaches `most` covers or (looked at
-/// with the clock) `enough` is set.
-#[derive(Clone, Copy, Debug)]
-pub struct Probe<'a> {
-    pub nodes: u64,
-    pub until: Option<Instant>,
-    pub most: u128,
-    pub enough: Option<&'a AtomicBool>,
-}
-
-impl Probe<'_> {
-    /// No limit: the whole search.
-    pub fn whole() -> Probe<'static> {
-        Probe {
-            nodes: u64::MAX,
-            until: None,
-            most: u128::MAX,
-            enough: None,
-        }
+    fn run_within<const COUNT: bool>(&mut self, p: &Problem, run: &mut Run) -> Outcome {
+        self.search::<COUNT>(p, run)
     }
 }
 
@@ -422,9 +359,10 @@ impl<W: CoverWalk> CoverSearch<W> {
             ..probe
         };
         self.with_walk(Some(stop), |w| {
-            let mut n = 0u128;
-            let done = w.run_within::<true>(p, &mut n, stop, &mut |_| true, probe)?;
-            Ok(done.map(|_| n))
+            let mut each = |_: &[u32]| true;
+            let mut run = Run::new(stop, &mut each, probe);
+            let done = w.run_within::<true>(p, &mut run)?;
+            Ok(done.map(|_| run.count))
         })?
     }
 
@@ -438,12 +376,11 @@ impl<W: CoverWalk> CoverSearch<W> {
             return Ok(found);
         }
         self.with_walk(Some(stop), |w| {
-            let mut n = 0u128;
             let mut keep = |path: &[u32]| {
                 found.push(sorted(path));
                 found.len() < k
             };
-            w.run_within::<false>(p, &mut n, stop, &mut keep, Probe::whole())
+            w.run_within::<false>(p, &mut Run::new(stop, &mut keep, Probe::whole()))
         })??;
         Ok(found)
     }
@@ -458,17 +395,11 @@ impl<W: CoverWalk> CoverSearch<W> {
         let p = &*self.problem;
         self.with_walk(Some(stop), |w| {
             let mut first = None;
-            let mut n = 0u128;
-            let done = w.run_within::<false>(
-                p,
-                &mut n,
-                stop,
-                &mut |path| {
-                    first = Some(sorted(path));
-                    false
-                },
-                probe,
-            )?;
+            let mut keep = |path: &[u32]| {
+                first = Some(sorted(path));
+                false
+            };
+            let done = w.run_within::<false>(p, &mut Run::new(stop, &mut keep, probe))?;
             Ok(done.map(|_| first))
         })?
     }
@@ -483,8 +414,7 @@ pub(super) fn listed_below(p: &Problem, task: &[u32], tree: bool) -> Vec<Vec<u32
     let ctl = crate::engine::Control::new();
     let mut out = Vec::new();
     w.replay(p, task);
-    let mut n = 0u128;
-    w.run::<false>(p, &mut n, &Stop::new(&ctl), &mut |path| {
+    w.run::<false>(p, &Stop::new(&ctl), &mut |path| {
         out.push(sorted(path));
         true
     })
@@ -493,7 +423,7 @@ pub(super) fn listed_below(p: &Problem, task: &[u32], tree: bool) -> Vec<Vec<u32
     // The walk is back at the root: a second listing from there agrees.
     if task.is_empty() {
         let mut again = Vec::new();
-        w.run::<false>(p, &mut n, &Stop::new(&ctl), &mut |path| {
+        w.run::<false>(p, &Stop::new(&ctl), &mut |path| {
             again.push(sorted(path));
             true
         })
@@ -529,11 +459,11 @@ impl<W: CoverWalk> SubtreeSearch for CoverSearch<W> {
             // No memory for a walk: leave the task whole, it is still valid.
             Err(_) => false,
             Ok(None) => false,
-            Ok(Some(options)) => {
-                for o in options {
-                    let mut child = Vec::with_capacity(task.len() + 1);
+            Ok(Some(children)) => {
+                for decisions in children {
+                    let mut child = Vec::with_capacity(task.len() + decisions.len());
                     child.extend_from_slice(task);
-                    child.push(o);
+                    child.extend_from_slice(&decisions);
                     out.push(child);
                 }
                 true
@@ -553,8 +483,10 @@ impl<W: CoverWalk> SubtreeSearch for CoverSearch<W> {
             },
         };
         walk.replay(p, task);
-        let mut n = 0u128;
-        walk.run_within::<true>(p, &mut n, stop, &mut |_| true, probe)?;
+        let mut each = |_: &[u32]| true;
+        let mut run = Run::new(stop, &mut each, probe);
+        walk.run_within::<true>(p, &mut run)?;
+        let n = run.count;
         if let Some(limit) = &self.limit {
             let mut found = limit.found.lock().unwrap_or_else(|e| e.into_inner());
             *found = found.saturating_add(n);
@@ -574,14 +506,8 @@ impl<W: CoverWalk> SubtreeSearch for CoverSearch<W> {
         let p = &*self.problem;
         self.with_walk(Some(stop), |w| {
             w.replay(p, task);
-            let mut n = 0u128;
-            let done = w.run_within::<false>(
-                p,
-                &mut n,
-                stop,
-                &mut |path| emit(sorted(path)),
-                Probe::whole(),
-            )?;
+            let mut each = |path: &[u32]| emit(sorted(path));
+            let done = w.run_within::<false>(p, &mut Run::new(stop, &mut each, Probe::whole()))?;
             Ok(done == Some(true))
         })?
     }

@@ -31,6 +31,12 @@ impl Small {
 
     /// Every subset of options that is a cover, each as ascending indices.
     fn brute_force(&self) -> Vec<Vec<u32>> {
+        self.brute_force_within(&[])
+    }
+
+    /// [`Small::brute_force`] with primary item `i` in `bounds[i].0` to
+    /// `bounds[i].1` options (exactly one past the end of `bounds`).
+    pub(super) fn brute_force_within(&self, bounds: &[(u32, u32)]) -> Vec<Vec<u32>> {
         let n = self.options.len();
         let mut covers = Vec::new();
         for mask in 0u32..1 << n {
@@ -50,7 +56,13 @@ impl Small {
                     }
                 }
             }
-            ok &= times[..self.n_primary as usize].iter().all(|&t| t == 1);
+            ok &= times[..self.n_primary as usize]
+                .iter()
+                .enumerate()
+                .all(|(i, &t)| {
+                    let (lo, hi) = bounds.get(i).copied().unwrap_or((1, 1));
+                    lo <= t && t <= hi
+                });
             if ok {
                 covers.push((0..n as u32).filter(|k| mask >> k & 1 == 1).collect());
             }
@@ -106,7 +118,7 @@ fn random_smalls(seed: u64, rounds: usize) -> impl Iterator<Item = Small> {
     (0..rounds).map(move |_| random_small(&mut rng))
 }
 
-fn listed(p: Arc<Problem>) -> Vec<Vec<u32>> {
+pub(super) fn listed(p: Arc<Problem>) -> Vec<Vec<u32>> {
     let rx = stream_covers(p, Arc::new(Control::new())).unwrap();
     let mut all = Vec::new();
     while let Ok(c) = rx.recv_timeout(Duration::from_secs(30)) {

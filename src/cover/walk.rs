@@ -8,9 +8,117 @@
 //! the root before its next task.
 
 use super::problem::Problem;
-use super::search::Probe;
-use crate::engine::Stop;
+use crate::engine::{Stop, Ticker};
 use crate::error::SearchError;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// How a search below a node ended: `Some(finished)` (`finished` false when
+/// it was asked to stop early: enough covers), or `None` when the probe's
+/// budget ran out first.
+pub type Outcome = Result<Option<bool>, SearchError>;
+
+/// Nodes between two looks at the clock of a [`Probe`].
+const PROBE_CLOCK: u64 = 1024;
+
+/// How much of a search to try before giving up: at most `nodes` nodes,
+/// and (looked at every [`PROBE_CLOCK`] nodes) until `until`.  A count
+/// also stops, as finished, once it reaches `most` covers or (looked at
+/// with the clock) `enough` is set.
+#[derive(Clone, Copy, Debug)]
+pub struct Probe<'a> {
+    pub nodes: u64,
+    pub until: Option<Instant>,
+    pub most: u128,
+    pub enough: Option<&'a AtomicBool>,
+}
+
+impl Probe<'_> {
+    /// No limit: the whole search.
+    pub fn whole() -> Probe<'static> {
+        Probe {
+            nodes: u64::MAX,
+            until: None,
+            most: u128::MAX,
+            enough: None,
+        }
+    }
+}
+
+/// A search below one node under way: the covers it counts (`count`, with
+/// `COUNT`) or hands to `emit` (until it returns `false`), the probe's
+/// budget left, and the stop it polls.  Every walk calls [`Run::node`] at
+/// each node and [`Run::cover`] at each cover, so a budget, a limit and a
+/// cancel mean the same whichever walk searches.
+pub struct Run<'r> {
+    /// The covers counted so far.
+    pub count: u128,
+    stop: &'r Stop<'r>,
+    emit: &'r mut dyn FnMut(&[u32]) -> bool,
+    probe: Probe<'r>,
+    left: u64,
+    ticker: Ticker,
+}
+
+impl<'r> Run<'r> {
+    pub fn new(
+        stop: &'r Stop<'r>,
+        emit: &'r mut dyn FnMut(&[u32]) -> bool,
+        probe: Probe<'r>,
+    ) -> Run<'r> {
+        Run {
+            count: 0,
+            stop,
+            emit,
+            left: probe.nodes,
+            probe,
+            ticker: Ticker::new(),
+        }
+    }
+
+    /// One more node: `Some` of the outcome where the search must end here
+    /// (cancelled: `Err`; the budget spent; enough covers elsewhere).
+    #[inline(always)]
+    pub fn node(&mut self) -> Result<Option<Option<bool>>, SearchError> {
+        self.ticker.tick(self.stop)?;
+        if self.left == 0 {
+            return Ok(Some(None));
+        }
+        self.left -= 1;
+        if self.left % PROBE_CLOCK == 0 {
+            if self.probe.until.is_some_and(|t| Instant::now() >= t) {
+                return Ok(Some(None));
+            }
+            if self.probe.enough.is_some_and(|e| e.load(Ordering::Relaxed)) {
+                return Ok(Some(Some(false))); // other tasks found the covers asked for
+            }
+        }
+        Ok(None)
+    }
+
+    /// A cover, its options in the order chosen: counted, or handed to
+    /// `emit`; `Some` of the outcome where the search must end here.
+    #[inline(always)]
+    pub fn cover<const COUNT: bool>(
+        &mut self,
+        path: &[u32],
+    ) -> Result<Option<Option<bool>>, SearchError> {
+        if COUNT {
+            self.covers(1)
+        } else if (self.emit)(path) {
+            Ok(None)
+        } else {
+            Ok(Some(Some(false)))
+        }
+    }
+
+    /// `n` covers at once (a count only).
+    #[inline(always)]
+    pub fn covers(&mut self, n: u128) -> Result<Option<Option<bool>>, SearchError> {
+        self.count = self.count.checked_add(n).ok_or(SearchError::Overflow)?;
+        Ok((self.count >= self.probe.most).then_some(Some(false)))
+    }
+}
 
 pub trait CoverWalk: Send + Sized + 'static {
     /// Bytes one walk over `p` holds, checked against the memory first.
@@ -29,20 +137,12 @@ pub trait CoverWalk: Send + Sized + 'static {
     /// Reset, then make the decisions of `task` (a valid path from the root).
     fn replay(&mut self, p: &Problem, task: &[u32]);
 
-    /// The decisions that extend the replayed node, in search order: none
-    /// for a dead end, `None` for a cover (it cannot be split).
-    fn children(&mut self, p: &Problem) -> Option<Vec<u32>>;
+    /// The subtrees of the replayed node in search order, each as the
+    /// decisions that lead to it from the node: none for a dead end, `None`
+    /// for a cover (it cannot be split).  The walk may be left anywhere.
+    fn children(&mut self, p: &Problem) -> Option<Vec<Vec<u32>>>;
 
-    /// Search below the replayed node, counting (`COUNT`) or calling `emit`
-    /// on each cover's options (in the order chosen) until it returns
-    /// `false`, within the `probe`'s budget: `Some(finished)`, or `None`
-    /// when the budget ran out first.  The caller resets.
-    fn run_within<const COUNT: bool>(
-        &mut self,
-        p: &Problem,
-        count: &mut u128,
-        stop: &Stop,
-        emit: &mut dyn FnMut(&[u32]) -> bool,
-        probe: Probe,
-    ) -> Result<Option<bool>, SearchError>;
+    /// Search below the replayed node, each node and cover through `run`
+    /// (counted with `COUNT`).  The caller resets.
+    fn run_within<const COUNT: bool>(&mut self, p: &Problem, run: &mut Run) -> Outcome;
 }
