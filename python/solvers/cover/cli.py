@@ -19,8 +19,9 @@ HELP = "exact cover from a DLX file: count (default), --list or --find covers"
 
 DESCRIPTION = textwrap.fill(
     "Exact cover with colours, read from FILE in Knuth's DLX format (the input of "
-    "his DLX1, DLX2 and SSXCC programs; - reads standard input): the first line "
-    "names the primary items, then | and the secondary ones; each later line is "
+    "his DLX1, DLX2, DLX3 and SSXCC programs; - reads standard input): the first "
+    "line names the primary items, then | and the secondary ones (a:b|name for a "
+    "primary item in a to b options, b|name for exactly b); each later line is "
     "an option, item:colour for a coloured secondary item; lines starting with | "
     "are comments. A cover is printed as the numbers of its options (from 0, in "
     "file order).",
