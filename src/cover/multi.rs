@@ -47,6 +47,14 @@ struct Level {
     taken: bool,
 }
 
+/// A node's item and its place in `set` (read together).
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct Nd {
+    itm: u32,
+    loc: u32,
+}
+
 /// What the search does at a node.
 enum Choice {
     /// Every primary item is within its bounds with nothing left to add.
@@ -62,8 +70,8 @@ pub struct MultiWalk {
     /// Item `i`'s nodes are `set[base[i]..base[i + 1]]`, active first.
     base: Vec<u32>,
     set: Vec<u32>,
-    /// Each node's place in `set`.
-    loc: Vec<u32>,
+    /// Each node's item and place in `set`.
+    nd: Vec<Nd>,
     /// `val[i]`: item `i`'s active options; `val[n + i]`: primary item
     /// `i`'s bound left, or secondary item `i`'s state (`OPEN`, `SHUT` or
     /// the colour it took); `val[2n]`: the live primary items.
@@ -103,22 +111,29 @@ impl MultiWalk {
     }
 
     /// Take node `x` out of its item's active prefix.
-    #[inline]
-    fn drop_node(&mut self, p: &Problem, x: u32) {
-        let i = p.itm[x as usize] as usize;
-        let size = self.size(i);
+    #[inline(always)]
+    fn drop_node(&mut self, x: u32) {
+        let Nd { itm, loc: at } = self.nd[x as usize];
+        let i = itm as usize;
+        let size = self.val[i];
         let last = self.base[i] + size - 1;
-        let at = self.loc[x as usize];
         debug_assert!(
             at <= last && at >= self.base[i],
             "node {x} is active in item {i}"
         );
-        let y = self.set[last as usize];
-        self.set[last as usize] = x;
-        self.set[at as usize] = y;
-        self.loc[x as usize] = last;
-        self.loc[y as usize] = at;
-        self.set_val(i, size - 1);
+        debug_assert!((last as usize) < self.set.len());
+        // SAFETY: `x` is a node of the checked problem, its item's slice lies
+        // in `set` and holds `at` and `last` (asserted above in debug builds),
+        // and `nd` has an entry for every node in `set`.
+        unsafe {
+            let y = *self.set.get_unchecked(last as usize);
+            *self.set.get_unchecked_mut(last as usize) = x;
+            *self.set.get_unchecked_mut(at as usize) = y;
+            self.nd.get_unchecked_mut(x as usize).loc = last;
+            self.nd.get_unchecked_mut(y as usize).loc = at;
+        }
+        self.trail.push((i as u32, size));
+        self.val[i] = size - 1;
     }
 
     /// Whether item `i`'s options are frozen: a secondary item in a chosen
@@ -132,9 +147,9 @@ impl MultiWalk {
     /// (and the frozen ones).
     fn hide(&mut self, p: &Problem, o: u32, skip: usize) {
         for x in p.option_nodes(o) {
-            let i = p.itm[x] as usize;
+            let i = self.nd[x].itm as usize;
             if i != skip && !self.frozen(p, i) {
-                self.drop_node(p, x as u32);
+                self.drop_node(x as u32);
             }
         }
     }
@@ -175,7 +190,7 @@ impl MultiWalk {
     fn take(&mut self, p: &Problem, o: u32) {
         self.leave_out(p, o);
         for x in p.option_nodes(o) {
-            let i = p.itm[x] as usize;
+            let i = self.nd[x].itm as usize;
             if i < p.n_primary() {
                 let bound = self.val[self.n + i] - 1;
                 self.set_val(self.n + i, bound);
@@ -191,8 +206,8 @@ impl MultiWalk {
     /// Leave option `o` out of the rest of the subtree.
     fn leave_out(&mut self, p: &Problem, o: u32) {
         for x in p.option_nodes(o) {
-            if !self.frozen(p, p.itm[x] as usize) {
-                self.drop_node(p, x as u32);
+            if !self.frozen(p, self.nd[x].itm as usize) {
+                self.drop_node(x as u32);
             }
         }
     }
@@ -296,9 +311,10 @@ impl CoverWalk for MultiWalk {
         base.extend_from_slice(&p.item_start);
         let mut set: Vec<u32> = memory::try_with_capacity(nodes, what)?;
         set.extend_from_slice(&p.item_nodes);
-        let mut loc: Vec<u32> = memory::try_zeroed(nodes, what)?;
+        let mut nd: Vec<Nd> = memory::try_with_capacity(nodes, what)?;
+        nd.extend(p.itm.iter().map(|&itm| Nd { itm, loc: 0 }));
         for (at, &x) in set.iter().enumerate() {
-            loc[x as usize] = at as u32;
+            nd[x as usize].loc = at as u32;
         }
         let mut val: Vec<u32> = memory::try_zeroed(2 * n + 1, what)?;
         let mut slack: Vec<u32> = memory::try_zeroed(np, what)?;
@@ -318,7 +334,7 @@ impl CoverWalk for MultiWalk {
         let mut walk = MultiWalk {
             base,
             set,
-            loc,
+            nd,
             val,
             slack,
             live,
