@@ -116,17 +116,17 @@ impl MultiWalk {
         let Nd { itm, loc: at } = self.nd[x as usize];
         let i = itm as usize;
         let size = self.val[i];
-        let last = self.base[i] + size - 1;
         debug_assert!(
-            at <= last && at >= self.base[i],
+            size > 0 && at < self.base[i] + size,
             "node {x} is active in item {i}"
         );
-        debug_assert!((last as usize) < self.set.len());
-        // SAFETY: `x` is a node of the checked problem, its item's slice lies
-        // in `set` and holds `at` and `last` (asserted above in debug builds),
-        // and `nd` has an entry for every node in `set`.
+        let last = (self.base[i] + size).wrapping_sub(1);
+        let y = self.set[last as usize]; // checked: the one index a wrong size could send astray
+                                         // SAFETY: `last` is in `set` (checked above); `at` is a node's place,
+                                         // and places are only ever set to a checked `last` or another place,
+                                         // so it is in `set` too; `set` holds node numbers only (it is swapped,
+                                         // never written otherwise), so `x` and `y` are in `nd`.
         unsafe {
-            let y = *self.set.get_unchecked(last as usize);
             *self.set.get_unchecked_mut(last as usize) = x;
             *self.set.get_unchecked_mut(at as usize) = y;
             self.nd.get_unchecked_mut(x as usize).loc = last;
