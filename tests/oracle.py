@@ -55,6 +55,19 @@ def is_knight_move(a: Square, b: Square) -> bool:
     return sorted((abs(a[0] - b[0]), abs(a[1] - b[1]))) == [1, 2]
 
 
+def _graph(
+    rows: int, cols: int, mask: Sequence[bool] | None
+) -> tuple[list[Square], dict[Square, int], list[list[int]]]:
+    """The squares in row-major order, each one's number, and the numbers of
+    its neighbours in the seed's move order."""
+    cells = squares(rows, cols, mask)
+    index = {square: i for i, square in enumerate(cells)}
+    neighbours = [
+        [index[(r + dr, c + dc)] for dr, dc in MOVES if (r + dr, c + dc) in index] for r, c in cells
+    ]
+    return cells, index, neighbours
+
+
 def enumerate_tours(
     rows: int,
     cols: int,
@@ -70,12 +83,7 @@ def enumerate_tours(
     first and it has at least three squares (one square, or two a move apart,
     is never closed).
     """
-    cells = squares(rows, cols, mask)
-    index = {square: i for i, square in enumerate(cells)}
-    # neighbours of every square, in the seed's move order
-    neighbours = [
-        [index[(r + dr, c + dc)] for dr, dc in MOVES if (r + dr, c + dc) in index] for r, c in cells
-    ]
+    cells, index, neighbours = _graph(rows, cols, mask)
     if start == "all":
         starts = list(range(len(cells)))
     else:
@@ -127,11 +135,7 @@ def has_tour(
     :func:`enumerate_tours`, cut where the squares not yet visited cannot all
     be reached from the knight through one another (no tour can follow), so
     that proving there is none takes a fraction of listing every dead end."""
-    cells = squares(rows, cols, mask)
-    index = {square: i for i, square in enumerate(cells)}
-    neighbours = [
-        [index[(r + dr, c + dc)] for dr, dc in MOVES if (r + dr, c + dc) in index] for r, c in cells
-    ]
+    cells, index, neighbours = _graph(rows, cols, mask)
     first = index[(rows - 1, 0) if start is None else tuple(start)]
     seen = [False] * len(cells)
     seen[first] = True

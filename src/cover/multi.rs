@@ -285,11 +285,12 @@ impl MultiWalk {
     }
 }
 
-/// Bytes one walk over `p` holds: the sets and places of its nodes, the
-/// items' values, and a trail of at most two entries a node and one an item.
+/// Bytes one walk over `p` holds: the sets (4 bytes a node) and each node's
+/// item and place (8), the items' six values, a trail of at most two entries
+/// a node and two an item, and the stacks of at most one level an option.
 pub fn multi_bytes(p: &Problem) -> u64 {
     let (nodes, items, options) = (p.n_nodes() as u64, p.n_items() as u64, p.n_options() as u64);
-    4 * 2 * nodes + 4 * 6 * items + 8 * (2 * nodes + 2 * items + 1) + 16 * (options + 1)
+    12 * nodes + 4 * 6 * items + 8 * (2 * nodes + 2 * items + 1) + 16 * (options + 1)
 }
 
 impl CoverWalk for MultiWalk {
