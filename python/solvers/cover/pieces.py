@@ -3,7 +3,7 @@ drawn in text, turned and flipped), the catalogue of standard sets
 (:func:`piece_set`: the 12 pentominoes under their usual letters, the 5
 tetrominoes, trominoes, the domino, the monomino) and what boards share with
 pieces: the reading of cells drawn in text (:func:`read_cells`) and the grid
-that cells span (:func:`extent`).
+that cells span (:func:`extent`, :class:`Framed`).
 
 Cells are ``(row, col)``, row 0 at the top, as everywhere in the package.  A
 piece is kept *normalised*: moved so that its topmost row and leftmost column
@@ -29,11 +29,13 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .._engine import _validate
+from .._engine._value import Valued
 
 __all__ = [
     "PIECE_SETS",
     "TURNS",
     "Piece",
+    "Framed",
     "board_symmetries",
     "extent",
     "piece_set",
@@ -117,6 +119,24 @@ def extent(cells: Iterable[Cell]) -> tuple[int, int]:
     return max(r for r, _ in cells) + 1, max(c for _, c in cells) + 1
 
 
+class Framed:
+    """``rows`` and ``cols``: the grid from row and column 0 that the cells
+    of ``self._framed()`` reach (:func:`extent`), for pieces and tilings."""
+
+    __slots__ = ()
+
+    def _framed(self) -> Iterable[Cell]:
+        raise NotImplementedError
+
+    @property
+    def rows(self) -> int:
+        return extent(self._framed())[0]
+
+    @property
+    def cols(self) -> int:
+        return extent(self._framed())[1]
+
+
 def _normalised(cells: Iterable[Cell]) -> tuple[Cell, ...]:
     cells = list(cells)
     top = min(r for r, _ in cells)
@@ -151,7 +171,7 @@ def board_symmetries(cells: Iterable[Cell]) -> list[dict[Cell, Cell]]:
     return found
 
 
-class Piece:
+class Piece(Framed, Valued):
     """A polyomino (any non-empty set of cells) with a name.
 
     ``Piece(cells, name=...)`` takes ``(row, col)`` cells; :meth:`parse` reads
@@ -199,13 +219,8 @@ class Piece:
         """
         return cls(read_cells(text, f"piece {name!r}", "#XxoO", "."), name=name)
 
-    @property
-    def rows(self) -> int:
-        return extent(self.cells)[0]
-
-    @property
-    def cols(self) -> int:
-        return extent(self.cells)[1]
+    def _framed(self) -> tuple[Cell, ...]:
+        return self.cells
 
     def __len__(self) -> int:
         return len(self.cells)
@@ -236,13 +251,8 @@ class Piece:
     def __repr__(self) -> str:
         return f"Piece({str(self)!r}, name={self.name!r})"
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Piece):
-            return (self.name, self.cells) == (other.name, other.cells)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.cells))
+    def _key(self) -> tuple[str, tuple[Cell, ...]]:
+        return (self.name, self.cells)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_piece, (self.cells, self.name))

@@ -37,6 +37,7 @@ from typing import Any
 
 from .._engine import _validate
 from .._engine._draw import Drawn
+from .._engine._value import Valued
 from . import pictures, sudoku_make, sudoku_numbering, sudoku_symmetry
 from .find import first_covers
 from .model import Model, Stated
@@ -60,7 +61,7 @@ __all__ = ["MAX_SIDE", "Sudoku"]
 MAX_SIDE = 64
 
 
-class Sudoku(Model["Sudoku"], Drawn):
+class Sudoku(Model["Sudoku"], Valued, Drawn):
     """A Sudoku grid of side ``n``, boxes ``r x c`` with ``r * c = n``: a
     puzzle (0 for a blank) or a solution.
 
@@ -278,13 +279,8 @@ class Sudoku(Model["Sudoku"], Drawn):
         solved._set(tuple(map(tuple, grid)), self.given, self.units)
         return solved
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Sudoku):
-            return (self.grid, self.units, self.given) == (other.grid, other.units, other.given)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self.grid, self.units, self.given))
+    def _key(self) -> tuple[Any, ...]:
+        return (self.grid, self.units, self.given)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_sudoku, (self.grid, self.given, self.box, self.units.keywords()))

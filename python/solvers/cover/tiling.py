@@ -27,9 +27,19 @@ from typing import Any
 
 from .._engine import _validate
 from .._engine._draw import Drawn
+from .._engine._value import Valued
 from . import pictures
 from .model import Model
-from .pieces import PIECE_SETS, TURNS, Piece, board_symmetries, extent, piece_set, read_cells
+from .pieces import (
+    PIECE_SETS,
+    TURNS,
+    Framed,
+    Piece,
+    board_symmetries,
+    extent,
+    piece_set,
+    read_cells,
+)
 from .placing import NO_CELL, placed
 from .problem import ExactCover
 from .symmetry import maps_options
@@ -245,7 +255,7 @@ class TilingPuzzle(Model["Tiling"]):
         )
 
 
-class Tiling(Drawn):
+class Tiling(Framed, Valued, Drawn):
     """One tiling: the board's cells and the placed pieces, each a
     ``(name, cells)`` pair, sorted by their first cell in reading order.
     Tilings are immutable, compare equal when they place the same pieces on
@@ -294,13 +304,8 @@ class Tiling(Drawn):
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("a Tiling is immutable")
 
-    @property
-    def rows(self) -> int:
-        return extent(self.board)[0]
-
-    @property
-    def cols(self) -> int:
-        return extent(self.board)[1]
+    def _framed(self) -> frozenset[Cell]:
+        return self.board
 
     def __len__(self) -> int:
         return len(self.placements)
@@ -317,13 +322,8 @@ class Tiling(Drawn):
         covered = [cell for _, where in self.placements for cell in where]
         return len(covered) == len(set(covered)) and set(covered) == self.board
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Tiling):
-            return (self.board, self.placements) == (other.board, other.placements)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self.board, self.placements))
+    def _key(self) -> tuple[Any, ...]:
+        return (self.board, self.placements)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_tiling, (tuple(sorted(self.board)), self.placements, self.colours))

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import functools
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
 from typing import Any, overload
 
 from .. import _core
 from .._engine import _packing, _validate
 from .._engine._draw import Drawn
+from .._engine._sequence import Stored
 from . import pictures
 
 
@@ -45,7 +46,7 @@ def _defect(cols: array[int]) -> str | None:
 
 
 @functools.total_ordering
-class Placement(Sequence[int], Drawn):
+class Placement(Stored[int], Drawn):
     """A placement of queens: an immutable sequence of columns, one per row.
 
     Columns are kept packed (4 bytes a queen), so ten million queens cost
@@ -108,11 +109,8 @@ class Placement(Sequence[int], Drawn):
         """Check the placement again from scratch (in Rust, O(n))."""
         return _defect(self._cols) is None
 
-    def __len__(self) -> int:
-        return len(self._cols)
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._cols)
+    def _stored(self) -> array[int]:
+        return self._cols
 
     @overload
     def __getitem__(self, i: int) -> int: ...

@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, overload
 
 from .._engine import _validate
 from .._engine._draw import Drawn
+from .._engine._sequence import Stored
+from .._engine._value import Valued
 from . import pictures
 from .board import Hole, PegBoard, Square
 from .calls import Finish, checked_board, finish_hole
@@ -22,7 +24,7 @@ class Jump(NamedTuple):
     landing: tuple[int, int]
 
 
-class PegSolution(Sequence[Jump], Drawn):
+class PegSolution(Stored[Jump], Valued, Drawn):
     """A game of peg solitaire: the board, the empty start hole and the jumps,
     checked on construction (every jump legal, one peg left at the end).
 
@@ -96,11 +98,8 @@ class PegSolution(Sequence[Jump], Drawn):
             out.append(frozenset(pegs))
         return out
 
-    def __len__(self) -> int:
-        return len(self._jumps)
-
-    def __iter__(self) -> Iterator[Jump]:
-        return iter(self._jumps)
+    def _stored(self) -> tuple[Jump, ...]:
+        return self._jumps
 
     @overload
     def __getitem__(self, i: int) -> Jump: ...
@@ -109,17 +108,8 @@ class PegSolution(Sequence[Jump], Drawn):
     def __getitem__(self, i: int | slice) -> Jump | tuple[Jump, ...]:
         return self._jumps[i]
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, PegSolution):
-            return (self._board, self._start, self._jumps) == (
-                other._board,
-                other._start,
-                other._jumps,
-            )
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self._board, self._start, self._jumps))
+    def _key(self) -> tuple[Any, ...]:
+        return (self._board, self._start, self._jumps)
 
     def __repr__(self) -> str:
         count = len(self._jumps)
