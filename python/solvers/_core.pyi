@@ -225,6 +225,8 @@ class PegStream(Iterator[list[int]]):
 
 MAX_COVER_ITEMS: int
 MAX_COVER_OPTIONS: int
+MAX_COVER_COST: int
+MAX_CHEAPEST_COVERS: int
 
 @final
 class CoverProblem:
@@ -268,6 +270,9 @@ def place_shapes(
     max_entries: int,
 ) -> tuple[bytes, bytes, bytes, bytes] | None: ...
 def first_covers(problem: CoverProblem, k: int, run: RunOptions) -> list[bytes]: ...
+def cheapest_covers(
+    problem: CoverProblem, costs: list[int], k: int, run: RunOptions
+) -> list[tuple[int, bytes]]: ...
 def number_first_seen(
     options: tuple[tuple[Any, ...], ...], secondary: dict[Any, int], max_entries: int
 ) -> tuple[tuple[Any, ...], bytes, bytes] | None: ...

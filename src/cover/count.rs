@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 /// Refuse (a `MemoryError` naming the estimate), before anything is
 /// allocated, a search whose `workers` working copies are more than the
 /// machine has.
-fn check_memory<W: CoverWalk>(p: &Problem, workers: usize) -> Result<(), CountError> {
+pub(super) fn check_memory<W: CoverWalk>(p: &Problem, workers: usize) -> Result<(), CountError> {
     let need = W::bytes(p).saturating_mul(workers as u64 + 1);
     crate::memory::check_available(
         need,
@@ -40,7 +40,7 @@ macro_rules! by_walk {
 
 /// The subtrees a count or find on `threads` shares out: the roots
 /// expanded until there are enough to keep every worker busy.
-fn plan_tasks<W: CoverWalk>(
+pub(super) fn plan_tasks<W: CoverWalk>(
     search: &CoverSearch<W>,
     threads: usize,
     ctl: &Control,

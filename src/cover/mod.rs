@@ -18,6 +18,7 @@
 //! * `cells.rs`: [`Cells`], the dancing cells one worker searches;
 //! * `walk.rs`: [`CoverWalk`], what the engine's search needs of a walk;
 //! * `search.rs`: [`CoverSearch`] and [`Walk`], Algorithm C on the engine;
+//! * `cheapest.rs`: [`cheapest_covers`], the `k` cheapest covers (DLX5);
 //! * `multi.rs`: [`MultiWalk`], Algorithm M: primary items with bounds;
 //! * `memo.rs`: the memoised count over uncovered items;
 //! * `method.rs`: [`Method`], and which one `auto` picks;
@@ -26,6 +27,9 @@
 //!   [`plan_covers`].
 
 mod cells;
+mod cheapest;
+#[cfg(test)]
+mod cheapest_tests;
 mod count;
 pub mod dlx;
 pub mod instances;
@@ -42,6 +46,7 @@ mod tests;
 mod walk;
 
 pub use cells::Cells;
+pub use cheapest::{cheapest_covers, Costs, MAX_CHEAPEST, MAX_COST};
 pub use count::{
     count_covers, find_cover, first_covers, plan_covers, stream_covers, CoverReceiver,
 };

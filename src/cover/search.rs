@@ -16,6 +16,7 @@
 //! nothing: the stacks are sized in [`Walk::new`] from the problem's bounds.
 
 use super::cells::{cells_bytes, Cells, Mark};
+use super::cheapest::Priced;
 use super::problem::Problem;
 use super::walk::{CoverWalk, Outcome, Probe, Run};
 use crate::engine::{SearchError, Stop, SubtreeSearch};
@@ -55,6 +56,9 @@ pub struct Walk {
     /// The nodes of every level's item, in order; bounded by the options
     /// (an option listed at one level is hidden below it).
     choices: Vec<u32>,
+    /// A priced search's net cost before each level's choice, from the
+    /// search's first level.
+    spent: Vec<u64>,
 }
 
 impl Walk {
@@ -75,6 +79,7 @@ impl Walk {
             levels: memory::try_with_capacity(depth, what)?,
             path: memory::try_with_capacity(depth, what)?,
             choices: memory::try_zeroed(p.n_options() + 1, what)?,
+            spent: Vec::new(),
         })
     }
 
@@ -149,21 +154,46 @@ impl Walk {
         emit: &mut dyn FnMut(&[u32]) -> bool,
     ) -> Result<bool, SearchError> {
         let mut run = Run::new(stop, emit, Probe::whole());
-        self.search::<COUNT>(p, &mut run)
+        self.search::<COUNT, false>(p, &mut run, None)
             .map(|done| done == Some(true))
     }
 
-    /// The search below the current node, each node and cover through `run`.
-    fn search<const COUNT: bool>(&mut self, p: &Problem, run: &mut Run) -> Outcome {
+    /// The search below the current node, each node and cover through `run`;
+    /// with `PRICED`, every cover goes to `priced` instead, and a choice
+    /// whose net cost it does not admit is not tried.
+    fn search<const COUNT: bool, const PRICED: bool>(
+        &mut self,
+        p: &Problem,
+        run: &mut Run,
+        mut priced: Option<&mut Priced>,
+    ) -> Outcome {
         let base = self.levels.len();
         let mut top = 0usize; // choices in use
+                              // The net cost of the options chosen (a priced search's).
+        let mut cost = 0u64;
+        if PRICED {
+            let pr = priced
+                .as_deref_mut()
+                .expect("a priced search has its prices");
+            cost = self.path.iter().map(|&o| pr.best.net(o)).sum();
+            self.spent.clear();
+            let depth = p.n_primary() + 1;
+            memory::try_reserve(&mut self.spent, depth, "the search's stacks")?;
+            if !pr.admits(cost) {
+                return Ok(Some(true));
+            }
+        }
         loop {
             if let Some(outcome) = run.node()? {
                 return Ok(outcome);
             }
             // The node: a cover, a dead end, or a level to push.
             if self.cells.np == 0 {
-                if let Some(outcome) = run.cover::<COUNT>(&self.path)? {
+                if PRICED {
+                    if let Some(pr) = priced.as_deref_mut() {
+                        pr.offer(cost, &self.path);
+                    }
+                } else if let Some(outcome) = run.cover::<COUNT>(&self.path)? {
                     return Ok(outcome);
                 }
             } else {
@@ -188,6 +218,9 @@ impl Walk {
                             cur: top as u32,
                             end: (top + n) as u32,
                         });
+                        if PRICED {
+                            self.spent.push(cost);
+                        }
                         top += n;
                     }
                 }
@@ -205,13 +238,26 @@ impl Walk {
                     self.cells.restore(level.node);
                     top = level.start as usize;
                     self.levels.pop();
+                    if PRICED {
+                        self.spent.pop();
+                    }
                     self.path.truncate(depth - 1);
                     continue;
                 }
                 let x = self.choices[level.cur as usize];
                 self.levels[depth - 1].cur += 1;
                 self.path.truncate(depth - 1);
-                self.path.push(self.cells.option_of(p, x));
+                let o = self.cells.option_of(p, x);
+                if PRICED {
+                    if let Some(pr) = priced.as_deref_mut() {
+                        let then = self.spent[depth - 1 - base] + pr.best.net(o);
+                        if !pr.admits(then) {
+                            continue;
+                        }
+                        cost = then;
+                    }
+                }
+                self.path.push(o);
                 let fits = if p.coloured {
                     self.cells.choose_rest_coloured(p, x, phase(depth - 1, 1))
                 } else {
@@ -264,7 +310,7 @@ impl CoverWalk for Walk {
     }
 
     fn run_within<const COUNT: bool>(&mut self, p: &Problem, run: &mut Run) -> Outcome {
-        self.search::<COUNT>(p, run)
+        self.search::<COUNT, false>(p, run, None)
     }
 }
 
@@ -329,7 +375,7 @@ impl<W: CoverWalk> CoverSearch<W> {
 
     /// Run `f` on a spare walk (made if none is spare, polling `stop`
     /// while it is), returned after.
-    fn with_walk<R>(
+    pub(super) fn with_walk<R>(
         &self,
         stop: Option<&Stop>,
         f: impl FnOnce(&mut W) -> R,
@@ -401,6 +447,26 @@ impl<W: CoverWalk> CoverSearch<W> {
             };
             let done = w.run_within::<false>(p, &mut Run::new(stop, &mut keep, probe))?;
             Ok(done.map(|_| first))
+        })?
+    }
+}
+
+impl CoverSearch<Walk> {
+    /// Hand every cover below `task` that `priced` admits to it, each
+    /// with its net cost, cutting the choices it does not admit.
+    pub fn priced_below(
+        &self,
+        task: &[u32],
+        priced: &mut Priced,
+        stop: &Stop,
+    ) -> Result<(), SearchError> {
+        let p = &*self.problem;
+        self.with_walk(Some(stop), |w| {
+            w.replay(p, task);
+            let mut none = |_: &[u32]| true;
+            let mut run = Run::new(stop, &mut none, Probe::whole());
+            w.search::<false, true>(p, &mut run, Some(priced))
+                .map(|_| ())
         })?
     }
 }

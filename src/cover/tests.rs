@@ -30,7 +30,7 @@ impl Small {
     }
 
     /// Every subset of options that is a cover, each as ascending indices.
-    fn brute_force(&self) -> Vec<Vec<u32>> {
+    pub(super) fn brute_force(&self) -> Vec<Vec<u32>> {
         self.brute_force_within(&[])
     }
 

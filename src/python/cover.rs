@@ -360,6 +360,28 @@ pub(super) fn first_covers(
     found.iter().map(|c| packed(py, c, "cover")).collect()
 }
 
+/// The `k` cheapest covers under `costs` (one per option), cheapest first,
+/// ties in search order: each its whole cost and its option indices
+/// (ascending) as little-endian `u32`s.
+#[pyfunction]
+pub(super) fn cheapest_covers(
+    py: Python<'_>,
+    problem: &CoverProblem,
+    costs: Vec<u64>,
+    k: usize,
+    run: &RunOptions,
+) -> PyResult<Vec<(u64, Py<PyBytes>)>> {
+    let p = problem.0.clone();
+    let threads = run.workers();
+    let found = cancellable(py, run, move |ctl| {
+        cover::cheapest_covers(p, &costs, k, threads, ctl)
+    })?;
+    found
+        .iter()
+        .map(|(cost, c)| Ok((*cost, packed(py, c, "cover")?)))
+        .collect()
+}
+
 receiver_source!(cover::CoverReceiver => Vec<u32>);
 
 stream_class! {
@@ -398,12 +420,15 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         constants: {
             "MAX_COVER_ITEMS" => cover::MAX_ITEMS,
             "MAX_COVER_OPTIONS" => cover::MAX_OPTIONS,
+            "MAX_COVER_COST" => cover::MAX_COST,
+            "MAX_CHEAPEST_COVERS" => cover::MAX_CHEAPEST,
         };
         functions: [
             count_covers,
             cover_method,
             find_cover,
             first_covers,
+            cheapest_covers,
             covers_plan,
             number_options,
             number_first_seen,

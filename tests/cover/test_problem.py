@@ -292,7 +292,7 @@ def test_from_dlx_takes_text_only():
 def _parsed(text):
     """The problem of ``text`` by the package's parser alone, or ``None``."""
     try:
-        options, primary, secondary, colored, _ = dlx.parse(text)
+        options, primary, secondary, colored, *_ = dlx.parse(text)
         return ExactCover(options, primary=primary, secondary=secondary, colors=colored)
     except ValueError:
         return None

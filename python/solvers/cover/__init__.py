@@ -5,8 +5,9 @@ its covers on the package's parallel engine.
 Its modules each do one job: the problem and its encoding for the core
 (:mod:`.problem`), Knuth's DLX text (:mod:`.dlx`), the check of a cover
 (:mod:`.check`), counting and its plan (:mod:`.count`, the methods in
-:mod:`.methods`), listing (:mod:`.listing`), finding (:mod:`.find`) and the
-CLI command; this module re-exports the public names.  The ready models
+:mod:`.methods`), listing (:mod:`.listing`), finding (:mod:`.find`), the
+cheapest covers (:mod:`.cheapest`, the costs in :mod:`.costs`) and the CLI
+command; this module re-exports the public names.  The ready models
 built on it, each a small module reading covers back into its own results
 (:mod:`.model`), are Sudoku (:mod:`.sudoku`), polyomino tilings
 (:mod:`.tiling`, the pieces in :mod:`.pieces`), Langford pairs
@@ -18,6 +19,7 @@ built on it, each a small module reading covers back into its own results
 (3, Cover((0, 1)), True)
 """
 
+from .cheapest import cheapest_covers
 from .check import is_cover
 from .count import COUNT_METHODS as COUNT_METHODS
 from .count import count_covers
@@ -46,6 +48,7 @@ __all__ = [
     "Sudoku",
     "Tiling",
     "TilingPuzzle",
+    "cheapest_covers",
     "count_covers",
     "covers",
     "find_cover",

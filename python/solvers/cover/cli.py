@@ -1,6 +1,6 @@
 """``solvers cover``: exact cover read from a file of Knuth's DLX text.  Owns
 the command's options and its run: count the covers (the default, or
---count), --list the first, or --find one."""
+--count), --list the first, --find one, or the --cheapest."""
 
 from __future__ import annotations
 
@@ -10,19 +10,21 @@ import sys
 import textwrap
 
 from ..cli import _options as opt
+from .cheapest import cheapest_covers
 from .count import COUNT_METHODS, count_covers
 from .find import find_cover
 from .listing import covers
 from .problem import ExactCover
 
-HELP = "exact cover from a DLX file: count (default), --list or --find covers"
+HELP = "exact cover from a DLX file: count (default), --list, --find or --cheapest covers"
 
 DESCRIPTION = textwrap.fill(
     "Exact cover with colours, read from FILE in Knuth's DLX format (the input of "
     "his DLX1, DLX2, DLX3 and SSXCC programs; - reads standard input): the first "
     "line names the primary items, then | and the secondary ones (a:b|name for a "
     "primary item in a to b options, b|name for exactly b); each later line is "
-    "an option, item:colour for a coloured secondary item; lines starting with | "
+    "an option, item:colour for a coloured secondary item, |n adding n to its cost; "
+    "lines starting with | "
     "are comments. A cover is printed as the numbers of its options (from 0, in "
     "file order).",
     78,
@@ -34,6 +36,7 @@ EXAMPLES = """\
     solvers cover examples/pentominoes.dlx --list 3  # the first 3, by number
     solvers cover examples/pentominoes.dlx --find    # one, as its options
     solvers cover examples/strip.dlx --method memo   # 2504730781961 at once
+    solvers cover examples/costs.dlx --cheapest 2    # the 2 cheapest, with costs
 """
 
 
@@ -44,6 +47,12 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     mode.add_argument("--count", action="store_true", help="count the covers (the default)")
     mode.add_argument("--list", type=int, metavar="K", help="print the first K covers")
     mode.add_argument("--find", action="store_true", help="find one cover")
+    mode.add_argument(
+        "--cheapest",
+        type=int,
+        metavar="K",
+        help="print the K cheapest covers (options cost |n in the file), cheapest first",
+    )
     opt.add_method(
         parser,
         COUNT_METHODS,
@@ -66,6 +75,9 @@ def run(args: argparse.Namespace) -> int:
     if args.find:
         opt.refuse("--find", opt.given(args, "--method", "--progress"))
         return _find(args, _problem(args.file))
+    if args.cheapest is not None:
+        opt.refuse("--cheapest", opt.given(args, "--method", "--deterministic"))
+        return _cheapest(args, _problem(args.file))
     mode = "counting" if args.list is None else "--list"
     opt.refuse(mode, opt.given(args, "--deterministic"))
     if args.list is not None:
@@ -100,4 +112,17 @@ def _find(args: argparse.Namespace, problem: ExactCover) -> int:
                 item if colour is None else f"{item}:{colour}" for item, colour in problem.option(k)
             )
             print(f"{k}: {' '.join(map(str, entries))}")
+    return 0
+
+
+def _cheapest(args: argparse.Namespace, problem: ExactCover) -> int:
+    with opt.run_options(args) as run:
+        found = cheapest_covers(problem, args.cheapest, options=run)
+    if args.json:
+        covers_found = [{"cost": cover.cost, "options": list(cover)} for cover in found]
+        opt.answer(True, {"covers": covers_found}, None)
+    elif not found:
+        print("no cover")
+    for cover in [] if args.json else found:
+        print(f"cost {cover.cost}: {' '.join(map(str, cover))}")
     return 0

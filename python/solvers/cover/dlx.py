@@ -12,7 +12,9 @@ unchanged.
   ``a:b|name`` for between ``a`` and ``b`` options, ``b|name`` for exactly
   ``b``.
 * Every later line is one option: its items, separated by blanks; a
-  secondary item may carry a colour, ``item:colour``.
+  secondary item may carry a colour, ``item:colour``.  An entry ``|n`` (a
+  nonnegative integer) adds ``n`` to the option's cost (DLX5's costs,
+  :mod:`solvers.cover.costs`); an option without one costs 0.
 * A name (of an item or a colour) is any run of non-blank characters
   without ``:`` or ``|``.
 
@@ -34,9 +36,11 @@ gives string items and the options in the same order: the same covers, by
 the same option numbers.
 
 >>> parse("| a comment\\na b | x\\na x:red\\nb x:red\\n")
-([('a', ('x', 'red')), ('b', ('x', 'red'))], ['a', 'b'], ['x'], True, {})
+([('a', ('x', 'red')), ('b', ('x', 'red'))], ['a', 'b'], ['x'], True, {}, None)
 >>> parse("\\ufeff// an xcover comment\\na\\na\\n")
-([('a',)], ['a'], [], False, {})
+([('a',)], ['a'], [], False, {}, None)
+>>> parse("a b\\na b |3 |4\\na\\nb |1\\n")[5]
+[7, 0, 1]
 >>> parse("2:3|a b\\na b\\na\\n")[4]
 {'a': (2, 3)}
 >>> parse("a b\\na c\\n")
@@ -152,11 +156,14 @@ def _header(line: int, text: str) -> tuple[list[str], list[str], dict[str, tuple
 
 def parse(
     text: str,
-) -> tuple[list[tuple[Any, ...]], list[str], list[str], bool, dict[str, tuple[int, int]]]:
-    """``(options, primary, secondary, colored, bounds)`` of DLX ``text``:
-    the arguments of :class:`~solvers.ExactCover` (items and colours are
-    strings; a coloured entry is ``(item, colour)``, and ``colored`` says
-    whether any is; ``bounds`` holds the primary items' bounds given)."""
+) -> tuple[
+    list[tuple[Any, ...]], list[str], list[str], bool, dict[str, tuple[int, int]], list[int] | None
+]:
+    """``(options, primary, secondary, colored, bounds, costs)`` of DLX
+    ``text``: the arguments of :class:`~solvers.ExactCover` (items and
+    colours are strings; a coloured entry is ``(item, colour)``, and
+    ``colored`` says whether any is; ``bounds`` holds the primary items'
+    bounds given; ``costs`` each option's cost, ``None`` if none has one)."""
     if not isinstance(text, str):
         what = "decode it first" if isinstance(text, (bytes, bytearray)) else "the file's text"
         raise TypeError(f"DLX text must be a str ({what}), got {type(text).__name__}")
@@ -171,6 +178,7 @@ def parse(
     primary, secondary, bounds = _header(head, first)
     kinds = dict.fromkeys(primary, True) | dict.fromkeys(secondary, False)
     options: list[tuple[Any, ...]] = []
+    costs: dict[int, int] = {}
     colored = False
     for line, content in lines:
         # The common line, plain items all known and distinct, is read in a
@@ -185,9 +193,13 @@ def parse(
             ):
                 options.append(tuple(words))
                 continue
-        options.append(_option(line, content, head, kinds))
-        colored = colored or any(isinstance(entry, tuple) for entry in options[-1])
-    return options, primary, secondary, colored, bounds
+        entries, cost = _option(line, content, head, kinds)
+        options.append(entries)
+        if cost:
+            costs[len(options) - 1] = cost
+        colored = colored or any(isinstance(entry, tuple) for entry in entries)
+    priced = [costs.get(k, 0) for k in range(len(options))] if costs else None
+    return options, primary, secondary, colored, bounds, priced
 
 
 def read_numbered(text: Any) -> tuple[tuple[str, ...], tuple[str, ...], Numbered] | None:
@@ -214,13 +226,22 @@ def read_numbered(text: Any) -> tuple[tuple[str, ...], tuple[str, ...], Numbered
     return tuple(primary), tuple(secondary), numbered
 
 
-def _option(line: int, content: str, head: int, kinds: dict[str, bool]) -> tuple[Any, ...]:
+def _option(
+    line: int, content: str, head: int, kinds: dict[str, bool]
+) -> tuple[tuple[Any, ...], int]:
     """The entries of the option on line ``line``, checked one by one (``kinds``:
-    whether each item is primary)."""
+    whether each item is primary), and its cost (the sum of its ``|n``)."""
     entries: list[Any] = []
     seen: set[str] = set()
     has_primary = False
+    cost = 0
     for column, token in _tokens(content):
+        if token.startswith("|"):
+            if not token[1:].isdigit() or not token[1:].isascii():
+                got = _validate.shown(token)
+                raise _fail(line, column, f"a cost is '|' and a number, got {got}")
+            cost += int(token[1:])
+            continue
         name, colon, colour = token.partition(":")
         name = _name(name, line, column, "item")
         if name not in kinds:
@@ -252,7 +273,7 @@ def _option(line: int, content: str, head: int, kinds: dict[str, bool]) -> tuple
             "this option has no primary item (every option must cover one; Knuth's "
             "programs skip such an option with a warning, this reader refuses it)",
         )
-    return tuple(entries)
+    return tuple(entries), cost
 
 
 def _valid(text: str) -> bool:
@@ -340,6 +361,7 @@ def write(problem: ExactCover) -> str:
     if problem.secondary:
         head += " | " + " ".join(items[item] for item in problem.secondary)
     lines = [*_legend("items", items), *_legend("colours", colours), head]
+    costs = problem._costs
     for k in range(len(problem)):
         words = []
         for item, colour in problem.option(k):
@@ -347,5 +369,7 @@ def write(problem: ExactCover) -> str:
             if colour is not None:
                 word += ":" + colours[colour]
             words.append(word)
+        if costs is not None and costs[k]:
+            words.append(f"|{costs[k]}")
         lines.append(" ".join(words))
     return "\n".join(lines) + "\n"

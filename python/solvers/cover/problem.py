@@ -19,6 +19,7 @@ from .. import _core
 from .._engine import _packing, _validate
 from . import encoding, matrices, numbering
 from .bounds import Bounds, as_mapping, read_bounds
+from .costs import Costs, read_costs
 from .dlx import parse, read_numbered, write
 from .reading import (
     MATRIX_HINT,
@@ -55,7 +56,8 @@ class ExactCover:
     ``bounds`` maps primary items to how many chosen options each is in:
     a count, or ``(least, most)`` (Knuth's multiplicities, his DLX3; see
     :mod:`solvers.cover.bounds`); a cover is then a set of options within
-    them, each option chosen at most once.
+    them, each option chosen at most once.  ``costs`` gives each option a
+    nonnegative integer cost (Knuth's DLX5) for :func:`~solvers.cheapest_covers`.
 
     The order matters only for the order of :func:`~solvers.covers`: items
     earlier in :attr:`items` win ties of the search's choice of item.
@@ -78,6 +80,7 @@ class ExactCover:
         "_bounds",
         "_colored",
         "_colors",
+        "_costs",
         "_core",
         "_hash",
         "_index",
@@ -97,6 +100,7 @@ class ExactCover:
         secondary: Iterable[Hashable] = (),
         colors: bool = False,
         bounds: Mapping[Any, int | tuple[int, int]] | None = None,
+        costs: Iterable[int] | None = None,
     ) -> None:
         self._colored = _validate.flag(colors, "colors")
         self._secondary = item_list(secondary, "secondary")
@@ -129,6 +133,7 @@ class ExactCover:
             raise ValueError(f"a problem may have at most {MAX_ENTRIES} items")
         self._starts, self._items, self._colors, self._palette = encoding.encode(self, at_once)
         self._bounds: Bounds | None = read_bounds(bounds, self._primary)
+        self._costs: Costs | None = read_costs(costs, len(self._starts) - 1)
         self._hash: int | None = None
         self._core: Any = None
 
@@ -199,6 +204,16 @@ class ExactCover:
         return as_mapping(self._bounds, self._primary)
 
     @property
+    def costs(self) -> tuple[int, ...]:
+        """Each option's cost, in option order (all 0 where none were given;
+        see :mod:`solvers.cover.costs`).
+
+        >>> ExactCover([("a",), ("a",)], costs=[2, 1]).costs
+        (2, 1)
+        """
+        return self._costs or (0,) * len(self)
+
+    @property
     def colors(self) -> bool:
         """Whether 2-tuple entries are ``(item, colour)`` (the ``colors=`` given)."""
         return self._colored
@@ -256,6 +271,7 @@ class ExactCover:
             self._colors,
             self._palette,
             self._bounds,
+            self._costs,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -265,15 +281,16 @@ class ExactCover:
 
     def __hash__(self) -> int:
         if self._hash is None:
-            primary, secondary, starts, items, colors, palette, bounds = self._key()
+            primary, secondary, starts, items, colors, *rest = self._key()
             packed = (starts.tobytes(), items.tobytes(), colors.tobytes())
-            self._hash = hash((primary, secondary, *packed, palette, bounds))
+            self._hash = hash((primary, secondary, *packed, *rest))
         return self._hash
 
     def __reduce__(self) -> tuple[Any, ...]:
         packed = [_packing.pack(part) for part in (self._starts, self._items, self._colors)]
         kinds = (self._primary, self._secondary, self._colored)
-        return (_restore, (self._options, *kinds, (*packed, self._palette), self._bounds))
+        numbered = (*packed, self._palette)
+        return (_restore, (self._options, *kinds, numbered, self._bounds, self._costs))
 
     def __repr__(self) -> str:
         if len(self._items) <= _REPR_LIMIT:  # else not named only to be summed up
@@ -286,6 +303,8 @@ class ExactCover:
                 extra += ", colors=True"
             if self._bounds is not None:
                 extra += f", bounds={self.bounds!r}"
+            if self._costs is not None:
+                extra += f", costs={list(self._costs)!r}"
             text = f"ExactCover({list(self._named())!r}{extra})"
             if len(text) <= _REPR_LIMIT:
                 return text
@@ -308,6 +327,8 @@ class ExactCover:
             sha.update(_packing.pack(part))
         if self._bounds is not None:  # a plain problem's digest is what it was before bounds
             sha.update(repr(self._bounds).encode())
+        if self._costs is not None:
+            sha.update(f"costs {self._costs!r}".encode())
         return sha.hexdigest()
 
     # ------------------------------------------------------------ DLX text
@@ -323,8 +344,9 @@ class ExactCover:
         fast = read_numbered(text)  # in one pass in Rust, where it can
         if fast is not None:
             return _assembled(None, fast[0], fast[1], bool(fast[2][3]), fast[2])
-        options, primary, secondary, colored, bounds = parse(text)
-        return cls(options, primary=primary, secondary=secondary, colors=colored, bounds=bounds)
+        options, primary, secondary, colored, bounds, costs = parse(text)
+        named: dict[str, Any] = {"bounds": bounds, "costs": costs}
+        return cls(options, primary=primary, secondary=secondary, colors=colored, **named)
 
     def to_dlx(self) -> str:
         """This problem as Knuth's DLX text (see :mod:`solvers.cover.dlx`).
@@ -399,6 +421,7 @@ def _restore(
     colors: bool,
     numbered: tuple[bytes, bytes, bytes, tuple[Any, ...]],
     bounds: Bounds | None = None,
+    costs: Costs | None = None,
 ) -> ExactCover:
     """An :class:`ExactCover` from its pickle, with the numbering it had (the
     core checks that again when it gets it): a worker of an executor
@@ -406,7 +429,7 @@ def _restore(
     all over again cost 7 ms a batch on the 6x10 pentominoes (now 1)."""
     starts, items, colours, palette = numbered
     unpacked = (_packing.unpack(starts), _packing.unpack(items), _packing.unpack(colours), palette)
-    return _assembled(options, primary, secondary, colors, unpacked, bounds=bounds)
+    return _assembled(options, primary, secondary, colors, unpacked, bounds=bounds, costs=costs)
 
 
 def _assembled(
@@ -417,6 +440,7 @@ def _assembled(
     numbered: tuple[array[int], array[int], array[int], tuple[Any, ...]],
     index: dict[Hashable, int] | None = None,
     bounds: Bounds | None = None,
+    costs: Costs | None = None,
 ) -> ExactCover:
     """An :class:`ExactCover` of parts already checked (``options`` ``None``:
     named from the numbers when asked for; ``index``: each item's number,
@@ -429,6 +453,7 @@ def _assembled(
     problem._index = index
     problem._starts, problem._items, problem._colors, problem._palette = numbered
     problem._bounds = bounds
+    problem._costs = costs
     problem._hash = None
     problem._core = None
     return problem

@@ -20,7 +20,8 @@ class Cover(tuple[int, ...]):
 
     * ``cover.options``: the options themselves, as the problem states them;
     * ``cover.verify()``: whether it covers the problem (an independent
-      check, :func:`~solvers.is_cover`).
+      check, :func:`~solvers.is_cover`);
+    * ``cover.cost``: the sum of its options' costs.
 
     >>> from solvers import ExactCover, find_cover
     >>> problem = ExactCover([("a", "b"), ("c",), ("a",), ("b", "c")])
@@ -44,6 +45,13 @@ class Cover(tuple[int, ...]):
         """The options of the cover, as the problem states them."""
         every = self.problem.options
         return tuple(every[k] for k in self)
+
+    @property
+    def cost(self) -> int:
+        """The sum of the costs of its options (0 for a problem without
+        costs; see :func:`~solvers.cheapest_covers`)."""
+        costs = self.problem.costs
+        return sum(costs[k] for k in self)
 
     def verify(self) -> bool:
         """Whether these options cover the problem exactly (see :func:`~solvers.is_cover`)."""

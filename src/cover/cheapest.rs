@@ -1,0 +1,266 @@
+//! The `k` cheapest covers (Knuth's DLX5): options carry nonnegative
+//! costs, and [`cheapest_covers`] returns the `k` covers of least total
+//! cost, cheapest first, ties in search order, the same for every thread
+//! count.
+//!
+//! Each primary item is first *taxed* the least cost of its options, as
+//! DLX5 does: the tax is taken off the cost of every option holding the
+//! item, so that every item has an option of net cost 0, no net cost is
+//! negative, and a cover's cost is its net cost plus the total tax.  A
+//! choice whose net cost already passes the `k`-th best cover found so far
+//! (shared by every thread) is not tried (Garfinkel and Nemhauser's cutoff,
+//! 1969), and expensive options are cut the sooner for the tax.
+//!
+//! The tree is Algorithm C's, node for node (its choice of item ignores
+//! the costs), so "search order" means what it means for `covers()`.  A
+//! subtree is cut only where none of its covers can be among the answer:
+//! its net cost above the bound, or equal to it and every cover below it
+//! later in search order than the `k`-th kept.  So the answer never
+//! depends on which thread found what first.
+
+use super::problem::Problem;
+use super::search::{CoverSearch, Walk};
+use crate::engine::{self, Control, Stop};
+use crate::error::{CountError, InputError, SearchError};
+use rayon::prelude::*;
+use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// The most an option may cost: a cover's cost (at most one option per
+/// primary item) then fits a `u64` with room to spare.
+pub const MAX_COST: u64 = u32::MAX as u64;
+
+/// The most covers one call may keep.
+pub const MAX_CHEAPEST: usize = 1 << 24;
+
+/// Net costs after DLX5's taxes, and the total tax.
+#[derive(Debug, Clone)]
+pub struct Costs {
+    net: Vec<u64>,
+    tax: u64,
+}
+
+impl Costs {
+    /// Tax each primary item in turn its options' least net cost so far
+    /// (Knuth's order: an option's later items see what earlier ones left).
+    pub fn taxed(p: &Problem, costs: &[u64]) -> Result<Costs, InputError> {
+        if costs.len() != p.n_options() {
+            return Err(InputError(format!(
+                "{} costs for {} options: give one cost to each option",
+                costs.len(),
+                p.n_options()
+            )));
+        }
+        if let Some(&c) = costs.iter().find(|&&c| c > MAX_COST) {
+            return Err(InputError(format!(
+                "an option costs {c}, more than the most an option may cost ({MAX_COST})"
+            )));
+        }
+        let mut net = costs.to_vec();
+        let mut tax = 0u64;
+        for i in 0..p.n_primary() as u32 {
+            let nodes = p.nodes_of(i);
+            let least = nodes
+                .iter()
+                .map(|&x| net[p.opt[x as usize] as usize])
+                .min()
+                .unwrap_or(0);
+            if least > 0 {
+                for &x in nodes {
+                    net[p.opt[x as usize] as usize] -= least;
+                }
+                tax += least; // at most MAX_ITEMS * MAX_COST < 2^63
+            }
+        }
+        Ok(Costs { net, tax })
+    }
+
+    /// What every cover pays whatever it is: the sum of the taxes.
+    pub fn tax(&self) -> u64 {
+        self.tax
+    }
+
+    /// Option `o`'s net cost.
+    #[inline(always)]
+    pub fn net(&self, o: u32) -> u64 {
+        self.net[o as usize]
+    }
+}
+
+/// Where a cover comes in search order: the index of its task in the plan
+/// (tasks are in search order), then how many covers its task found before.
+pub type Place = (u64, u64);
+
+/// One cover kept: ordered by net cost, then by place.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Kept {
+    cost: u64,
+    place: Place,
+    options: Vec<u32>,
+}
+
+/// The `k` best covers found so far, shared by every thread: a max-heap,
+/// so the `k`-th best is on top, and its net cost in an atomic that only
+/// ever goes down (`u64::MAX` until `k` are kept), read without the lock.
+#[derive(Debug)]
+pub struct Best {
+    k: usize,
+    costs: Costs,
+    bound: AtomicU64,
+    kept: Mutex<BinaryHeap<Kept>>,
+}
+
+impl Best {
+    fn new(k: usize, costs: Costs) -> Best {
+        Best {
+            k,
+            costs,
+            bound: AtomicU64::new(u64::MAX),
+            kept: Mutex::new(BinaryHeap::new()),
+        }
+    }
+
+    #[inline(always)]
+    pub fn net(&self, o: u32) -> u64 {
+        self.costs.net(o)
+    }
+
+    /// Whether a cover of net cost `cost` at `place` or later in search
+    /// order could still be among the `k` best.
+    #[inline]
+    pub fn admits(&self, cost: u64, place: Place) -> bool {
+        let bound = self.bound.load(Ordering::Relaxed);
+        if cost != bound {
+            return cost < bound;
+        }
+        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        match kept.peek() {
+            Some(top) if kept.len() == self.k => (cost, place) < (top.cost, top.place),
+            _ => true,
+        }
+    }
+
+    /// Keep the cover `options` (in the order chosen) of net cost `cost`
+    /// at `place` if it is among the `k` best so far.
+    pub fn offer(&self, cost: u64, place: Place, options: &[u32]) {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() == self.k {
+            match kept.peek() {
+                Some(top) if (cost, place) < (top.cost, top.place) => {
+                    kept.pop();
+                }
+                _ => return,
+            }
+        }
+        let mut sorted = options.to_vec();
+        sorted.sort_unstable();
+        kept.push(Kept {
+            cost,
+            place,
+            options: sorted,
+        });
+        if kept.len() == self.k {
+            if let Some(top) = kept.peek() {
+                self.bound.store(top.cost, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The covers kept, cheapest first (ties in search order), each with
+    /// its whole cost.
+    fn into_sorted(self) -> Vec<(u64, Vec<u32>)> {
+        let kept = self.kept.into_inner().unwrap_or_else(|e| e.into_inner());
+        kept.into_sorted_vec()
+            .into_iter()
+            .map(|k| (k.cost + self.costs.tax, k.options))
+            .collect()
+    }
+}
+
+/// A search below one task that prices its covers: the shared best, the
+/// task's place and the covers it has offered so far.
+pub struct Priced<'a> {
+    pub best: &'a Best,
+    task: u64,
+    offered: u64,
+}
+
+impl Priced<'_> {
+    /// Whether a choice that brings the net cost to `cost` may be tried.
+    #[inline]
+    pub fn admits(&self, cost: u64) -> bool {
+        self.best.admits(cost, (self.task, self.offered))
+    }
+
+    /// A cover of net cost `cost`, its options in the order chosen.
+    pub fn offer(&mut self, cost: u64, options: &[u32]) {
+        self.best.offer(cost, (self.task, self.offered), options);
+        self.offered += 1;
+    }
+}
+
+/// The `k` cheapest covers of `p` under `costs` (one per option), cheapest
+/// first, ties in search order, each as its cost and its options
+/// ascending; fewer where there are fewer covers.  On `threads` threads
+/// sharing one bound; the answer does not depend on them.
+pub fn cheapest_covers(
+    p: Arc<Problem>,
+    costs: &[u64],
+    k: usize,
+    threads: usize,
+    ctl: &Control,
+) -> Result<Vec<(u64, Vec<u32>)>, CountError> {
+    if p.bounded() {
+        return Err(InputError(
+            "cheapest_covers takes costs on a problem without bounds: \
+             the covers with bounds (Algorithm M) are not priced yet"
+                .into(),
+        )
+        .into());
+    }
+    if k > MAX_CHEAPEST {
+        return Err(InputError(format!(
+            "k is {k}: cheapest_covers keeps at most {MAX_CHEAPEST} covers"
+        ))
+        .into());
+    }
+    let best = Best::new(k, Costs::taxed(&p, costs)?);
+    if k == 0 {
+        return Ok(Vec::new());
+    }
+    let workers = engine::workers(threads);
+    super::count::check_memory::<Walk>(&p, workers)?;
+    let search = CoverSearch::<Walk>::new(p);
+    let tasks = if workers == 1 {
+        search.roots()
+    } else {
+        super::count::plan_tasks(&search, threads, ctl)?
+    };
+    ctl.start(tasks.len());
+    let below = |index: usize, task: &Vec<u32>| -> Result<(), SearchError> {
+        let stop = Stop::new(ctl);
+        let mut priced = Priced {
+            best: &best,
+            task: index as u64,
+            offered: 0,
+        };
+        search.priced_below(task, &mut priced, &stop)?;
+        ctl.finish_one();
+        Ok(())
+    };
+    if workers == 1 {
+        for (index, task) in tasks.iter().enumerate() {
+            below(index, task)?;
+        }
+    } else {
+        engine::with_pool(threads, || {
+            tasks
+                .par_iter()
+                .with_max_len(1)
+                .enumerate()
+                .try_for_each(|(index, task)| below(index, task))
+        })??;
+    }
+    Ok(best.into_sorted())
+}

@@ -1,0 +1,124 @@
+//! The `k` cheapest covers against the listing in search order, priced
+//! here and sorted stably by cost (so ties stay in search order), and
+//! against the brute force over option subsets of `tests.rs`, on random
+//! small problems with colours and secondary items.
+
+use super::tests::{listed, random_small, Lcg};
+use super::*;
+use crate::engine::Control;
+use crate::error::CountError;
+use std::sync::Arc;
+
+/// Every cover's whole cost, in search order, sorted stably: the first `k`.
+fn want(p: &Arc<Problem>, costs: &[u64], k: usize) -> Vec<(u64, Vec<u32>)> {
+    let mut all: Vec<(u64, Vec<u32>)> = listed(p.clone())
+        .into_iter()
+        .map(|c| (c.iter().map(|&o| costs[o as usize]).sum(), c))
+        .collect();
+    all.sort_by_key(|(cost, _)| *cost);
+    all.truncate(k);
+    all
+}
+
+fn cheapest(p: &Arc<Problem>, costs: &[u64], k: usize, threads: usize) -> Vec<(u64, Vec<u32>)> {
+    cheapest_covers(p.clone(), costs, k, threads, &Control::new()).unwrap()
+}
+
+#[test]
+fn random_priced_problems_agree_with_the_listing_and_the_brute_force() {
+    let mut rng = Lcg(11);
+    let mut priced = 0;
+    for round in 0..400 {
+        let small = random_small(&mut rng);
+        let p = small.problem();
+        // Few distinct costs, so that ties are common.
+        let spread = [1, 3, 50][round % 3];
+        let costs: Vec<u64> = (0..small.options.len())
+            .map(|_| u64::from(rng.below(spread)))
+            .collect();
+        let mut every: Vec<Vec<u32>> = listed(p.clone());
+        every.sort();
+        let mut brute = small.brute_force();
+        brute.sort();
+        assert_eq!(every, brute, "{small:?}");
+        for k in [1, 2, 3, 7, every.len() + 1] {
+            let want = want(&p, &costs, k);
+            for threads in [1, 2, 8] {
+                assert_eq!(
+                    cheapest(&p, &costs, k, threads),
+                    want,
+                    "{small:?} costs {costs:?} k {k} threads {threads}"
+                );
+            }
+        }
+        priced += usize::from(!every.is_empty());
+    }
+    assert!(priced > 100, "only {priced} random problems had a cover");
+}
+
+#[test]
+fn taxes_leave_every_item_a_free_option_and_no_negative_cost() {
+    let mut rng = Lcg(5);
+    for _ in 0..200 {
+        let small = random_small(&mut rng);
+        let p = small.problem();
+        let costs: Vec<u64> = (0..small.options.len())
+            .map(|_| u64::from(rng.below(20)))
+            .collect();
+        let taxed = Costs::taxed(&p, &costs).unwrap();
+        for i in 0..small.n_primary {
+            let holders: Vec<usize> = (0..small.options.len())
+                .filter(|&k| small.options[k].iter().any(|&(item, _)| item == i))
+                .collect();
+            if !holders.is_empty() {
+                assert!(holders.iter().any(|&k| taxed.net(k as u32) == 0));
+            }
+        }
+        // A cover's cost is its net cost plus the whole tax.
+        for cover in small.brute_force() {
+            let whole: u64 = cover.iter().map(|&o| costs[o as usize]).sum();
+            let net: u64 = cover.iter().map(|&o| taxed.net(o)).sum();
+            assert_eq!(whole, net + taxed.tax());
+        }
+    }
+}
+
+#[test]
+fn with_every_cost_zero_the_cheapest_are_the_first_in_search_order() {
+    let p = Arc::new(instances::queens(8));
+    let zero = vec![0; p.n_options()];
+    let first = first_covers(p.clone(), 5, &Control::new()).unwrap();
+    for threads in [1, 2] {
+        let got = cheapest(&p, &zero, 5, threads);
+        assert_eq!(
+            got.iter().map(|(_, c)| c.clone()).collect::<Vec<_>>(),
+            first
+        );
+        assert!(got.iter().all(|(cost, _)| *cost == 0));
+    }
+}
+
+#[test]
+fn wrong_costs_and_bounds_are_refused() {
+    let p = Arc::new(instances::queens(4));
+    let n = p.n_options();
+    let refused = |costs: &[u64], k: usize| {
+        matches!(
+            cheapest_covers(p.clone(), costs, k, 1, &Control::new()),
+            Err(CountError::Input(_))
+        )
+    };
+    assert!(refused(&vec![0; n - 1], 1));
+    assert!(refused(&vec![MAX_COST + 1; n], 1));
+    assert!(refused(&vec![0; n], MAX_CHEAPEST + 1));
+    assert!(cheapest(&p, &vec![MAX_COST; n], 0, 1).is_empty());
+    let q = instances::queens(4);
+    let mut lo = vec![1; q.n_primary()];
+    lo[0] = 0;
+    let hi = vec![1; q.n_primary()];
+    let bounded = Arc::new(q.with_bounds(&lo, &hi).unwrap());
+    assert!(matches!(
+        cheapest_covers(bounded, &vec![0; n], 1, 1, &Control::new()),
+        Err(CountError::Input(_))
+    ));
+}
