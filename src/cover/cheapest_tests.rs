@@ -3,7 +3,7 @@
 //! against the brute force over option subsets of `tests.rs`, on random
 //! small problems with colours and secondary items.
 
-use super::tests::{listed, random_small, Lcg};
+use super::tests::{listed, random_small, Lcg, Small};
 use super::*;
 use crate::engine::Control;
 use crate::error::CountError;
@@ -20,6 +20,16 @@ fn want(p: &Arc<Problem>, costs: &[u64], k: usize) -> Vec<(u64, Vec<u32>)> {
     all
 }
 
+/// A random small problem with a cost on each option below `spread`.
+fn priced(rng: &mut Lcg, spread: u32) -> (Small, Arc<Problem>, Vec<u64>) {
+    let small = random_small(rng);
+    let costs = (0..small.options.len())
+        .map(|_| u64::from(rng.below(spread)))
+        .collect();
+    let p = small.problem();
+    (small, p, costs)
+}
+
 fn cheapest(p: &Arc<Problem>, costs: &[u64], k: usize, threads: usize) -> Vec<(u64, Vec<u32>)> {
     cheapest_covers(p.clone(), costs, k, threads, &Control::new()).unwrap()
 }
@@ -27,15 +37,10 @@ fn cheapest(p: &Arc<Problem>, costs: &[u64], k: usize, threads: usize) -> Vec<(u
 #[test]
 fn random_priced_problems_agree_with_the_listing_and_the_brute_force() {
     let mut rng = Lcg(11);
-    let mut priced = 0;
+    let mut with_covers = 0;
     for round in 0..400 {
-        let small = random_small(&mut rng);
-        let p = small.problem();
         // Few distinct costs, so that ties are common.
-        let spread = [1, 3, 50][round % 3];
-        let costs: Vec<u64> = (0..small.options.len())
-            .map(|_| u64::from(rng.below(spread)))
-            .collect();
+        let (small, p, costs) = priced(&mut rng, [1, 3, 50][round % 3]);
         let mut every: Vec<Vec<u32>> = listed(p.clone());
         every.sort();
         let mut brute = small.brute_force();
@@ -51,20 +56,19 @@ fn random_priced_problems_agree_with_the_listing_and_the_brute_force() {
                 );
             }
         }
-        priced += usize::from(!every.is_empty());
+        with_covers += usize::from(!every.is_empty());
     }
-    assert!(priced > 100, "only {priced} random problems had a cover");
+    assert!(
+        with_covers > 100,
+        "only {with_covers} random problems had a cover"
+    );
 }
 
 #[test]
 fn taxes_leave_every_item_a_free_option_and_no_negative_cost() {
     let mut rng = Lcg(5);
     for _ in 0..200 {
-        let small = random_small(&mut rng);
-        let p = small.problem();
-        let costs: Vec<u64> = (0..small.options.len())
-            .map(|_| u64::from(rng.below(20)))
-            .collect();
+        let (small, p, costs) = priced(&mut rng, 20);
         let taxed = Costs::taxed(&p, &costs).unwrap();
         for i in 0..small.n_primary {
             let holders: Vec<usize> = (0..small.options.len())

@@ -148,21 +148,12 @@ pub fn find_cover(
     deterministic: bool,
     ctl: &Control,
 ) -> Result<Option<Vec<u32>>, CountError> {
-    find_search(p, threads, deterministic, ctl, SMALL_TIME)
+    by_walk!(p, found(p, threads, deterministic, ctl, SMALL_TIME))
 }
 
-/// [`find_cover`], trying the calling thread alone for `small` first.
-pub(super) fn find_search(
-    p: Arc<Problem>,
-    threads: usize,
-    deterministic: bool,
-    ctl: &Control,
-    small: Duration,
-) -> Result<Option<Vec<u32>>, CountError> {
-    by_walk!(p, found(p, threads, deterministic, ctl, small))
-}
-
-fn found<W: CoverWalk>(
+/// [`find_cover`] with walk `W`, trying the calling thread alone for
+/// `small` first.
+pub(super) fn found<W: CoverWalk>(
     p: Arc<Problem>,
     threads: usize,
     deterministic: bool,

@@ -166,7 +166,7 @@ fn random_problems_agree_with_the_brute_force() {
         assert_eq!(first.as_ref(), got.first(), "{small:?}");
         for threads in [2, 8] {
             let planned =
-                count::find_search(p.clone(), threads, true, &Control::new(), Duration::ZERO);
+                count::found::<Walk>(p.clone(), threads, true, &Control::new(), Duration::ZERO);
             assert_eq!(planned.unwrap().as_ref(), got.first(), "{small:?}");
         }
         let any = find_cover(p.clone(), 2, false, &Control::new()).unwrap();
