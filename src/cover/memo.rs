@@ -187,6 +187,65 @@ struct Frame {
 
 /// The number of covers of `p`, memoised, within `budget` bytes of table.
 pub fn count_memo(p: &Problem, budget: u64, ctl: &Control) -> Result<u128, SearchError> {
+    Memo::build(p, budget, ctl).map(|memo| memo.total)
+}
+
+/// A memo filled by one count: the covers of every state the count met,
+/// to be read back state by state (a uniform random cover, [`super::sample`]).
+pub(super) struct Memo<'p> {
+    p: &'p Problem,
+    table: Table,
+    np: u32,
+    wp: usize,
+    /// The number of covers of the whole problem.
+    pub total: u128,
+}
+
+impl<'p> Memo<'p> {
+    /// Count `p`'s covers, keeping the table (within `budget` bytes).
+    pub fn build(p: &'p Problem, budget: u64, ctl: &Control) -> Result<Memo<'p>, SearchError> {
+        let (total, table) = fill(p, budget, ctl)?;
+        Ok(Memo {
+            p,
+            table,
+            np: p.n_primary() as u32,
+            wp: p.n_primary().div_ceil(64),
+            total,
+        })
+    }
+
+    /// The state with nothing covered.
+    pub fn root(&self) -> Vec<u64> {
+        vec![0; self.table.words]
+    }
+
+    /// The item `state` branches on (its first uncovered primary item), or
+    /// `None` where every primary item is covered.
+    pub fn branch(&self, state: &[u64]) -> Option<u32> {
+        first_open(state, 0, self.np)
+    }
+
+    /// The covers that finish `state`, a state the count met (one where
+    /// all is covered, none where it never met it).
+    pub fn covers(&self, state: &[u64]) -> u128 {
+        match self.branch(state) {
+            None => 1,
+            Some(_) => self.table.get(state).unwrap_or(0),
+        }
+    }
+
+    /// `state` with option `o` added, if `o` fits it.
+    pub fn with(&self, state: &[u64], o: u32) -> Option<Vec<u64>> {
+        fits(self.p, state, o, self.wp, self.np).then(|| {
+            let mut next = state.to_vec();
+            add(self.p, &mut next, o, self.wp, self.np);
+            next
+        })
+    }
+}
+
+/// The count of [`count_memo`], and its table.
+fn fill(p: &Problem, budget: u64, ctl: &Control) -> Result<(u128, Table), SearchError> {
     let np = p.n_primary() as u32;
     let wp = p.n_primary().div_ceil(64);
     let words = key_words(p);
@@ -222,7 +281,7 @@ pub fn count_memo(p: &Problem, budget: u64, ctl: &Control) -> Result<u128, Searc
         loop {
             let d = frames.len();
             let Some(top) = frames.last_mut() else {
-                return Ok(found.unwrap_or(0));
+                return Ok((found.unwrap_or(0), table));
             };
             if let Some(v) = found.take() {
                 top.total = top.total.checked_add(v).ok_or(SearchError::Overflow)?;

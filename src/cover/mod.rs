@@ -21,6 +21,7 @@
 //! * `cheapest.rs`: [`cheapest_covers`], the `k` cheapest covers (DLX5);
 //! * `multi.rs`: [`MultiWalk`], Algorithm M: primary items with bounds;
 //! * `memo.rs`: the memoised count over uncovered items;
+//! * `sample.rs`: [`random_covers`], covers drawn uniformly from the memo;
 //! * `method.rs`: [`Method`], and which one `auto` picks;
 //! * `instances.rs`: ready-made problems for the tests and benches;
 //! * `count.rs`: [`count_covers`], [`find_cover`], [`stream_covers`],
@@ -40,6 +41,9 @@ mod multi;
 mod multi_tests;
 pub mod placements;
 mod problem;
+mod sample;
+#[cfg(test)]
+mod sample_tests;
 mod search;
 #[cfg(test)]
 mod tests;
@@ -53,5 +57,6 @@ pub use count::{
 pub use method::Method;
 pub use multi::{MultiWalk, LEFT_OUT};
 pub use problem::{Problem, MAX_BOUNDED_OPTIONS, MAX_ITEMS, MAX_NODES, MAX_OPTIONS};
+pub use sample::{random_covers, Rng};
 pub use search::{CoverSearch, Walk};
 pub use walk::{CoverWalk, Probe};

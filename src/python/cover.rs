@@ -382,6 +382,24 @@ pub(super) fn cheapest_covers(
         .collect()
 }
 
+/// `k` covers drawn independently and uniformly from the memo's counts,
+/// from `seed`: each its option indices (ascending) as little-endian `u32`s.
+#[pyfunction]
+pub(super) fn random_covers(
+    py: Python<'_>,
+    problem: &CoverProblem,
+    k: usize,
+    seed: u64,
+    run: &RunOptions,
+) -> PyResult<Vec<Py<PyBytes>>> {
+    let p = problem.0.clone();
+    let budget = cover::memo::default_budget();
+    let drawn = cancellable(py, run, move |ctl| {
+        cover::random_covers(&p, k, seed, budget, ctl)
+    })?;
+    drawn.iter().map(|c| packed(py, c, "cover")).collect()
+}
+
 receiver_source!(cover::CoverReceiver => Vec<u32>);
 
 stream_class! {
@@ -429,6 +447,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
             find_cover,
             first_covers,
             cheapest_covers,
+            random_covers,
             covers_plan,
             number_options,
             number_first_seen,

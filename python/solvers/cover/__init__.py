@@ -6,10 +6,10 @@ Its modules each do one job: the problem and its encoding for the core
 (:mod:`.problem`), Knuth's DLX text (:mod:`.dlx`), the check of a cover
 (:mod:`.check`), counting and its plan (:mod:`.count`, the methods in
 :mod:`.methods`), listing (:mod:`.listing`), finding (:mod:`.find`), the
-cheapest covers (:mod:`.cheapest`, the costs in :mod:`.costs`) and the CLI
-command; this module re-exports the public names.  The ready models
-built on it, each a small module reading covers back into its own results
-(:mod:`.model`), are Sudoku (:mod:`.sudoku`), polyomino tilings
+cheapest covers (:mod:`.cheapest`, the costs in :mod:`.costs`), covers drawn
+at random (:mod:`.sample`) and the CLI command; this module re-exports the
+public names.  The ready models built on it, each a small module reading
+covers back into its own results (:mod:`.model`), are Sudoku (:mod:`.sudoku`), polyomino tilings
 (:mod:`.tiling`, the pieces in :mod:`.pieces`), Langford pairs
 (:mod:`.langford`) and N-Queens (:mod:`.queens`), with their pictures
 (:mod:`.pictures`) and the commands ``solvers sudoku`` and ``solvers tiling``.
@@ -33,6 +33,7 @@ from .pieces import piece_set as piece_set
 from .problem import ExactCover
 from .queens import QueensCover
 from .result import Cover
+from .sample import random_covers
 from .sudoku import Sudoku
 from .tiling import Tiling, TilingPuzzle
 
@@ -53,4 +54,5 @@ __all__ = [
     "covers",
     "find_cover",
     "is_cover",
+    "random_covers",
 ]

@@ -1,0 +1,74 @@
+"""Covers drawn at random: :func:`random_covers`, each cover of a problem
+with the same probability, from the memo's counts (``method="memo"``).
+
+The memo counts the covers that finish each state it meets (the items
+covered so far); a draw picks a number uniform below the total, then goes
+down from the root as the memo branches, taking at each step the option
+whose share of the covers holds the number.  Every cover is therefore
+drawn with probability exactly one over their number; draws are
+independent, and a ``seed`` gives the same covers on every machine
+(xoshiro256**, in Rust).  A problem whose memo does not fit half the memory
+available is refused with a ``MemoryError`` that names the estimate.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from .. import _core
+from .._engine import _methods, _packing, _run, _validate
+from .._engine._deadline import Deadline
+from .._engine._run import RunKeywords
+from .problem import ExactCover, core_problem
+from .result import Cover
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+__all__ = ["random_covers"]
+
+#: What :func:`random_covers` takes of the run options: those of
+#: ``method="memo"`` (``threads`` is taken, and the memo runs on one).
+DRAWING = _methods.Method("draw", frozenset(), summary="covers drawn uniformly at random")
+
+#: The most covers one call draws (they are held in memory).
+MAX_DRAWS = 2**24
+
+
+def random_covers(
+    problem: ExactCover, k: int = 1, *, seed: int | None = None, **run: Unpack[RunKeywords]
+) -> list[Cover]:
+    """``k`` covers of ``problem``, each drawn independently and uniformly at
+    random (every cover equally likely; the same cover may come twice),
+    reproducibly for a given ``seed`` (an integer from 0 to 2**64 - 1;
+    ``None``, the default, takes one from the system).  An empty list where
+    the problem has no cover.  Takes the run options of ``method="memo"``
+    (``threads``, ``progress``, ``timeout``); problems with bounds are
+    refused (the memo has none).
+
+    >>> problem = ExactCover([("a", "b"), ("c",), ("a",), ("b", "c"), ("b",)])
+    >>> drawn = random_covers(problem, 5, seed=1)
+    >>> all(cover.verify() for cover in drawn), drawn == random_covers(problem, 5, seed=1)
+    (True, True)
+    """
+    opts = _run.taken("random_covers", DRAWING, run)
+    if not isinstance(problem, ExactCover):
+        raise TypeError(f"problem must be an ExactCover, got {type(problem).__name__}")
+    most = _validate.integer(k, "k")
+    if not 0 <= most <= MAX_DRAWS:
+        raise ValueError(f"k must be from 0 to {MAX_DRAWS}, got {most}")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "little")
+    seed = _validate.integer(seed, "seed")
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be from 0 to 2**64 - 1, got {seed}")
+    if problem._bounds is not None:
+        raise ValueError(
+            "random_covers draws from the memo's counts, which take problems without bounds"
+        )
+    clock = Deadline(opts.timeout)  # from the call: building the core's problem counts
+    core = core_problem(problem)
+    with clock.stated():
+        drawn = _core.random_covers(core, most, seed, opts.core(timeout=clock.remaining()))
+    return [Cover(_packing.unpack(packed), problem) for packed in drawn]
