@@ -45,13 +45,17 @@ VERBS: tuple[tuple[str, str], ...] = (
     ("list", ""),
     ("find", "find_"),
     ("check", "is_"),
+    ("cheapest", "cheapest_"),
+    ("draw", "random_"),
 )
 
 
 def verb_of(family: Family, name: str, function: object) -> str | None:
     """The verb a public function of ``family`` is: a count (one of its
     ``counts``), a lister (a function returning a generator), a finder
-    (``find_*``) or a check (``is_*``); ``None`` for anything else."""
+    (``find_*``), a check (``is_*``), the cheapest solutions
+    (``cheapest_*``) or solutions drawn at random (``random_*``); ``None``
+    for anything else."""
     if not inspect.isfunction(function):
         return None
     if function in family.counts:
