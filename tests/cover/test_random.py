@@ -5,6 +5,7 @@ flake), the same draws for the same seed, and each refusal."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import cover_oracle as oracle
@@ -91,3 +92,17 @@ def test_refusals() -> None:
         random_covers(ExactCover([("a",), ("a",)], bounds={"a": 2}))
     with pytest.raises(ValueError, match="checkpoint"):
         random_covers(problem, checkpoint="somewhere")
+
+
+def test_the_cli_draws_covers_by_seed(capsys) -> None:
+    from solvers.cli import main
+
+    args = ["cover", "examples/pentominoes.dlx", "--random", "3", "--seed", "11"]
+    assert main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    problem = ExactCover.from_dlx(open("examples/pentominoes.dlx").read())
+    want = [list(cover) for cover in random_covers(problem, 3, seed=11)]
+    assert [list(map(int, line.split())) for line in lines] == want
+    assert main([*args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"covers": want}
+    assert main(["cover", "examples/pentominoes.dlx", "--seed", "1"]) == 2

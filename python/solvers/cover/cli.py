@@ -1,6 +1,6 @@
 """``solvers cover``: exact cover read from a file of Knuth's DLX text.  Owns
 the command's options and its run: count the covers (the default, or
---count), --list the first, --find one, or the --cheapest."""
+--count), --list the first, --find one, the --cheapest, or --random ones."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from .count import COUNT_METHODS, count_covers
 from .find import find_cover
 from .listing import covers
 from .problem import ExactCover
+from .sample import random_covers
 
-HELP = "exact cover from a DLX file: count (default), --list, --find or --cheapest covers"
+HELP = "exact cover from a DLX file: count (default), --list, --find, --cheapest or --random"
 
 DESCRIPTION = textwrap.fill(
     "Exact cover with colours, read from FILE in Knuth's DLX format (the input of "
@@ -37,6 +38,7 @@ EXAMPLES = """\
     solvers cover examples/pentominoes.dlx --find    # one, as its options
     solvers cover examples/strip.dlx --method memo   # 2504730781961 at once
     solvers cover examples/costs.dlx --cheapest 2    # the 2 cheapest, with costs
+    solvers cover examples/pentominoes.dlx --random 2 --seed 1  # 2 drawn uniformly
 """
 
 
@@ -52,6 +54,18 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         metavar="K",
         help="print the K cheapest covers (options cost |n in the file), cheapest first",
+    )
+    mode.add_argument(
+        "--random",
+        type=int,
+        metavar="K",
+        help="print K covers drawn independently and uniformly at random (from the memo)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="with --random: the seed (0 to 2**64 - 1), for the same covers every time",
     )
     opt.add_method(
         parser,
@@ -75,9 +89,12 @@ def run(args: argparse.Namespace) -> int:
     if args.find:
         opt.refuse("--find", opt.given(args, "--method", "--progress"))
         return _find(args, _problem(args.file))
-    if args.cheapest is not None:
-        opt.refuse("--cheapest", opt.given(args, "--method", "--deterministic"))
-        return _cheapest(args, _problem(args.file))
+    if args.random is None:
+        opt.refuse("anything but --random", opt.given(args, "--seed"))
+    if args.cheapest is not None or args.random is not None:
+        mode = "--cheapest" if args.random is None else "--random"
+        opt.refuse(mode, opt.given(args, "--method", "--deterministic"))
+        return _chosen(args, _problem(args.file))
     mode = "counting" if args.list is None else "--list"
     opt.refuse(mode, opt.given(args, "--deterministic"))
     if args.list is not None:
@@ -115,14 +132,20 @@ def _find(args: argparse.Namespace, problem: ExactCover) -> int:
     return 0
 
 
-def _cheapest(args: argparse.Namespace, problem: ExactCover) -> int:
+def _chosen(args: argparse.Namespace, problem: ExactCover) -> int:
+    """The covers of --cheapest (with their costs) or of --random."""
     with opt.run_options(args) as run:
-        found = cheapest_covers(problem, args.cheapest, options=run)
+        if args.random is not None:
+            found = random_covers(problem, args.random, seed=args.seed, options=run)
+        else:
+            found = cheapest_covers(problem, args.cheapest, options=run)
+    priced = args.random is None
     if args.json:
-        covers_found = [{"cost": cover.cost, "options": list(cover)} for cover in found]
-        opt.answer(True, {"covers": covers_found}, None)
+        rows = [{"cost": c.cost, "options": list(c)} if priced else list(c) for c in found]
+        opt.answer(True, {"covers": rows}, None)
     elif not found:
         print("no cover")
     for cover in [] if args.json else found:
-        print(f"cost {cover.cost}: {' '.join(map(str, cover))}")
+        words = " ".join(map(str, cover))
+        print(f"cost {cover.cost}: {words}" if priced else words)
     return 0
