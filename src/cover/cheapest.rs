@@ -1,7 +1,7 @@
 //! The `k` cheapest covers (Knuth's DLX5): options carry nonnegative
 //! costs, and [`cheapest_covers`] returns the `k` covers of least total
 //! cost, cheapest first, ties in search order, the same for every thread
-//! count.
+//! count.  Problems with bounds too: their search is Algorithm M's.
 //!
 //! Each primary item is first *taxed* the least cost of its options, as
 //! DLX5 does: the tax is taken off the cost of every option holding the
@@ -18,8 +18,10 @@
 //! later in search order than the `k`-th kept.  So the answer never
 //! depends on which thread found what first.
 
+use super::multi::MultiWalk;
 use super::problem::Problem;
 use super::search::{CoverSearch, Walk};
+use super::walk::CoverWalk;
 use crate::engine::{self, Control, Stop};
 use crate::error::{CountError, InputError, SearchError};
 use rayon::prelude::*;
@@ -44,6 +46,8 @@ pub struct Costs {
 impl Costs {
     /// Tax each primary item in turn its options' least net cost so far
     /// (Knuth's order: an option's later items see what earlier ones left).
+    /// An item with bounds is taxed only where every cover holds it the
+    /// same number of times, `lo = hi`, and then that many times over.
     pub fn taxed(p: &Problem, costs: &[u64]) -> Result<Costs, InputError> {
         if costs.len() != p.n_options() {
             return Err(InputError(format!(
@@ -60,6 +64,10 @@ impl Costs {
         let mut net = costs.to_vec();
         let mut tax = 0u64;
         for i in 0..p.n_primary() as u32 {
+            let (lo, hi) = p.bounds_of(i as usize);
+            if lo != hi || lo == 0 {
+                continue;
+            }
             let nodes = p.nodes_of(i);
             let least = nodes
                 .iter()
@@ -70,7 +78,9 @@ impl Costs {
                 for &x in nodes {
                     net[p.opt[x as usize] as usize] -= least;
                 }
-                tax += least; // at most MAX_ITEMS * MAX_COST < 2^63
+                // At most MAX_ITEMS * MAX_COST * MAX_BOUND: 2^95 would not fit,
+                // but a cover's whole cost must, so a tax past it has no cover.
+                tax = tax.saturating_add(least.saturating_mul(u64::from(lo)));
             }
         }
         Ok(Costs { net, tax })
@@ -211,14 +221,6 @@ pub fn cheapest_covers(
     threads: usize,
     ctl: &Control,
 ) -> Result<Vec<(u64, Vec<u32>)>, CountError> {
-    if p.bounded() {
-        return Err(InputError(
-            "cheapest_covers takes costs on a problem without bounds: \
-             the covers with bounds (Algorithm M) are not priced yet"
-                .into(),
-        )
-        .into());
-    }
     if k > MAX_CHEAPEST {
         return Err(InputError(format!(
             "k is {k}: cheapest_covers keeps at most {MAX_CHEAPEST} covers"
@@ -229,9 +231,24 @@ pub fn cheapest_covers(
     if k == 0 {
         return Ok(Vec::new());
     }
+    if p.bounded() {
+        priced::<MultiWalk>(p, &best, threads, ctl)?;
+    } else {
+        priced::<Walk>(p, &best, threads, ctl)?;
+    }
+    Ok(best.into_sorted())
+}
+
+/// Every task of `p`'s plan on `threads` threads, priced into `best`.
+fn priced<W: CoverWalk>(
+    p: Arc<Problem>,
+    best: &Best,
+    threads: usize,
+    ctl: &Control,
+) -> Result<(), CountError> {
     let workers = engine::workers(threads);
-    super::count::check_memory::<Walk>(&p, workers)?;
-    let search = CoverSearch::<Walk>::new(p);
+    super::count::check_memory::<W>(&p, workers)?;
+    let search = CoverSearch::<W>::new(p);
     let tasks = if workers == 1 {
         search.roots()
     } else {
@@ -241,7 +258,7 @@ pub fn cheapest_covers(
     let below = |index: usize, task: &Vec<u32>| -> Result<(), SearchError> {
         let stop = Stop::new(ctl);
         let mut priced = Priced {
-            best: &best,
+            best,
             task: index as u64,
             offered: 0,
         };
@@ -262,5 +279,5 @@ pub fn cheapest_covers(
                 .try_for_each(|(index, task)| below(index, task))
         })??;
     }
-    Ok(best.into_sorted())
+    Ok(())
 }

@@ -21,6 +21,7 @@
 //! items) goes on the trail with its old value; undoing is popping it.
 //! Items with a bound of 1 and no slack behave as Algorithm C's.
 
+use super::cheapest::Priced;
 use super::problem::Problem;
 use super::walk::{CoverWalk, Outcome, Run};
 use crate::engine::Stop;
@@ -239,29 +240,61 @@ impl MultiWalk {
         }
     }
 
-    /// Search below the replayed node, each node and cover through `run`.
-    fn search<const COUNT: bool>(&mut self, p: &Problem, run: &mut Run) -> Outcome {
+    /// Search below the replayed node, each node and cover through `run`;
+    /// with `PRICED`, every cover goes to `priced` instead, and an option
+    /// whose net cost it does not admit is left out without being taken.
+    fn search<const COUNT: bool, const PRICED: bool>(
+        &mut self,
+        p: &Problem,
+        run: &mut Run,
+        mut priced: Option<&mut Priced>,
+    ) -> Outcome {
         let base = self.levels.len();
+        // The net cost of the options taken (a priced search's).
+        let mut cost = 0u64;
+        if let Some(pr) = priced.as_deref_mut() {
+            cost = self.path.iter().map(|&o| pr.best.net(o)).sum();
+            if !pr.admits(cost) {
+                return Ok(Some(true));
+            }
+        }
         loop {
             if let Some(outcome) = run.node()? {
                 return Ok(outcome);
             }
             match self.choose() {
                 Choice::Cover => {
-                    if let Some(outcome) = run.cover::<COUNT>(&self.path)? {
+                    if PRICED {
+                        if let Some(pr) = priced.as_deref_mut() {
+                            pr.offer(cost, &self.path);
+                        }
+                    } else if let Some(outcome) = run.cover::<COUNT>(&self.path)? {
                         return Ok(outcome);
                     }
                 }
                 Choice::Dead => {}
                 Choice::Branch(x) => {
                     let option = p.opt[x as usize];
+                    // A priced search takes an option only if it can afford it.
+                    let then = match priced.as_deref() {
+                        Some(pr) if PRICED => {
+                            let then = cost + pr.best.net(option);
+                            pr.admits(then).then_some(then)
+                        }
+                        _ => Some(cost),
+                    };
                     self.levels.push(Level {
                         mark: self.trail.len() as u32,
                         option,
-                        taken: true,
+                        taken: then.is_some(),
                     });
-                    self.path.push(option);
-                    self.take(p, option);
+                    if let Some(then) = then {
+                        cost = then;
+                        self.path.push(option);
+                        self.take(p, option);
+                    } else {
+                        self.leave_out(p, option); // too dear: the other branch only
+                    }
                     continue;
                 }
             }
@@ -274,6 +307,9 @@ impl MultiWalk {
                 self.restore(level.mark as usize);
                 if level.taken {
                     self.path.pop();
+                    if let Some(pr) = priced.as_deref().filter(|_| PRICED) {
+                        cost -= pr.best.net(level.option);
+                    }
                     let depth = self.levels.len();
                     self.levels[depth - 1].taken = false;
                     self.leave_out(p, level.option);
@@ -410,6 +446,10 @@ impl CoverWalk for MultiWalk {
     }
 
     fn run_within<const COUNT: bool>(&mut self, p: &Problem, run: &mut Run) -> Outcome {
-        self.search::<COUNT>(p, run)
+        self.search::<COUNT, false>(p, run, None)
+    }
+
+    fn run_priced(&mut self, p: &Problem, run: &mut Run, priced: &mut Priced) -> Outcome {
+        self.search::<false, true>(p, run, Some(priced))
     }
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Random bounds `lo..=hi` for each primary item, some of them `(1, 1)`.
-fn random_bounds(rng: &mut Lcg, n_primary: u32) -> Vec<(u32, u32)> {
+pub(super) fn random_bounds(rng: &mut Lcg, n_primary: u32) -> Vec<(u32, u32)> {
     (0..n_primary)
         .map(|_| match rng.below(4) {
             0 => (1, 1),
@@ -22,7 +22,7 @@ fn random_bounds(rng: &mut Lcg, n_primary: u32) -> Vec<(u32, u32)> {
         .collect()
 }
 
-fn bounded(small: &Small, bounds: &[(u32, u32)]) -> Arc<Problem> {
+pub(super) fn bounded(small: &Small, bounds: &[(u32, u32)]) -> Arc<Problem> {
     let (lo, hi): (Vec<u32>, Vec<u32>) = bounds.iter().copied().unzip();
     let p = Arc::try_unwrap(small.problem()).unwrap();
     Arc::new(p.with_bounds(&lo, &hi).unwrap())

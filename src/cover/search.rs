@@ -312,6 +312,10 @@ impl CoverWalk for Walk {
     fn run_within<const COUNT: bool>(&mut self, p: &Problem, run: &mut Run) -> Outcome {
         self.search::<COUNT, false>(p, run, None)
     }
+
+    fn run_priced(&mut self, p: &Problem, run: &mut Run, priced: &mut Priced) -> Outcome {
+        self.search::<false, true>(p, run, Some(priced))
+    }
 }
 
 /// A count that stops at `most` covers (`count_covers(limit=)`): the
@@ -451,7 +455,7 @@ impl<W: CoverWalk> CoverSearch<W> {
     }
 }
 
-impl CoverSearch<Walk> {
+impl<W: CoverWalk> CoverSearch<W> {
     /// Hand every cover below `task` that `priced` admits to it, each
     /// with its net cost, cutting the choices it does not admit.
     pub fn priced_below(
@@ -465,8 +469,7 @@ impl CoverSearch<Walk> {
             w.replay(p, task);
             let mut none = |_: &[u32]| true;
             let mut run = Run::new(stop, &mut none, Probe::whole());
-            w.search::<false, true>(p, &mut run, Some(priced))
-                .map(|_| ())
+            w.run_priced(p, &mut run, priced).map(|_| ())
         })?
     }
 }

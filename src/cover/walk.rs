@@ -7,6 +7,7 @@
 //! makes of them; a walk replays one, searches below it, and is reset to
 //! the root before its next task.
 
+use super::cheapest::Priced;
 use super::problem::Problem;
 use crate::engine::{Stop, Ticker};
 use crate::error::SearchError;
@@ -145,4 +146,9 @@ pub trait CoverWalk: Send + Sized + 'static {
     /// Search below the replayed node, each node and cover through `run`
     /// (counted with `COUNT`).  The caller resets.
     fn run_within<const COUNT: bool>(&mut self, p: &Problem, run: &mut Run) -> Outcome;
+
+    /// Search below the replayed node, each node through `run`, handing
+    /// every cover to `priced` with its net cost and not trying a choice
+    /// whose net cost it does not admit.  The caller resets.
+    fn run_priced(&mut self, p: &Problem, run: &mut Run, priced: &mut Priced) -> Outcome;
 }

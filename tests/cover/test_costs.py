@@ -50,6 +50,27 @@ def test_the_cheapest_agree_with_the_oracle_in_search_order(raw, k) -> None:
     assert list(covers(problem)) == ordered
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(priced_problems(), st.data(), st.integers(1, 5))
+def test_with_bounds_the_cheapest_agree_with_the_oracle_in_the_listing_order(raw, data, k) -> None:
+    options, primary, secondary, costs = raw
+    bounds = {}
+    for item in primary:
+        if data.draw(st.booleans()):
+            least = data.draw(st.integers(0, 2))
+            bounds[item] = (least, least + data.draw(st.integers(0, 2)))
+    entries = [[(item, colour) for item, colour in option] for option in options]
+    problem = ExactCover(
+        entries, primary=primary, secondary=secondary, colors=True, bounds=bounds, costs=costs
+    )
+    listed = list(covers(problem))  # Algorithm M's order, held to the oracle in test_bounds.py
+    assert sorted(listed) == oracle.all_covers(options, primary, bounds)
+    priced = sorted(listed, key=lambda cover: sum(costs[j] for j in cover))  # stable
+    for threads in (1, 2):
+        got = cheapest_covers(problem, k, threads=threads)
+        assert [tuple(cover) for cover in got] == priced[:k]
+
+
 def test_the_assignment_example_is_the_hungarian_optimum() -> None:
     with open("examples/costs.dlx") as f:
         problem = ExactCover.from_dlx(f.read())
@@ -122,8 +143,6 @@ def test_refusals_of_cheapest_covers() -> None:
         cheapest_covers(problem, "2")
     with pytest.raises(TypeError, match="ExactCover"):
         cheapest_covers([("a",)])
-    with pytest.raises(ValueError, match="bounds"):
-        cheapest_covers(ExactCover([("a",), ("a",)], bounds={"a": 2}))
     with pytest.raises(ValueError, match="checkpoint"):
         cheapest_covers(problem, checkpoint="somewhere")
 

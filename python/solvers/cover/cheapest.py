@@ -37,7 +37,9 @@ def cheapest_covers(problem: ExactCover, k: int = 1, **run: Unpack[RunKeywords])
     """The ``k`` cheapest covers of ``problem`` (fewer where it has fewer),
     cheapest first, ties in the order of :func:`~solvers.covers`: each a
     :class:`~solvers.cover.result.Cover`, whose ``.cost`` is the sum of its
-    options' costs.  A problem without costs gives its first ``k`` covers.
+    options' costs.  A problem without costs gives its first ``k`` covers;
+    one with bounds is searched by Algorithm M, in the order of its
+    :func:`~solvers.covers`.
     Takes ``threads``, ``progress`` and ``timeout``; the answer is the same
     for every ``threads``.
 
@@ -51,11 +53,6 @@ def cheapest_covers(problem: ExactCover, k: int = 1, **run: Unpack[RunKeywords])
     most = _validate.integer(k, "k")
     if not 0 <= most <= MAX_CHEAPEST:
         raise ValueError(f"k must be from 0 to {MAX_CHEAPEST}, got {most}")
-    if problem._bounds is not None:
-        raise ValueError(
-            "cheapest_covers takes a problem without bounds: covers with bounds "
-            "(Algorithm M) are not priced yet"
-        )
     clock = Deadline(opts.timeout)  # from the call: building the core's problem counts
     core = core_problem(problem)
     with clock.stated():
