@@ -196,7 +196,22 @@ pub struct Priced<'a> {
     offered: u64,
 }
 
-impl Priced<'_> {
+impl<'a> Priced<'a> {
+    pub fn new(best: &'a Best, task: u64) -> Priced<'a> {
+        Priced {
+            best,
+            task,
+            offered: 0,
+        }
+    }
+
+    /// The net cost of `path` (a replayed task's options), if a search
+    /// below it may still find one of the best covers.
+    pub fn start(&self, path: &[u32]) -> Option<u64> {
+        let cost = path.iter().map(|&o| self.best.net(o)).sum();
+        self.admits(cost).then_some(cost)
+    }
+
     /// Whether a choice that brings the net cost to `cost` may be tried.
     #[inline]
     pub fn admits(&self, cost: u64) -> bool {
@@ -257,12 +272,7 @@ fn priced<W: CoverWalk>(
     ctl.start(tasks.len());
     let below = |index: usize, task: &Vec<u32>| -> Result<(), SearchError> {
         let stop = Stop::new(ctl);
-        let mut priced = Priced {
-            best,
-            task: index as u64,
-            offered: 0,
-        };
-        search.priced_below(task, &mut priced, &stop)?;
+        search.priced_below(task, best, index as u64, &stop)?;
         ctl.finish_one();
         Ok(())
     };

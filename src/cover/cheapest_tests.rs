@@ -35,62 +35,52 @@ fn cheapest(p: &Arc<Problem>, costs: &[u64], k: usize, threads: usize) -> Vec<(u
     cheapest_covers(p.clone(), costs, k, threads, &Control::new()).unwrap()
 }
 
-#[test]
-fn random_priced_problems_agree_with_the_listing_and_the_brute_force() {
-    let mut rng = Lcg(11);
+/// `rounds` random priced problems from `seed`, with random bounds if
+/// `with_bounds`: the listing agrees with the brute force, and the
+/// cheapest with the listing priced, for several `k` and thread counts.
+/// Returns how many had a cover.
+fn agree_on_random_problems(seed: u64, rounds: usize, with_bounds: bool) -> usize {
+    let mut rng = Lcg(seed);
     let mut with_covers = 0;
-    for round in 0..400 {
+    for round in 0..rounds {
         // Few distinct costs, so that ties are common.
-        let (small, p, costs) = priced(&mut rng, [1, 3, 50][round % 3]);
-        let mut every: Vec<Vec<u32>> = listed(p.clone());
-        every.sort();
-        let mut brute = small.brute_force();
-        brute.sort();
-        assert_eq!(every, brute, "{small:?}");
-        for k in [1, 2, 3, 7, every.len() + 1] {
-            let want = want(&p, &costs, k);
-            for threads in [1, 2, 8] {
-                assert_eq!(
-                    cheapest(&p, &costs, k, threads),
-                    want,
-                    "{small:?} costs {costs:?} k {k} threads {threads}"
-                );
-            }
-        }
-        with_covers += usize::from(!every.is_empty());
-    }
-    assert!(
-        with_covers > 100,
-        "only {with_covers} random problems had a cover"
-    );
-}
-
-#[test]
-fn random_priced_problems_with_bounds_agree_with_the_listing_and_the_brute_force() {
-    let mut rng = Lcg(17);
-    let mut with_covers = 0;
-    for round in 0..300 {
-        let (small, _, costs) = priced(&mut rng, [1, 4, 30][round % 3]);
-        let bounds = random_bounds(&mut rng, small.n_primary);
-        let p = bounded(&small, &bounds);
+        let (small, plain, costs) = priced(&mut rng, [1, 3, 50][round % 3]);
+        let (p, bounds) = if with_bounds {
+            let bounds = random_bounds(&mut rng, small.n_primary);
+            (bounded(&small, &bounds), bounds)
+        } else {
+            (plain, Vec::new())
+        };
         let mut every = listed(p.clone());
         every.sort();
         let mut brute = small.brute_force_within(&bounds);
         brute.sort();
         assert_eq!(every, brute, "{small:?} {bounds:?}");
-        for k in [1, 3, every.len() + 1] {
+        for k in [1, 2, 3, 7, every.len() + 1] {
             let want = want(&p, &costs, k);
-            for threads in [1, 2] {
+            for threads in [1, 2, 8] {
                 let got = cheapest(&p, &costs, k, threads);
-                assert_eq!(got, want, "{small:?} {bounds:?} costs {costs:?} k {k}");
+                assert_eq!(
+                    got, want,
+                    "{small:?} {bounds:?} {costs:?} k {k} threads {threads}"
+                );
             }
         }
         with_covers += usize::from(!every.is_empty());
     }
-    assert!(
-        with_covers > 80,
-        "only {with_covers} random problems with bounds had a cover"
-    );
+    with_covers
+}
+
+#[test]
+fn random_priced_problems_agree_with_the_listing_and_the_brute_force() {
+    let n = agree_on_random_problems(11, 400, false);
+    assert!(n > 100, "only {n} random problems had a cover");
+}
+
+#[test]
+fn random_priced_problems_with_bounds_agree_with_the_listing_and_the_brute_force() {
+    let n = agree_on_random_problems(17, 300, true);
+    assert!(n > 80, "only {n} random problems with bounds had a cover");
 }
 
 #[test]

@@ -21,7 +21,6 @@
 //! items) goes on the trail with its old value; undoing is popping it.
 //! Items with a bound of 1 and no slack behave as Algorithm C's.
 
-use super::cheapest::Priced;
 use super::problem::Problem;
 use super::walk::{CoverWalk, Outcome, Run};
 use crate::engine::Stop;
@@ -241,23 +240,19 @@ impl MultiWalk {
     }
 
     /// Search below the replayed node, each node and cover through `run`;
-    /// with `PRICED`, every cover goes to `priced` instead, and an option
-    /// whose net cost it does not admit is left out without being taken.
+    /// with `PRICED` (a priced `run`), every cover goes to the run's best
+    /// instead, and an option whose net cost it does not admit is left out
+    /// without being taken.
     fn search<const COUNT: bool, const PRICED: bool>(
         &mut self,
         p: &Problem,
         run: &mut Run,
-        mut priced: Option<&mut Priced>,
     ) -> Outcome {
         let base = self.levels.len();
         // The net cost of the options taken (a priced search's).
-        let mut cost = 0u64;
-        if let Some(pr) = priced.as_deref_mut() {
-            cost = self.path.iter().map(|&o| pr.best.net(o)).sum();
-            if !pr.admits(cost) {
-                return Ok(Some(true));
-            }
-        }
+        let Some(mut cost) = run.start_cost(&self.path) else {
+            return Ok(Some(true));
+        };
         loop {
             if let Some(outcome) = run.node()? {
                 return Ok(outcome);
@@ -265,9 +260,7 @@ impl MultiWalk {
             match self.choose() {
                 Choice::Cover => {
                     if PRICED {
-                        if let Some(pr) = priced.as_deref_mut() {
-                            pr.offer(cost, &self.path);
-                        }
+                        run.offer(cost, &self.path);
                     } else if let Some(outcome) = run.cover::<COUNT>(&self.path)? {
                         return Ok(outcome);
                     }
@@ -276,12 +269,11 @@ impl MultiWalk {
                 Choice::Branch(x) => {
                     let option = p.opt[x as usize];
                     // A priced search takes an option only if it can afford it.
-                    let then = match priced.as_deref() {
-                        Some(pr) if PRICED => {
-                            let then = cost + pr.best.net(option);
-                            pr.admits(then).then_some(then)
-                        }
-                        _ => Some(cost),
+                    let then = if PRICED {
+                        let then = cost + run.net(option);
+                        run.affords(then).then_some(then)
+                    } else {
+                        Some(cost)
                     };
                     self.levels.push(Level {
                         mark: self.trail.len() as u32,
@@ -307,8 +299,8 @@ impl MultiWalk {
                 self.restore(level.mark as usize);
                 if level.taken {
                     self.path.pop();
-                    if let Some(pr) = priced.as_deref().filter(|_| PRICED) {
-                        cost -= pr.best.net(level.option);
+                    if PRICED {
+                        cost -= run.net(level.option);
                     }
                     let depth = self.levels.len();
                     self.levels[depth - 1].taken = false;
@@ -446,10 +438,10 @@ impl CoverWalk for MultiWalk {
     }
 
     fn run_within<const COUNT: bool>(&mut self, p: &Problem, run: &mut Run) -> Outcome {
-        self.search::<COUNT, false>(p, run, None)
-    }
-
-    fn run_priced(&mut self, p: &Problem, run: &mut Run, priced: &mut Priced) -> Outcome {
-        self.search::<false, true>(p, run, Some(priced))
+        if run.is_priced() {
+            self.search::<false, true>(p, run)
+        } else {
+            self.search::<COUNT, false>(p, run)
+        }
     }
 }

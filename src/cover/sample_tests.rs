@@ -2,7 +2,7 @@
 //! `tests.rs`: every draw a cover, every cover drawn about as often as the
 //! others, the same draws for the same seed.
 
-use super::tests::{random_small, Lcg};
+use super::tests::random_smalls;
 use super::*;
 use crate::engine::Control;
 use std::collections::HashMap;
@@ -13,15 +13,13 @@ fn draw(p: &Problem, k: usize, seed: u64) -> Vec<Vec<u32>> {
 
 #[test]
 fn every_draw_is_a_cover_and_every_cover_comes_about_as_often() {
-    let mut rng = Lcg(3);
     let mut tried = 0;
-    for round in 0..300 {
-        let small = random_small(&mut rng);
+    for (round, small) in random_smalls(3, 300).enumerate() {
         let p = small.problem();
         let mut want = small.brute_force();
         want.sort();
         let n = want.len();
-        let drawn = draw(&p, 200 * n.min(8), round);
+        let drawn = draw(&p, 200 * n.min(8), round as u64);
         if n == 0 {
             assert!(drawn.is_empty());
             continue;

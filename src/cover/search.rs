@@ -16,7 +16,7 @@
 //! nothing: the stacks are sized in [`Walk::new`] from the problem's bounds.
 
 use super::cells::{cells_bytes, Cells, Mark};
-use super::cheapest::Priced;
+use super::cheapest::Best;
 use super::problem::Problem;
 use super::walk::{CoverWalk, Outcome, Probe, Run};
 use crate::engine::{SearchError, Stop, SubtreeSearch};
@@ -154,34 +154,28 @@ impl Walk {
         emit: &mut dyn FnMut(&[u32]) -> bool,
     ) -> Result<bool, SearchError> {
         let mut run = Run::new(stop, emit, Probe::whole());
-        self.search::<COUNT, false>(p, &mut run, None)
+        self.search::<COUNT, false>(p, &mut run)
             .map(|done| done == Some(true))
     }
 
     /// The search below the current node, each node and cover through `run`;
-    /// with `PRICED`, every cover goes to `priced` instead, and a choice
-    /// whose net cost it does not admit is not tried.
+    /// with `PRICED` (a priced `run`), every cover goes to the run's best
+    /// instead, and a choice whose net cost it does not admit is not tried.
     fn search<const COUNT: bool, const PRICED: bool>(
         &mut self,
         p: &Problem,
         run: &mut Run,
-        mut priced: Option<&mut Priced>,
     ) -> Outcome {
+        // The net cost of the options chosen (a priced search's).
+        let Some(mut cost) = run.start_cost(&self.path) else {
+            return Ok(Some(true));
+        };
         let base = self.levels.len();
         let mut top = 0usize; // choices in use
-                              // The net cost of the options chosen (a priced search's).
-        let mut cost = 0u64;
         if PRICED {
-            let pr = priced
-                .as_deref_mut()
-                .expect("a priced search has its prices");
-            cost = self.path.iter().map(|&o| pr.best.net(o)).sum();
             self.spent.clear();
             let depth = p.n_primary() + 1;
             memory::try_reserve(&mut self.spent, depth, "the search's stacks")?;
-            if !pr.admits(cost) {
-                return Ok(Some(true));
-            }
         }
         loop {
             if let Some(outcome) = run.node()? {
@@ -190,9 +184,7 @@ impl Walk {
             // The node: a cover, a dead end, or a level to push.
             if self.cells.np == 0 {
                 if PRICED {
-                    if let Some(pr) = priced.as_deref_mut() {
-                        pr.offer(cost, &self.path);
-                    }
+                    run.offer(cost, &self.path);
                 } else if let Some(outcome) = run.cover::<COUNT>(&self.path)? {
                     return Ok(outcome);
                 }
@@ -249,13 +241,11 @@ impl Walk {
                 self.path.truncate(depth - 1);
                 let o = self.cells.option_of(p, x);
                 if PRICED {
-                    if let Some(pr) = priced.as_deref_mut() {
-                        let then = self.spent[depth - 1 - base] + pr.best.net(o);
-                        if !pr.admits(then) {
-                            continue;
-                        }
-                        cost = then;
+                    let then = self.spent[depth - 1 - base] + run.net(o);
+                    if !run.affords(then) {
+                        continue;
                     }
+                    cost = then;
                 }
                 self.path.push(o);
                 let fits = if p.coloured {
@@ -310,11 +300,11 @@ impl CoverWalk for Walk {
     }
 
     fn run_within<const COUNT: bool>(&mut self, p: &Problem, run: &mut Run) -> Outcome {
-        self.search::<COUNT, false>(p, run, None)
-    }
-
-    fn run_priced(&mut self, p: &Problem, run: &mut Run, priced: &mut Priced) -> Outcome {
-        self.search::<false, true>(p, run, Some(priced))
+        if run.is_priced() {
+            self.search::<false, true>(p, run)
+        } else {
+            self.search::<COUNT, false>(p, run)
+        }
     }
 }
 
@@ -456,20 +446,22 @@ impl<W: CoverWalk> CoverSearch<W> {
 }
 
 impl<W: CoverWalk> CoverSearch<W> {
-    /// Hand every cover below `task` that `priced` admits to it, each
-    /// with its net cost, cutting the choices it does not admit.
+    /// Hand every cover below `task` (number `index` of the plan) that
+    /// `best` admits to it, each with its net cost, cutting the choices it
+    /// does not admit.
     pub fn priced_below(
         &self,
         task: &[u32],
-        priced: &mut Priced,
+        best: &Best,
+        index: u64,
         stop: &Stop,
     ) -> Result<(), SearchError> {
         let p = &*self.problem;
         self.with_walk(Some(stop), |w| {
             w.replay(p, task);
             let mut none = |_: &[u32]| true;
-            let mut run = Run::new(stop, &mut none, Probe::whole());
-            w.run_priced(p, &mut run, priced).map(|_| ())
+            let mut run = Run::priced(stop, &mut none, best, index);
+            w.run_within::<false>(p, &mut run).map(|_| ())
         })?
     }
 }

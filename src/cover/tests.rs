@@ -113,7 +113,7 @@ pub(super) fn random_small(rng: &mut Lcg) -> Small {
 }
 
 /// `rounds` random small problems from the generator seeded `seed`.
-fn random_smalls(seed: u64, rounds: usize) -> impl Iterator<Item = Small> {
+pub(super) fn random_smalls(seed: u64, rounds: usize) -> impl Iterator<Item = Small> {
     let mut rng = Lcg(seed);
     (0..rounds).map(move |_| random_small(&mut rng))
 }

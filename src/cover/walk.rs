@@ -7,7 +7,7 @@
 //! makes of them; a walk replays one, searches below it, and is reset to
 //! the root before its next task.
 
-use super::cheapest::Priced;
+use super::cheapest::{Best, Priced};
 use super::problem::Problem;
 use crate::engine::{Stop, Ticker};
 use crate::error::SearchError;
@@ -59,6 +59,8 @@ pub struct Run<'r> {
     probe: Probe<'r>,
     left: u64,
     ticker: Ticker,
+    /// A search for the cheapest covers: its covers go here, with prices.
+    priced: Option<Priced<'r>>,
 }
 
 impl<'r> Run<'r> {
@@ -74,6 +76,51 @@ impl<'r> Run<'r> {
             left: probe.nodes,
             probe,
             ticker: Ticker::new(),
+            priced: None,
+        }
+    }
+
+    /// A search below task number `task` of a plan that hands its covers
+    /// to `best` with their net costs, trying only what `best` admits.
+    pub fn priced(
+        stop: &'r Stop<'r>,
+        emit: &'r mut dyn FnMut(&[u32]) -> bool,
+        best: &'r Best,
+        task: u64,
+    ) -> Run<'r> {
+        Run {
+            priced: Some(Priced::new(best, task)),
+            ..Run::new(stop, emit, Probe::whole())
+        }
+    }
+
+    /// Whether this search prices its covers (see [`Run::priced`]).
+    pub fn is_priced(&self) -> bool {
+        self.priced.is_some()
+    }
+
+    /// The net cost of `path` if a search below it may still find one of
+    /// the best covers (`Some(0)` for a search that does not price).
+    pub fn start_cost(&self, path: &[u32]) -> Option<u64> {
+        self.priced.as_ref().map_or(Some(0), |pr| pr.start(path))
+    }
+
+    /// Option `o`'s net cost (0 for a search that does not price).
+    #[inline]
+    pub fn net(&self, o: u32) -> u64 {
+        self.priced.as_ref().map_or(0, |pr| pr.best.net(o))
+    }
+
+    /// Whether a choice that brings the net cost to `cost` may be tried.
+    #[inline]
+    pub fn affords(&self, cost: u64) -> bool {
+        self.priced.as_ref().is_none_or(|pr| pr.admits(cost))
+    }
+
+    /// A priced cover of net cost `cost`, its options in the order chosen.
+    pub fn offer(&mut self, cost: u64, path: &[u32]) {
+        if let Some(pr) = self.priced.as_mut() {
+            pr.offer(cost, path);
         }
     }
 
@@ -145,10 +192,8 @@ pub trait CoverWalk: Send + Sized + 'static {
 
     /// Search below the replayed node, each node and cover through `run`
     /// (counted with `COUNT`).  The caller resets.
+    /// A priced `run` ([`Run::priced`]) hands every cover to its best with
+    /// the net cost, and does not try a choice whose net cost it does not
+    /// admit.
     fn run_within<const COUNT: bool>(&mut self, p: &Problem, run: &mut Run) -> Outcome;
-
-    /// Search below the replayed node, each node through `run`, handing
-    /// every cover to `priced` with its net cost and not trying a choice
-    /// whose net cost it does not admit.  The caller resets.
-    fn run_priced(&mut self, p: &Problem, run: &mut Run, priced: &mut Priced) -> Outcome;
 }

@@ -47,6 +47,19 @@ def positive(value: Any, name: str) -> int:
     return n
 
 
+def between(value: Any, name: str, low: int, high: int, shown_high: str | None = None) -> int:
+    """An ``int`` from ``low`` to ``high`` (``shown_high``: how the message
+    writes ``high``).
+
+    >>> between(3, "k", 0, 10)
+    3
+    """
+    n = integer(value, name)
+    if not low <= n <= high:
+        raise ValueError(f"{name} must be from {low} to {shown_high or high}, got {n}")
+    return n
+
+
 #: More worker threads than this is surely a mistake (and costs memory).
 MAX_THREADS = 1024
 

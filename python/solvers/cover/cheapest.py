@@ -48,13 +48,9 @@ def cheapest_covers(problem: ExactCover, k: int = 1, **run: Unpack[RunKeywords])
     [(Cover((1, 2, 3)), 3), (Cover((0, 3)), 5)]
     """
     opts = _run.taken("cheapest_covers", CHEAPEST, run)
-    if not isinstance(problem, ExactCover):
-        raise TypeError(f"problem must be an ExactCover, got {type(problem).__name__}")
-    most = _validate.integer(k, "k")
-    if not 0 <= most <= MAX_CHEAPEST:
-        raise ValueError(f"k must be from 0 to {MAX_CHEAPEST}, got {most}")
+    most = _validate.between(k, "k", 0, MAX_CHEAPEST)
     clock = Deadline(opts.timeout)  # from the call: building the core's problem counts
-    core = core_problem(problem)
+    core = core_problem(problem)  # refuses anything but an ExactCover
     with clock.stated():
         found = _core.cheapest_covers(
             core, list(problem.costs), most, opts.core(timeout=clock.remaining())

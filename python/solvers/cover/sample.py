@@ -53,22 +53,16 @@ def random_covers(
     (True, True)
     """
     opts = _run.taken("random_covers", DRAWING, run)
-    if not isinstance(problem, ExactCover):
-        raise TypeError(f"problem must be an ExactCover, got {type(problem).__name__}")
-    most = _validate.integer(k, "k")
-    if not 0 <= most <= MAX_DRAWS:
-        raise ValueError(f"k must be from 0 to {MAX_DRAWS}, got {most}")
+    most = _validate.between(k, "k", 0, MAX_DRAWS)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
-    seed = _validate.integer(seed, "seed")
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be from 0 to 2**64 - 1, got {seed}")
+    seed = _validate.between(seed, "seed", 0, 2**64 - 1, "2**64 - 1")
+    clock = Deadline(opts.timeout)  # from the call: building the core's problem counts
+    core = core_problem(problem)  # refuses anything but an ExactCover
     if problem._bounds is not None:
         raise ValueError(
             "random_covers draws from the memo's counts, which take problems without bounds"
         )
-    clock = Deadline(opts.timeout)  # from the call: building the core's problem counts
-    core = core_problem(problem)
     with clock.stated():
         drawn = _core.random_covers(core, most, seed, opts.core(timeout=clock.remaining()))
     return [Cover(_packing.unpack(packed), problem) for packed in drawn]
