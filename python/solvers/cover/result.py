@@ -50,8 +50,8 @@ class Cover(tuple[int, ...]):
     def cost(self) -> int:
         """The sum of the costs of its options (0 for a problem without
         costs; see :func:`~solvers.cheapest_covers`)."""
-        costs = self.problem.costs
-        return sum(costs[k] for k in self)
+        costs = self.problem._costs  # None, not a tuple of zeros, where there are none
+        return 0 if costs is None else sum(costs[k] for k in self)
 
     def verify(self) -> bool:
         """Whether these options cover the problem exactly (see :func:`~solvers.is_cover`)."""
