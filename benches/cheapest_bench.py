@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import datetime
 import os
 import re
 import resource
@@ -32,7 +31,7 @@ import solvers
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from cover_bench import DEFAULT_PEERS, machine  # noqa: E402
+from cover_bench import DEFAULT_PEERS, peer_program, print_heading  # noqa: E402
 
 #: (instance file, k): each at least 2 s for DLX5 on the benchmark machine.
 CASES = [("pentominoes_6x10", 100), ("pentominoes_6x10", 1000)]
@@ -97,11 +96,8 @@ def main() -> None:
     parser.add_argument("--peers", type=Path, default=DEFAULT_PEERS, help="bin/ and instances/")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    binary = args.peers / "bin" / "dlx5"
-    if not os.access(binary, os.X_OK):
-        raise SystemExit(f"no {binary}: run benches/peers/build_cover_peers.sh")
-    print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}")
-    print(f"load average before: {os.getloadavg()[0]:.2f}; best of {args.runs}\n")
+    binary = peer_program(args.peers, "dlx5")
+    print_heading(args.runs)
     head = [
         "instance",
         "k",

@@ -369,6 +369,21 @@ def ratio(ours: Cell | None, peer: Cell | None, what: str) -> str:
     return f"{getattr(ours.best, what) / base:.2f}x" if base > 0 else "-"
 
 
+def peer_program(peers: Path, name: str) -> Path:
+    """Knuth's program ``name`` in ``peers/bin``; exits, naming the script
+    that builds it, where it is missing."""
+    binary = peers / "bin" / name
+    if not os.access(binary, os.X_OK):
+        raise SystemExit(f"no {binary}: run benches/peers/build_cover_peers.sh")
+    return binary
+
+
+def print_heading(runs: int) -> None:
+    """The first lines of a bench's output: when, where, how loaded."""
+    print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}")
+    print(f"load average before: {os.getloadavg()[0]:.2f}; best of {runs}\n")
+
+
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
     try:

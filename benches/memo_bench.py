@@ -20,7 +20,6 @@ Markdown table of wall seconds, best of ``--runs``.
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
 import re
 import subprocess
@@ -33,7 +32,7 @@ import solvers
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from cover_bench import DEFAULT_PEERS, machine  # noqa: E402
+from cover_bench import DEFAULT_PEERS, peer_program, print_heading  # noqa: E402
 
 #: (name, rows, cols, pieces): rectangles tiled by any number of each piece.
 TILINGS = [
@@ -112,11 +111,8 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per DLX6 run")
     parser.add_argument("--memory", type=int, default=8, help="GiB of resident memory for DLX6")
     args = parser.parse_args()
-    binary = args.peers / "bin" / "dlx6"
-    if not os.access(binary, os.X_OK):
-        raise SystemExit(f"no {binary}: run benches/peers/build_cover_peers.sh")
-    print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}")
-    print(f"load average before: {os.getloadavg()[0]:.2f}; best of {args.runs}\n")
+    binary = peer_program(args.peers, "dlx6")
+    print_heading(args.runs)
     print("| instance | options | covers | ours (memo), s | DLX6, s |")
     print("|---|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as folder:
