@@ -234,13 +234,15 @@ impl<'p> Memo<'p> {
         }
     }
 
-    /// `state` with option `o` added, if `o` fits it.
-    pub fn with(&self, state: &[u64], o: u32) -> Option<Vec<u64>> {
-        fits(self.p, state, o, self.wp, self.np).then(|| {
-            let mut next = state.to_vec();
-            add(self.p, &mut next, o, self.wp, self.np);
-            next
-        })
+    /// Whether option `o` fits `state`; if it does, `next` (a state of the
+    /// same size) becomes `state` with `o` added.
+    pub fn with(&self, state: &[u64], o: u32, next: &mut [u64]) -> bool {
+        if !fits(self.p, state, o, self.wp, self.np) {
+            return false;
+        }
+        next.copy_from_slice(state);
+        add(self.p, next, o, self.wp, self.np);
+        true
     }
 }
 

@@ -121,11 +121,12 @@ impl MultiWalk {
             "node {x} is active in item {i}"
         );
         let last = (self.base[i] + size).wrapping_sub(1);
-        let y = self.set[last as usize]; // checked: the one index a wrong size could send astray
-                                         // SAFETY: `last` is in `set` (checked above); `at` is a node's place,
-                                         // and places are only ever set to a checked `last` or another place,
-                                         // so it is in `set` too; `set` holds node numbers only (it is swapped,
-                                         // never written otherwise), so `x` and `y` are in `nd`.
+        // Checked: the one index a wrong size could send astray.
+        let y = self.set[last as usize];
+        // SAFETY: `last` is in `set` (checked above); `at` is a node's place,
+        // and places are only ever set to a checked `last` or another place,
+        // so it is in `set` too; `set` holds node numbers only (it is swapped,
+        // never written otherwise), so `x` and `y` are in `nd`.
         unsafe {
             *self.set.get_unchecked_mut(last as usize) = x;
             *self.set.get_unchecked_mut(at as usize) = y;

@@ -95,34 +95,36 @@ fn drawn(
     let mut rng = Rng::new(seed);
     let stop = Stop::new(ctl);
     let mut ticker = Ticker::new();
+    // Two states reused by every draw: the one reached, and a child tried.
+    let (mut state, mut child) = (memo.root(), memo.root());
     for _ in 0..k {
         let mut r = rng.below(memo.total);
-        let mut state = memo.root();
+        state.fill(0);
         let mut chosen = Vec::new();
         while let Some(item) = memo.branch(&state) {
             ticker.tick(&stop)?;
             let mut next = None;
             for &x in p.nodes_of(item) {
                 let o = p.opt[x as usize];
-                let Some(child) = memo.with(&state, o) else {
+                if !memo.with(&state, o, &mut child) {
                     continue;
-                };
+                }
                 let share = memo.covers(&child);
                 if r < share {
-                    next = Some((o, child));
+                    next = Some(o);
                     break;
                 }
                 r -= share;
             }
             // The shares of a state's children add up to its own count, so
             // `r` always falls in one (the memo's invariant).
-            let Some((o, child)) = next else {
+            let Some(o) = next else {
                 return Err(SearchError::Corrupt(
                     "the memo's counts do not add up (a bug: please report it)".into(),
                 ));
             };
             chosen.push(o);
-            state = child;
+            std::mem::swap(&mut state, &mut child);
         }
         chosen.sort_unstable();
         out.push(chosen);
