@@ -63,7 +63,15 @@ fn read_dlx(text: &str) -> Problem {
 }
 
 fn count(p: &Arc<Problem>, threads: usize) -> u128 {
-    count_covers(p.clone(), Method::Search, threads, None, &Control::new()).expect("a count")
+    count_covers(
+        p.clone(),
+        Method::Search,
+        threads,
+        None,
+        None,
+        &Control::new(),
+    )
+    .expect("a count")
 }
 
 /// Seconds of one call of `f` (the best of `runs`).
@@ -170,7 +178,16 @@ fn memo(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3));
     let p = Arc::new(dominoes(12, 12));
     group.bench_function("dominoes_12x12", |b| {
-        b.iter(|| count_covers(black_box(p.clone()), Method::Memo, 1, None, &Control::new()))
+        b.iter(|| {
+            count_covers(
+                black_box(p.clone()),
+                Method::Memo,
+                1,
+                None,
+                None,
+                &Control::new(),
+            )
+        })
     });
     group.finish();
 }

@@ -1,15 +1,16 @@
 """The memo side by side: ``count_covers(problem, method="memo")`` against
 Knuth's DLX6 (his memo-cache counter after Nishino et al.'s DXZ, which also
-writes the covers' ZDD) on tilings of rectangles by trominoes and
+writes the covers' ZDD) on tilings of rectangles by dominoes, trominoes and
 tetrominoes (any number of each piece) and the domino tilings of a 2 x 60
-strip, in one run::
+strip, ours on one thread and on two (``--threads``), in one run::
 
     benches/peers/build_cover_peers.sh /work/peers      # once: the peers
     python benches/memo_bench.py --peers /work/peers
 
 The instances are written here as DLX text (``TilingPuzzle(...,
 each="any").exact_cover().to_dlx()``, and ``examples/strip.dlx``); every
-count is below 2**64, so DLX6's 64-bit total can be compared with ours.
+count DLX6 finishes is below 2**64, so its 64-bit total can be compared with
+ours.
 DLX6 is watched and killed past ``--memory`` GiB resident or ``--timeout``
 seconds, so that an instance it cannot finish ends as such rather than
 filling the machine.
@@ -44,6 +45,9 @@ TILINGS = [
     ("9x9 trominoes", 9, 9, "trominoes"),
     ("8x12 trominoes", 8, 12, "trominoes"),
     ("7x16 tetrominoes", 7, 16, "tetrominoes"),
+    ("16x16 dominoes", 16, 16, "domino"),
+    ("8x16 tetrominoes", 8, 16, "tetrominoes"),
+    ("10x10 tetrominoes", 10, 10, "tetrominoes"),
 ]
 
 
@@ -104,30 +108,45 @@ def run_dlx6(
     return f"{best:.3f}", count
 
 
+def best_of(problem: solvers.ExactCover, threads: int, runs: int, want: int) -> float:
+    """Our best wall seconds of ``runs`` memo counts on ``threads``."""
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        got = solvers.count_covers(problem, method="memo", threads=threads)
+        best = min(best, time.perf_counter() - start)
+        if got != want:
+            raise SystemExit(f"the memo counts {got} on {threads} threads, {want} on one")
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--peers", type=Path, default=DEFAULT_PEERS, help="bin/ holds dlx6")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per DLX6 run")
     parser.add_argument("--memory", type=int, default=8, help="GiB of resident memory for DLX6")
+    parser.add_argument("--threads", type=int, default=2, help="threads of our second column")
     args = parser.parse_args()
     binary = peer_program(args.peers, "dlx6")
     print_heading(args.runs)
-    print("| instance | options | covers | ours (memo), s | DLX6, s |")
-    print("|---|---:|---:|---:|---:|")
+    threads = args.threads
+    print(
+        f"| instance | options | covers | ours (memo), 1 thread, s | ours, {threads} threads, "
+        "s | ratio | DLX6, s |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as folder:
         for name, rows, cols, pieces in TILINGS:
             path = instance(Path(folder), rows, cols, pieces)
             problem = solvers.ExactCover.from_dlx(path.read_text())
-            best = float("inf")
-            for _ in range(args.runs):
-                start = time.perf_counter()
-                ours = solvers.count_covers(problem, method="memo")
-                best = min(best, time.perf_counter() - start)
+            ours = solvers.count_covers(problem, method="memo", threads=1)
+            one, many = (best_of(problem, t, args.runs, ours) for t in (1, threads))
             peer, theirs = run_dlx6(binary, path, args.runs, args.timeout, args.memory)
             if theirs is not None and theirs != ours:
                 raise SystemExit(f"{name}: DLX6 counts {theirs}, ours {ours}")
-            row = [name, f"{len(problem):,}", f"{ours:,}", f"{best:.3f}", peer]
+            row = [name, f"{len(problem):,}", f"{ours:,}", f"{one:.3f}", f"{many:.3f}"]
+            row += [f"{many / one:.2f}x", peer]
             print("| " + " | ".join(row) + " |", flush=True)
     print(f"\nload average after: {os.getloadavg()[0]:.2f}")
 

@@ -9,7 +9,7 @@ use super::problem::Problem;
 use super::search::{CoverSearch, Walk};
 use super::walk::{CoverWalk, Probe};
 use crate::engine::{self, Control, Planned, Splittable, Stop};
-use crate::error::{CountError, InputError};
+use crate::error::CountError;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -56,29 +56,24 @@ pub(super) fn plan_tasks<W: CoverWalk>(
     )?)
 }
 
-/// The number of covers of `p`, by `method`, on `threads` threads (the
-/// memo runs on one), or `limit` if there are more: the search stops once
-/// it has found that many.  The answer is the same for every method and
-/// thread count.
+/// The number of covers of `p`, by `method`, on `threads` threads, or
+/// `limit` if there are more: the search stops once it has found that
+/// many.  The memo's tables take at most `budget` bytes (`None`: half the
+/// memory available).  The answer is the same for every method and thread
+/// count.
 pub fn count_covers(
     p: Arc<Problem>,
     method: Method,
     threads: usize,
     limit: Option<u128>,
+    budget: Option<u64>,
     ctl: &Control,
 ) -> Result<u128, CountError> {
     let most = limit.unwrap_or(u128::MAX);
     if method.resolve(&p) == Method::Memo {
-        if p.bounded() {
-            return Err(InputError(
-                "method='memo' counts exact covers only, not a problem with bounds: \
-                 use method='search' (or 'auto')"
-                    .into(),
-            )
-            .into());
-        }
         // The memo counts what recurs at once, so it has no search to cut short.
-        return Ok(memo::count_memo(&p, memo::default_budget(), ctl)?.min(most));
+        let budget = budget.unwrap_or_else(memo::default_budget);
+        return Ok(memo::count_memo(&p, budget, threads, ctl)?.min(most));
     }
     by_walk!(p, counted(p, limit, threads, ctl)).map(|n| n.min(most))
 }

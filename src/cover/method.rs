@@ -1,9 +1,9 @@
 //! [`Method`]: how a count of covers is made, and what `auto` picks.
 //!
-//! `auto` is the memo when [`memo::state_bound`] proves its table small
-//! (no secondary items, and every option's primary items close together in
-//! item order: at most [`memo::AUTO_MEMO_STATES`] states), the search
-//! otherwise.  The rule looks only at the problem, so it is instant and
+//! `auto` is the memo when [`memo::state_bound`] proves its states few
+//! (every option's primary items close together in item order, few ways to
+//! hold the secondary items: at most [`memo::AUTO_MEMO_STATES`] states),
+//! the search otherwise.  The rule looks only at the problem, so it is instant and
 //! the same on every machine; the answer never depends on it.
 
 use super::memo;
@@ -17,7 +17,8 @@ pub enum Method {
     Auto,
     /// Algorithm C (Algorithm M with bounds), in parallel on the engine.
     Search,
-    /// The memoised count over uncovered items ([`memo`]), one thread.
+    /// The memoised count over what is left to cover ([`memo`]), layer by
+    /// layer in parallel.
     Memo,
 }
 
@@ -34,11 +35,9 @@ impl Method {
         }
     }
 
-    /// The method that counts `p`: `Search` or `Memo` (never the memo for
-    /// a problem with bounds: it counts exact covers only).
+    /// The method that counts `p`: `Search` or `Memo`.
     pub fn resolve(self, p: &Problem) -> Method {
         match self {
-            Method::Auto if p.bounded() => Method::Search,
             Method::Auto => match memo::state_bound(p) {
                 Some(states) if states <= memo::AUTO_MEMO_STATES => Method::Memo,
                 _ => Method::Search,

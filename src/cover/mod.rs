@@ -20,7 +20,8 @@
 //! * `search.rs`: [`CoverSearch`] and [`Walk`], Algorithm C on the engine;
 //! * `cheapest.rs`: [`cheapest_covers`], the `k` cheapest covers (DLX5);
 //! * `multi.rs`: [`MultiWalk`], Algorithm M: primary items with bounds;
-//! * `memo.rs`: the memoised count over uncovered items;
+//! * `memo/`: the memoised count over what is left to cover, layer by
+//!   layer in parallel;
 //! * `sample.rs`: [`random_covers`], covers drawn uniformly from the memo;
 //! * `method.rs`: [`Method`], and which one `auto` picks;
 //! * `instances.rs`: ready-made problems for the tests and benches;

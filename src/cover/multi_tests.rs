@@ -41,8 +41,10 @@ fn random_bounded_problems_agree_with_the_brute_force() {
         let n = want.len() as u128;
         nonzero += (n > 0) as usize;
         for threads in [1, 2, 8] {
-            let got = count_covers(p.clone(), Method::Auto, threads, None, &Control::new());
-            assert_eq!(got.unwrap(), n, "{small:?} {bounds:?}");
+            for method in [Method::Auto, Method::Search, Method::Memo] {
+                let got = count_covers(p.clone(), method, threads, None, None, &Control::new());
+                assert_eq!(got.unwrap(), n, "{small:?} {bounds:?} {method:?}");
+            }
             // The plan and the pool, however small the problem.
             let planned = CoverSearch::<MultiWalk>::new(p.clone());
             let got = search_count(planned, threads, &Control::new(), Duration::ZERO).unwrap();
@@ -55,7 +57,7 @@ fn random_bounded_problems_agree_with_the_brute_force() {
         let found = find_cover(p.clone(), 2, true, &Control::new()).unwrap();
         assert_eq!(found.is_some(), n > 0);
         assert!(found.is_none_or(|c| want.contains(&c)));
-        let limited = count_covers(p, Method::Search, 2, Some(2), &Control::new()).unwrap();
+        let limited = count_covers(p, Method::Search, 2, Some(2), None, &Control::new()).unwrap();
         assert_eq!(limited, n.min(2));
     }
     assert!(nonzero > 100, "too few problems with covers: {nonzero}");
@@ -67,7 +69,7 @@ fn exact_covers_are_algorithm_c_s_under_either_walk() {
     for _ in 0..200 {
         let small = random_small(&mut rng);
         let p = small.problem();
-        let c = count_covers(p.clone(), Method::Search, 1, None, &Control::new()).unwrap();
+        let c = count_covers(p.clone(), Method::Search, 1, None, None, &Control::new()).unwrap();
         let m = search_count(
             CoverSearch::<MultiWalk>::new(p),
             1,

@@ -2,17 +2,17 @@
 //! probability, from the memo's counts ([`Memo`]).
 //!
 //! A draw takes a number `r` uniform below the number of covers, then goes
-//! down from the root as the memo branches (on the first uncovered primary
-//! item): the options of that item that fit lead to states whose covers
-//! add up to the state's own, and the draw takes the option whose share
-//! holds `r`, less the shares before it.  So each cover is the image of
+//! down from the root as the memo branches (on the first open primary
+//! item): the choices for that item lead to states whose covers add up to
+//! the state's own, and the draw takes the choice whose share holds `r`,
+//! less the shares before it.  So each cover is the image of
 //! exactly one `r`.  The generator is xoshiro256** seeded by splitmix64
 //! (Blackman and Vigna), so a seed gives the same covers everywhere.
 
 use super::memo::Memo;
 use super::problem::Problem;
 use crate::engine::{Control, Stop, Ticker};
-use crate::error::{CountError, InputError, SearchError};
+use crate::error::SearchError;
 use crate::memory;
 
 /// xoshiro256**: small, fast, and good enough for sampling.
@@ -60,34 +60,18 @@ impl Rng {
 
 /// `k` covers of `p`, each drawn independently and uniformly from the
 /// seed `seed` (each as its options ascending); none where `p` has none.
-/// The memo's table must fit `budget` bytes (else `Err(Memory)`, naming
-/// the estimate); a problem with bounds is refused (the memo has none).
+/// The memo is built on `threads` threads, every layer kept, within
+/// `budget` bytes (else `Err(Memory)`, naming the estimate); the covers
+/// drawn do not depend on `threads`.
 pub fn random_covers(
     p: &Problem,
     k: usize,
     seed: u64,
     budget: u64,
-    ctl: &Control,
-) -> Result<Vec<Vec<u32>>, CountError> {
-    if p.bounded() {
-        return Err(InputError(
-            "random covers are drawn from the memo's counts, which take problems \
-             without bounds only"
-                .into(),
-        )
-        .into());
-    }
-    Ok(drawn(p, k, seed, budget, ctl)?)
-}
-
-fn drawn(
-    p: &Problem,
-    k: usize,
-    seed: u64,
-    budget: u64,
+    threads: usize,
     ctl: &Control,
 ) -> Result<Vec<Vec<u32>>, SearchError> {
-    let memo = Memo::build(p, budget, ctl)?;
+    let memo = Memo::build(p, budget, threads, ctl)?;
     if memo.total == 0 || k == 0 {
         return Ok(Vec::new());
     }
@@ -95,36 +79,33 @@ fn drawn(
     let mut rng = Rng::new(seed);
     let stop = Stop::new(ctl);
     let mut ticker = Ticker::new();
-    // Two states reused by every draw: the one reached, and a child tried.
-    let (mut state, mut child) = (memo.root(), memo.root());
+    let mut children = memo.children();
+    let mut state = memo.root();
     for _ in 0..k {
         let mut r = rng.below(memo.total);
-        state.fill(0);
+        state.copy_from_slice(&memo.root());
         let mut chosen = Vec::new();
         while let Some(item) = memo.branch(&state) {
             ticker.tick(&stop)?;
-            let mut next = None;
-            for &x in p.nodes_of(item) {
-                let o = p.opt[x as usize];
-                if !memo.with(&state, o, &mut child) {
-                    continue;
-                }
-                let share = memo.covers(&child);
+            children.reset(&state, item);
+            let mut taken = false;
+            while let Some(child) = children.next() {
+                let share = memo.covers(child);
                 if r < share {
-                    next = Some(o);
+                    state.copy_from_slice(child);
+                    taken = true;
                     break;
                 }
                 r -= share;
             }
             // The shares of a state's children add up to its own count, so
             // `r` always falls in one (the memo's invariant).
-            let Some(o) = next else {
+            if !taken {
                 return Err(SearchError::Corrupt(
                     "the memo's counts do not add up (a bug: please report it)".into(),
                 ));
-            };
-            chosen.push(o);
-            std::mem::swap(&mut state, &mut child);
+            }
+            chosen.extend_from_slice(children.picked());
         }
         chosen.sort_unstable();
         out.push(chosen);

@@ -1,22 +1,31 @@
 //! Random covers against the brute force over option subsets of
 //! `tests.rs`: every draw a cover, every cover drawn about as often as the
-//! others, the same draws for the same seed.
+//! others, with bounds too, the same draws for the same seed on any number
+//! of threads.
 
-use super::tests::random_smalls;
+use super::multi_tests::{bounded, random_bounds};
+use super::tests::{random_small, Lcg};
 use super::*;
 use crate::engine::Control;
 use std::collections::HashMap;
 
 fn draw(p: &Problem, k: usize, seed: u64) -> Vec<Vec<u32>> {
-    random_covers(p, k, seed, 1 << 26, &Control::new()).unwrap()
+    random_covers(p, k, seed, 1 << 26, 1, &Control::new()).unwrap()
 }
 
 #[test]
 fn every_draw_is_a_cover_and_every_cover_comes_about_as_often() {
     let mut tried = 0;
-    for (round, small) in random_smalls(3, 300).enumerate() {
-        let p = small.problem();
-        let mut want = small.brute_force();
+    let mut rng = Lcg(3);
+    for round in 0..400 {
+        let small = random_small(&mut rng);
+        // Every other problem with bounds.
+        let bounds = match round % 2 {
+            0 => vec![(1, 1); small.n_primary as usize],
+            _ => random_bounds(&mut rng, small.n_primary),
+        };
+        let p = bounded(&small, &bounds);
+        let mut want = small.brute_force_within(&bounds);
         want.sort();
         let n = want.len();
         let drawn = draw(&p, 200 * n.min(8), round as u64);
@@ -43,7 +52,7 @@ fn every_draw_is_a_cover_and_every_cover_comes_about_as_often() {
             tried += 1;
         }
     }
-    assert!(tried > 50, "only {tried} problems with a few covers");
+    assert!(tried > 100, "only {tried} problems with a few covers");
 }
 
 #[test]
@@ -51,6 +60,8 @@ fn a_seed_gives_the_same_draws_and_another_seed_others() {
     let p = instances::queens(8);
     let first = draw(&p, 20, 7);
     assert_eq!(first, draw(&p, 20, 7));
+    let on_three = random_covers(&p, 20, 7, 1 << 26, 3, &Control::new()).unwrap();
+    assert_eq!(first, on_three);
     assert_ne!(first, draw(&p, 20, 8));
     assert!(draw(&p, 0, 7).is_empty());
 }
@@ -71,21 +82,10 @@ fn numbers_below_n_are_uniform() {
 }
 
 #[test]
-fn a_memo_too_large_for_its_budget_and_bounds_are_refused() {
+fn a_memo_too_large_for_its_budget_is_refused() {
     let p = instances::queens(10);
     assert!(matches!(
-        random_covers(&p, 1, 0, 1 << 10, &Control::new()),
-        Err(crate::error::CountError::Search(
-            crate::engine::SearchError::Memory { .. }
-        ))
-    ));
-    let q = instances::queens(4);
-    let mut lo = vec![1; q.n_primary()];
-    lo[0] = 0;
-    let hi = vec![1; q.n_primary()];
-    let bounded = q.with_bounds(&lo, &hi).unwrap();
-    assert!(matches!(
-        random_covers(&bounded, 1, 0, 1 << 26, &Control::new()),
-        Err(crate::error::CountError::Input(_))
+        random_covers(&p, 1, 0, 1 << 10, 2, &Control::new()),
+        Err(crate::engine::SearchError::Memory { .. })
     ));
 }

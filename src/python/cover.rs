@@ -317,8 +317,9 @@ pub(super) fn count_covers(
     let method = cover::Method::parse(method)?;
     let p = problem.0.clone();
     let threads = run.workers();
+    let budget = run.budget()?;
     cancellable(py, run, move |ctl| {
-        cover::count_covers(p, method, threads, limit, ctl)
+        cover::count_covers(p, method, threads, limit, budget, ctl)
     })
 }
 
@@ -382,8 +383,9 @@ pub(super) fn cheapest_covers(
         .collect()
 }
 
-/// `k` covers drawn independently and uniformly from the memo's counts,
-/// from `seed`: each its option indices (ascending) as little-endian `u32`s.
+/// `k` covers drawn independently and uniformly from the memo's counts
+/// (built on the run's threads, within its memory budget), from `seed`:
+/// each its option indices (ascending) as little-endian `u32`s.
 #[pyfunction]
 pub(super) fn random_covers(
     py: Python<'_>,
@@ -393,9 +395,10 @@ pub(super) fn random_covers(
     run: &RunOptions,
 ) -> PyResult<Vec<Py<PyBytes>>> {
     let p = problem.0.clone();
-    let budget = cover::memo::default_budget();
+    let budget = run.budget()?.unwrap_or_else(cover::memo::default_budget);
+    let threads = run.workers();
     let drawn = cancellable(py, run, move |ctl| {
-        cover::random_covers(&p, k, seed, budget, ctl)
+        cover::random_covers(&p, k, seed, budget, threads, ctl)
     })?;
     drawn.iter().map(|c| packed(py, c, "cover")).collect()
 }

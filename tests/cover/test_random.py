@@ -1,7 +1,8 @@
 """Covers drawn uniformly at random (``random_covers``): every draw a cover
 of the brute force of ``cover_oracle.py``, a chi-square test of uniformity
 on the 233 domino tilings of a 2 x 12 strip (a fixed seed, so it cannot
-flake), the same draws for the same seed, and each refusal."""
+flake), with bounds too, the same draws for the same seed and any
+``threads``, and each refusal."""
 
 from __future__ import annotations
 
@@ -69,6 +70,39 @@ def test_every_draw_is_a_cover_of_the_brute_force(raw, seed) -> None:
         assert set(map(tuple, drawn)) == set(want)
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(oracle.raw_problems(max_options=8), st.data())
+def test_draws_within_bounds_are_covers_of_the_brute_force(raw, data) -> None:
+    options, primary, secondary = raw
+    bounds = {
+        item: data.draw(st.tuples(st.integers(0, 2), st.integers(0, 2)).map(sorted).map(tuple))
+        for item in primary
+    }
+    entries = [[(item, colour) for item, colour in option] for option in options]
+    problem = ExactCover(entries, primary=primary, secondary=secondary, colors=True, bounds=bounds)
+    want = oracle.all_covers(options, primary, bounds)
+    drawn = random_covers(problem, 30, seed=data.draw(st.integers(0, 2**64 - 1)), threads=2)
+    assert (drawn == []) == (not want)
+    assert all(tuple(cover) in want for cover in drawn)
+
+
+def test_bounded_draws_are_uniform_and_the_same_on_any_threads() -> None:
+    # Each of 6 items covered once or twice by singletons and pairs.
+    items = range(6)
+    options = [(i,) for i in items] * 2 + [(i, i + 1) for i in items[:-1]]
+    problem = ExactCover(options, bounds={i: (1, 2) for i in items})
+    n = count_covers(problem, method="search")
+    assert count_covers(problem, method="memo", threads=2) == n
+    drawn = random_covers(problem, n * 40, seed=7, threads=1)
+    assert drawn == random_covers(problem, n * 40, seed=7, threads=3)
+    counts: dict[tuple[int, ...], int] = {}
+    for cover in drawn:
+        counts[tuple(cover)] = counts.get(tuple(cover), 0) + 1
+    assert len(counts) == n
+    statistic = sum((c - 40) ** 2 / 40 for c in counts.values())
+    assert chi_square_quantile(0.001, n - 1) < statistic < chi_square_quantile(0.999, n - 1)
+
+
 def test_a_seed_gives_the_same_covers_and_none_gives_fresh_ones() -> None:
     problem = strip(30)
     first = random_covers(problem, 10, seed=5)
@@ -88,8 +122,6 @@ def test_refusals() -> None:
         random_covers(problem, seed="1")
     with pytest.raises(ValueError, match="k must be from 0"):
         random_covers(problem, -1)
-    with pytest.raises(ValueError, match="bounds"):
-        random_covers(ExactCover([("a",), ("a",)], bounds={"a": 2}))
     with pytest.raises(ValueError, match="checkpoint"):
         random_covers(problem, checkpoint="somewhere")
 

@@ -293,7 +293,9 @@ def test_the_memo_count_shows_a_bar(monkeypatch, capsys):
     assert count == 112202208776036178000000
     err = capsys.readouterr().err
     assert f"exact cover ({len(problem)} options), memo: " in err
-    assert "(no total to show)" in err and err.endswith("\n")  # drawn, then closed
+    # One unit per primary item (a cell), the last layer's size beside it.
+    assert "196/196 items" in err and "states in the layer" in err
+    assert "left" not in err and err.endswith("\n")  # no time left; drawn, then closed
     # without progress=, nothing
     solvers.count_covers(problem, method="memo")
     assert capsys.readouterr().err == ""

@@ -5,10 +5,7 @@ What a bar counts must be honest.  Counts and searches report finished
 subproblems of a fixed plan, so a rate and an estimate of the time left make
 sense.  A layered DP reports finished layers, whose sizes may rise and fall
 by orders of magnitude: its bar (``eta=False``) shows the layer and its
-size, never a time left.  A count that knows no total at all (a memo that
-fills its table depth first) shows a line with the time elapsed
-(``open_ended``), so that every count with ``progress=True`` shows that it
-runs.
+size, never a time left.
 
 A call shows its bar in a ``with`` block (:data:`shown`), which closes it
 however the call ends:
@@ -42,9 +39,7 @@ class ProgressBar:
     """A callable fed ``(finished, total)`` counts of ``unit`` by the core.
 
     With ``eta=False`` no rate or time left is shown, only what is done and
-    the latest ``note`` (see :meth:`note`).  With ``open_ended=True`` the
-    core tells no total (it reports ``(0, 0)``): the line shows the time
-    elapsed, redrawn every :data:`TEXT_EVERY` seconds.
+    the latest ``note`` (see :meth:`note`).
     """
 
     def __init__(
@@ -53,12 +48,10 @@ class ProgressBar:
         *,
         unit: str = "subproblem",
         eta: bool = True,
-        open_ended: bool = False,
     ) -> None:
         self._description = description
         self._unit = unit
         self._eta = eta
-        self._open_ended = open_ended
         self._note = ""
         self._bar: Any = None
         self._last_text = 0.0
@@ -74,8 +67,6 @@ class ProgressBar:
         if time.monotonic() - self._started < SILENT_SECONDS:
             return
         if total <= 0:
-            if self._open_ended:
-                self._elapsed()
             return
         if self._bar is None:
             self._bar = self._make_tqdm(total)
@@ -102,36 +93,6 @@ class ProgressBar:
                 "[{elapsed}{postfix}]"
             )
         bar = tqdm(total=total, desc=self._description, unit=self._unit, leave=False, **options)
-        if self._note:
-            bar.set_postfix_str(self._note, refresh=False)
-        return bar
-
-    def _elapsed(self) -> None:
-        """The line of a count with no total: the time elapsed."""
-        now = time.monotonic()
-        if now - self._last_text < TEXT_EVERY:
-            return
-        self._last_text = now
-        if self._bar is None:
-            self._bar = self._make_open_tqdm()
-        if self._bar is False:
-            note = f", {self._note}" if self._note else ""
-            line = f"{self._description}: {now - self._started:.1f} s (no total to show){note}"
-            print(f"\r{line}\x1b[K", end="", file=sys.stderr, flush=True)
-            return
-        self._bar.refresh()
-
-    def _make_open_tqdm(self) -> Any:
-        try:
-            from tqdm import tqdm
-        except ImportError:
-            return False
-        bar = tqdm(
-            total=None,
-            desc=self._description,
-            leave=False,
-            bar_format="{desc}: {elapsed} (no total to show){postfix}",
-        )
         if self._note:
             bar.set_postfix_str(self._note, refresh=False)
         return bar
@@ -167,7 +128,6 @@ def make(
     *,
     unit: str = "subproblem",
     eta: bool = True,
-    open_ended: bool = False,
 ) -> ProgressBar | None:
     """The bar of a call with ``progress`` (a bool): a :class:`ProgressBar`
     for ``True``, ``None`` for ``False`` (or ``None``).
@@ -178,7 +138,7 @@ def make(
     if progress is None or progress is False:
         return None
     if progress is True:
-        return ProgressBar(description, unit=unit, eta=eta, open_ended=open_ended)
+        return ProgressBar(description, unit=unit, eta=eta)
     raise TypeError(f"progress must be True or False, got {progress!r}")
 
 

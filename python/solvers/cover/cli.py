@@ -71,7 +71,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         parser,
         COUNT_METHODS,
         "counting: auto (default), search (the parallel backtrack) or memo "
-        "(memoised over the uncovered items)",
+        "(memoised over what is left to cover, on every thread)",
     )
     opt.add_deterministic(
         parser, "with --find: the first cover in --list order, whatever --threads"

@@ -58,13 +58,18 @@ def count_covers(
       by work stealing.  ``executor`` and ``checkpoint`` (a directory) split
       it into subproblems run elsewhere and recorded there, as for
       :func:`solvers.count_queens` (see :mod:`solvers.distributed`).
-    * ``"memo"``: the count memoised on the set of items still uncovered
-      (a fixed item order), which counts at once what recurs: the tilings
-      of strips and rectangles, past anything an enumeration reaches.
+    * ``"memo"``: the count memoised on what is left to cover (a fixed
+      item order; bounds and colours too), which counts at once what
+      recurs: the tilings of strips and rectangles, past anything an
+      enumeration reaches.  It runs layer by layer (one layer per primary
+      item), each layer's states shared out among ``threads``, and holds
+      only the layers still to come, within ``memory`` (default: half the
+      memory available; past it a ``MemoryError`` that names the estimate).
 
     ``method="auto"`` asks the core which suits the problem (the search
-    where ``executor`` or ``checkpoint`` is given).  No method takes
-    ``parts``, ``memory`` or ``spill``.
+    where ``executor`` or ``checkpoint`` is given): the memo where its
+    states are provably few.  ``memory`` is the memo's; no method takes
+    ``parts`` or ``spill``.
 
     ``limit`` (an int of at least 1) stops the count there: the answer is
     ``min(count, limit)``, the same for every ``threads``, and the search
@@ -115,11 +120,12 @@ def count_covers(
             )
         work = plan_covers(problem, subproblems=_plan.DEFAULT_SUBPROBLEMS)
         return work.count(options=opts)
-    # The memo fills its table depth first and knows no total: its bar
-    # shows the time elapsed.
+    # The memo reports its layers (one per primary item), whose sizes rise
+    # and fall: no time left is shown for them.
     memo = chosen == "memo"
     what = _described(problem) + (", memo" if memo else "")
-    with _progress.shown(opts.progress, what, open_ended=memo) as bar, clock.stated():
+    unit = "item" if memo else "subproblem"
+    with _progress.shown(opts.progress, what, unit=unit, eta=not memo) as bar, clock.stated():
         core_run = opts.core(bar, timeout=clock.remaining())
         return int(_core.count_covers(core, core_run, chosen, most))
 

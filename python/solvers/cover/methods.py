@@ -1,11 +1,11 @@
 """The ways :func:`~solvers.count_covers` counts (the parallel search, the
-memoised count over the uncovered items) and the optional keywords each
+memoised count over what is left to cover) and the optional keywords each
 takes: the search splits into subproblems on an executor or recorded in a
-checkpoint; the memo is one table in one process, so it takes neither;
-neither writes layers, so neither takes ``parts``, ``memory`` or ``spill``.
+checkpoint; the memo's layers live in one process, within ``memory``;
+neither writes files, so neither takes ``parts`` or ``spill``.
 
->>> [m.name for m in METHODS], SEARCH.takes == SPLITS, MEMO.takes
-(['search', 'memo'], True, frozenset())
+>>> [m.name for m in METHODS], SEARCH.takes == SPLITS, sorted(MEMO.takes)
+(['search', 'memo'], True, ['memory'])
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ SEARCH = Method(
 )
 MEMO = Method(
     "memo",
-    frozenset(),
-    summary="the count memoised on the set of uncovered items (a fixed item order), for "
-    "problems whose subproblems recur, such as tilings of strips",
+    frozenset({"memory"}),
+    summary="the count memoised on what is left to cover (a fixed item order), layer by "
+    "layer on every thread, for problems whose subproblems recur, such as tilings of strips",
 )
 
 #: Every method; ``auto`` takes the one the core prefers for the problem.

@@ -8,7 +8,9 @@ whose share of the covers holds the number.  Every cover is therefore
 drawn with probability exactly one over their number; draws are
 independent, and a ``seed`` gives the same covers on every machine
 (xoshiro256**, in Rust).  A problem whose memo does not fit half the memory
-available is refused with a ``MemoryError`` that names the estimate.
+available (or ``memory``) is refused with a ``MemoryError`` that names the
+estimate.  Bounds are drawn from too: the memo's children are the sets of
+options chosen for an item, each cover (a set of options) reached once.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import os
 from typing import TYPE_CHECKING
 
 from .. import _core
-from .._engine import _methods, _packing, _run, _validate
+from .._engine import _methods, _packing, _progress, _run, _validate
 from .._engine._deadline import Deadline
 from .._engine._run import RunKeywords
 from .problem import ExactCover, core_problem
@@ -29,8 +31,10 @@ if TYPE_CHECKING:
 __all__ = ["random_covers"]
 
 #: What :func:`random_covers` takes of the run options: those of
-#: ``method="memo"`` (``threads`` is taken, and the memo runs on one).
-DRAWING = _methods.Method("draw", frozenset(), summary="covers drawn uniformly at random")
+#: ``method="memo"``, which builds the counts it draws from.
+DRAWING = _methods.Method(
+    "draw", frozenset({"memory"}), summary="covers drawn uniformly at random"
+)
 
 #: The most covers one call draws (they are held in memory).
 MAX_DRAWS = 2**24
@@ -44,8 +48,8 @@ def random_covers(
     reproducibly for a given ``seed`` (an integer from 0 to 2**64 - 1;
     ``None``, the default, takes one from the system).  An empty list where
     the problem has no cover.  Takes the run options of ``method="memo"``
-    (``threads``, ``progress``, ``timeout``); problems with bounds are
-    refused (the memo has none).
+    (``threads``, ``progress``, ``timeout``, ``memory``); the covers drawn
+    do not depend on ``threads``.
 
     >>> problem = ExactCover([("a", "b"), ("c",), ("a",), ("b", "c"), ("b",)])
     >>> drawn = random_covers(problem, 5, seed=1)
@@ -59,10 +63,7 @@ def random_covers(
     seed = _validate.between(seed, "seed", 0, 2**64 - 1, "2**64 - 1")
     clock = Deadline(opts.timeout)  # from the call: building the core's problem counts
     core = core_problem(problem)  # refuses anything but an ExactCover
-    if problem._bounds is not None:
-        raise ValueError(
-            "random_covers draws from the memo's counts, which take problems without bounds"
-        )
-    with clock.stated():
-        drawn = _core.random_covers(core, most, seed, opts.core(timeout=clock.remaining()))
+    bar = _progress.shown(opts.progress, "random covers, memo", unit="item", eta=False)
+    with bar as bar, clock.stated():
+        drawn = _core.random_covers(core, most, seed, opts.core(bar, timeout=clock.remaining()))
     return [Cover(_packing.unpack(packed), problem) for packed in drawn]

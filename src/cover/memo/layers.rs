@@ -1,0 +1,198 @@
+//! The memo's two passes over its layers (the states grouped by the item
+//! they branch on; children always lie in later layers):
+//!
+//! * forward, [`forward`]: layer by layer in item order, each state's
+//!   number of ways to be reached handed to its children, in parallel over
+//!   the layer's states, the children summed into their layer's sharded
+//!   tables under one lock per table.  The ways reaching "all closed" are
+//!   the covers.  A count drops each layer once expanded, so only the
+//!   layers still to come are held; a draw keeps them all.
+//! * backward, [`backward`]: over kept layers from the last, each state's
+//!   count replaced by the covers that finish it (its children's, summed),
+//!   which is what a uniform draw reads.
+
+use super::super::problem::Problem;
+use super::state::{Children, Layout};
+use super::table::{hash, shard_of, Budget, Shard, SHARDS};
+use crate::engine::{with_pool, Control, Stop, Ticker};
+use crate::error::SearchError;
+use rayon::prelude::*;
+use std::sync::{Mutex, MutexGuard};
+
+/// States a task expands: small enough to share a layer between threads,
+/// large enough that starting a task costs nothing.
+const CHUNK: usize = 1024;
+
+fn locked(m: &Mutex<Shard>) -> MutexGuard<'_, Shard> {
+    // A worker that panicked is reported by rayon; its table is not read.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn sum(a: u128, b: u128) -> Result<u128, SearchError> {
+    a.checked_add(b).ok_or(SearchError::Overflow)
+}
+
+/// One layer still open to additions.
+fn open_layer() -> Vec<Mutex<Shard>> {
+    (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect()
+}
+
+/// The covers of `p`, by the forward pass on `threads` threads, and (with
+/// `keep`) every layer, each state with its ways to be reached.
+pub(super) fn forward(
+    p: &Problem,
+    lay: &Layout,
+    budget: &Budget,
+    threads: usize,
+    keep: bool,
+    ctl: &Control,
+) -> Result<(u128, Vec<Vec<Shard>>), SearchError> {
+    let np = p.n_primary();
+    let root = lay.root();
+    let Some(first) = lay.branch(&root, 0) else {
+        return Ok((1, Vec::new())); // nothing to cover: the empty set covers it
+    };
+    let mut pending: Vec<Vec<Mutex<Shard>>> = (0..np).map(|_| Vec::new()).collect();
+    for layer in pending.iter_mut().skip(first as usize) {
+        *layer = open_layer();
+    }
+    let h = hash(&root);
+    locked(&pending[first as usize][shard_of(h)]).add(&root, h, 1, budget)?;
+    let mut kept = Vec::new();
+    let mut total = 0u128;
+    ctl.start(np);
+    for _ in 0..first {
+        ctl.finish_one();
+    }
+    with_pool(threads, || -> Result<(), SearchError> {
+        for i in first as usize..np {
+            let mut layer: Vec<Shard> = std::mem::take(&mut pending[i])
+                .into_iter()
+                .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+                .collect();
+            let states: usize = layer.iter().map(Shard::len).sum();
+            ctl.note(format!("{states} states in the layer"));
+            let later = &pending[i + 1..];
+            total = sum(total, expand(p, lay, budget, &layer, i as u32, later, ctl)?)?;
+            if keep {
+                kept.push(layer);
+            } else {
+                layer.iter_mut().for_each(|s| s.release(budget));
+            }
+            ctl.finish_one();
+        }
+        Ok(())
+    })??;
+    if keep {
+        // Layers before the first hold nothing.
+        let mut all: Vec<Vec<Shard>> = (0..first).map(|_| Vec::new()).collect();
+        all.extend(kept);
+        kept = all;
+    }
+    Ok((total, kept))
+}
+
+/// Hand the ways of every state of `layer` (which branches on `item`) to
+/// its children in `later` (the layers after it); the ways of the children
+/// with everything closed, summed.
+fn expand(
+    p: &Problem,
+    lay: &Layout,
+    budget: &Budget,
+    layer: &[Shard],
+    item: u32,
+    later: &[Vec<Mutex<Shard>>],
+    ctl: &Control,
+) -> Result<u128, SearchError> {
+    let words = lay.words;
+    let tasks: Vec<(usize, usize)> = layer
+        .iter()
+        .enumerate()
+        .flat_map(|(s, shard)| (0..shard.len()).step_by(CHUNK).map(move |a| (s, a)))
+        .collect();
+    let stop = Stop::new(ctl);
+    tasks
+        .par_iter()
+        .map_init(
+            || (Children::new(lay, p), Ticker::new()),
+            |(children, ticker), &(s, a)| -> Result<u128, SearchError> {
+                let shard = &layer[s];
+                let mut done = 0u128;
+                for e in a..(a + CHUNK).min(shard.len()) {
+                    ticker.tick(&stop)?;
+                    let ways = shard.counts[e];
+                    children.reset(shard.key(e, words), item);
+                    while let Some(child) = children.next() {
+                        match lay.branch(child, item + 1) {
+                            None => done = sum(done, ways)?,
+                            Some(j) => {
+                                let h = hash(child);
+                                let table = &later[(j - item - 1) as usize][shard_of(h)];
+                                locked(table).add(child, h, ways, budget)?;
+                            }
+                        }
+                    }
+                }
+                Ok(done)
+            },
+        )
+        .try_reduce(|| 0, sum)
+}
+
+/// The covers that finish `state` (a state of a kept memo, `layers`):
+/// 1 where all is closed, 0 where the forward pass never reached it.
+pub(super) fn covers_of(lay: &Layout, layers: &[Vec<Shard>], state: &[u64], from: u32) -> u128 {
+    let Some(j) = lay.branch(state, from) else {
+        return 1;
+    };
+    let h = hash(state);
+    let shard = &layers[j as usize][shard_of(h)];
+    shard
+        .get(state, h, lay.words)
+        .map_or(0, |e| shard.counts[e])
+}
+
+/// Replace every kept state's ways by the covers that finish it, from the
+/// last layer back, each layer's tables in parallel on `threads` threads.
+pub(super) fn backward(
+    p: &Problem,
+    lay: &Layout,
+    layers: &mut [Vec<Shard>],
+    threads: usize,
+    ctl: &Control,
+) -> Result<(), SearchError> {
+    let stop = Stop::new(ctl);
+    let words = lay.words;
+    with_pool(threads, || -> Result<(), SearchError> {
+        for i in (0..layers.len()).rev() {
+            let (head, later) = layers.split_at_mut(i + 1);
+            let later = &*later;
+            let item = i as u32;
+            head[i].par_iter_mut().try_for_each_init(
+                || (Children::new(lay, p), Ticker::new()),
+                |(children, ticker), shard| -> Result<(), SearchError> {
+                    let Shard { keys, counts, .. } = shard;
+                    for (e, count) in counts.iter_mut().enumerate() {
+                        ticker.tick(&stop)?;
+                        children.reset(&keys[e * words..(e + 1) * words], item);
+                        let mut finish = 0u128;
+                        while let Some(child) = children.next() {
+                            let c = match lay.branch(child, item + 1) {
+                                None => 1,
+                                Some(j) => {
+                                    let h = hash(child);
+                                    let t = &later[(j - item - 1) as usize][shard_of(h)];
+                                    t.get(child, h, words).map_or(0, |e| t.counts[e])
+                                }
+                            };
+                            finish = sum(finish, c)?;
+                        }
+                        *count = finish;
+                    }
+                    Ok(())
+                },
+            )?;
+        }
+        Ok(())
+    })?
+}
