@@ -32,9 +32,7 @@ __all__ = ["random_covers"]
 
 #: What :func:`random_covers` takes of the run options: those of
 #: ``method="memo"``, which builds the counts it draws from.
-DRAWING = _methods.Method(
-    "draw", frozenset({"memory"}), summary="covers drawn uniformly at random"
-)
+DRAWING = _methods.Method("draw", frozenset({"memory"}), summary="covers drawn uniformly at random")
 
 #: The most covers one call draws (they are held in memory).
 MAX_DRAWS = 2**24
