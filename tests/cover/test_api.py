@@ -15,7 +15,7 @@ import solvers
 from cover_oracle import raw_problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solvers import ExactCover, count_covers, covers, find_cover, is_cover
+from solvers import ExactCover, TilingPuzzle, count_covers, covers, find_cover, is_cover
 from solvers.distributed import plan
 
 
@@ -159,6 +159,19 @@ def test_the_memo_counts_past_any_enumeration_exactly():
     assert count_covers(strip(180)) == fibonacci(181)  # "auto" picks the memo here
     with pytest.raises(OverflowError):
         count_covers(strip(190), method="memo")  # F(191) > 2**128
+
+
+def test_the_memo_keeps_to_its_memory_and_its_timeout():
+    tilings = TilingPuzzle((12, 12), "domino", each="any").exact_cover()
+    want = 53060477521960000  # OEIS A004003(6)
+    for threads in (1, 2, 8):
+        assert count_covers(tilings, method="memo", threads=threads, memory="64MiB") == want
+    wider = TilingPuzzle((16, 16), "domino", each="any").exact_cover()
+    with pytest.raises(MemoryError, match="memo"):
+        count_covers(wider, method="memo", memory="1MiB")  # 2**16 states a layer
+    widest = TilingPuzzle((20, 20), "domino", each="any").exact_cover()
+    with pytest.raises(TimeoutError):
+        count_covers(widest, method="memo", threads=2, timeout=0.2)
 
 
 def test_a_count_with_a_progress_bar_counts_the_same(capsys):

@@ -35,6 +35,10 @@ pub(crate) struct Layout {
     /// Each primary item's least (`lo`).
     least: Vec<u32>,
     np: u32,
+    /// Whether every primary item is one bit, item `i` at bit `i` (no
+    /// bounds but "exactly once" and "at most once"): the hot tests then
+    /// read the bit directly.
+    unit: bool,
     /// Words of a state.
     pub words: usize,
 }
@@ -74,7 +78,9 @@ impl Layout {
             word as usize + 1
         };
         let bounds = (0..np as usize).map(|i| p.bounds_of(i));
+        let unit = (0..np as usize).all(|i| fields[i].mask == 1);
         Layout {
+            unit,
             fields,
             most: bounds.clone().map(|(_, hi)| hi as u64).collect(),
             least: bounds.map(|(lo, _)| lo).collect(),
@@ -116,20 +122,41 @@ impl Layout {
     /// The first open primary item at or after `from`, if any: the item
     /// `state` branches on.
     pub fn branch(&self, state: &[u64], from: u32) -> Option<u32> {
-        (from..self.np).find(|&i| self.get(state, i) != self.fields[i as usize].mask)
+        if !self.unit {
+            return (from..self.np).find(|&i| self.get(state, i) != self.fields[i as usize].mask);
+        }
+        // The first 0 bit at or after `from`.
+        if from >= self.np {
+            return None;
+        }
+        let mut w = from as usize / 64;
+        let mut open = !state[w] & (!0u64 << (from % 64));
+        loop {
+            if open != 0 {
+                let i = (w * 64) as u32 + open.trailing_zeros();
+                return (i < self.np).then_some(i);
+            }
+            w += 1;
+            if w * 64 >= self.np as usize {
+                return None;
+            }
+            open = !state[w];
+        }
     }
 
     /// Whether option `o` can be added to `state`.
     #[inline]
     fn fits(&self, p: &Problem, state: &[u64], o: u32) -> bool {
         p.option_nodes(o).all(|x| {
-            let (i, c) = (p.itm[x], p.clr[x]);
-            let s = self.get(state, i);
+            let i = p.itm[x];
             if i < self.np {
-                s != self.fields[i as usize].mask
-            } else {
-                s == 0 || (c != 0 && s == c as u64 + 2)
+                if self.unit {
+                    return state[i as usize / 64] >> (i % 64) & 1 == 0;
+                }
+                return self.get(state, i) != self.fields[i as usize].mask;
             }
+            let (s, c) = (self.get(state, i), p.clr[x]);
+            s == 0 || (c != 0 && s == c as u64 + 2)
         })
     }
 
@@ -138,6 +165,10 @@ impl Layout {
     fn add(&self, p: &Problem, state: &mut [u64], o: u32) {
         for x in p.option_nodes(o) {
             let (i, c) = (p.itm[x], p.clr[x]);
+            if self.unit && i < self.np {
+                state[i as usize / 64] |= 1 << (i % 64);
+                continue;
+            }
             let v = if i < self.np {
                 let v = self.get(state, i) + 1;
                 if v == self.most[i as usize] {

@@ -102,7 +102,10 @@ impl Shard {
             if e == EMPTY {
                 return Err(at);
             }
-            if self.key(e as usize, words) == key {
+            // A loop, not `==` on slices: keys are a few words, and the
+            // slice comparison calls `memcmp`.
+            let k = self.key(e as usize, words);
+            if (0..words).all(|w| k[w] == key[w]) {
                 return Ok(e);
             }
             at = (at + 1) & mask;
