@@ -19,13 +19,48 @@ use crate::error::SearchError;
 use rayon::prelude::*;
 use std::sync::{Mutex, MutexGuard};
 
-/// States a task expands: small enough to share a layer between threads,
-/// large enough that starting a task costs nothing.
-const CHUNK: usize = 1024;
+/// States a task expands, at most: a layer is cut into about eight tasks a
+/// thread, but never fewer than [`LEAST_CHUNK`] states a task (starting a
+/// task costs about what a few states do).
+const CHUNK: usize = 4096;
+const LEAST_CHUNK: usize = 64;
 
-fn locked(m: &Mutex<Shard>) -> MutexGuard<'_, Shard> {
+/// The tasks of a layer of `sizes` states a table on `threads` threads:
+/// each a run of states through the tables in order, as `(table, entry)`
+/// where it starts and the number of states.
+fn tasks(sizes: &[usize], threads: usize) -> Vec<(usize, usize, usize)> {
+    let total: usize = sizes.iter().sum();
+    let chunk = (total / (8 * threads.max(1))).clamp(LEAST_CHUNK, CHUNK);
+    let mut out: Vec<(usize, usize, usize)> = Vec::with_capacity(total / chunk + 1);
+    for (s, &size) in sizes.iter().enumerate() {
+        let mut e = 0;
+        while e < size {
+            match out.last_mut() {
+                Some(task) if task.2 < chunk => {
+                    let take = (chunk - task.2).min(size - e);
+                    task.2 += take;
+                    e += take;
+                }
+                _ => {
+                    let take = chunk.min(size - e);
+                    out.push((s, e, take));
+                    e += take;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A table open to additions, alone on its cache lines: two threads
+/// adding to neighbouring tables do not pass a line back and forth.
+#[repr(align(128))]
+#[derive(Default)]
+struct Open(Mutex<Shard>);
+
+fn locked(m: &Open) -> MutexGuard<'_, Shard> {
     // A worker that panicked is reported by rayon; its table is not read.
-    m.lock().unwrap_or_else(|e| e.into_inner())
+    m.0.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn sum(a: u128, b: u128) -> Result<u128, SearchError> {
@@ -33,8 +68,8 @@ fn sum(a: u128, b: u128) -> Result<u128, SearchError> {
 }
 
 /// One layer still open to additions.
-fn open_layer() -> Vec<Mutex<Shard>> {
-    (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect()
+fn open_layer() -> Vec<Open> {
+    (0..SHARDS).map(|_| Open::default()).collect()
 }
 
 /// The covers of `p`, by the forward pass on `threads` threads, and (with
@@ -52,7 +87,7 @@ pub(super) fn forward(
     let Some(first) = lay.branch(&root, 0) else {
         return Ok((1, Vec::new())); // nothing to cover: the empty set covers it
     };
-    let mut pending: Vec<Vec<Mutex<Shard>>> = (0..np).map(|_| Vec::new()).collect();
+    let mut pending: Vec<Vec<Open>> = (0..np).map(|_| Vec::new()).collect();
     for layer in pending.iter_mut().skip(first as usize) {
         *layer = open_layer();
     }
@@ -68,7 +103,7 @@ pub(super) fn forward(
         for i in first as usize..np {
             let mut layer: Vec<Shard> = std::mem::take(&mut pending[i])
                 .into_iter()
-                .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+                .map(|m| m.0.into_inner().unwrap_or_else(|e| e.into_inner()))
                 .collect();
             let states: usize = layer.iter().map(Shard::len).sum();
             ctl.note(format!("{states} states in the layer"));
@@ -101,27 +136,27 @@ fn expand(
     budget: &Budget,
     layer: &[Shard],
     item: u32,
-    later: &[Vec<Mutex<Shard>>],
+    later: &[Vec<Open>],
     ctl: &Control,
 ) -> Result<u128, SearchError> {
     let words = lay.words;
-    let tasks: Vec<(usize, usize)> = layer
-        .iter()
-        .enumerate()
-        .flat_map(|(s, shard)| (0..shard.len()).step_by(CHUNK).map(move |a| (s, a)))
-        .collect();
+    let sizes: Vec<usize> = layer.iter().map(Shard::len).collect();
     let stop = Stop::new(ctl);
-    tasks
+    tasks(&sizes, rayon::current_num_threads())
         .par_iter()
         .map_init(
             || (Children::new(lay, p), Ticker::new()),
-            |(children, ticker), &(s, a)| -> Result<u128, SearchError> {
-                let shard = &layer[s];
+            |(children, ticker), &(mut s, mut e, n)| -> Result<u128, SearchError> {
                 let mut done = 0u128;
-                for e in a..(a + CHUNK).min(shard.len()) {
+                for _ in 0..n {
+                    while e == sizes[s] {
+                        (s, e) = (s + 1, 0);
+                    }
                     ticker.tick(&stop)?;
+                    let shard = &layer[s];
                     let ways = shard.counts[e];
                     children.reset(shard.key(e, words), item);
+                    e += 1;
                     while let Some(child) = children.next() {
                         match lay.branch(child, item + 1) {
                             None => done = sum(done, ways)?,
@@ -195,4 +230,36 @@ pub(super) fn backward(
         }
         Ok(())
     })?
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_tasks_of_a_layer_take_every_state_once_in_order() {
+        let layers = [
+            vec![0, 0, 5, 0, 3],
+            vec![],
+            vec![100; 64],
+            vec![0; 64],
+            vec![1, 0, 9000, 7],
+        ];
+        for sizes in layers {
+            let want: Vec<(usize, usize)> = (sizes.iter().enumerate())
+                .flat_map(|(s, &n)| (0..n).map(move |e| (s, e)))
+                .collect();
+            for threads in [1, 2, 8] {
+                let mut seen = Vec::new();
+                for (mut s, mut e, n) in super::tasks(&sizes, threads) {
+                    for _ in 0..n {
+                        while e == sizes[s] {
+                            (s, e) = (s + 1, 0);
+                        }
+                        seen.push((s, e));
+                        e += 1;
+                    }
+                }
+                assert_eq!(seen, want, "{sizes:?} on {threads}");
+            }
+        }
+    }
 }
