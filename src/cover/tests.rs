@@ -148,7 +148,13 @@ fn random_problems_agree_with_the_brute_force() {
             );
             assert_eq!(planned.unwrap(), n, "{small:?}");
         }
-        assert_eq!(count(&p, Method::Memo, 1), n, "{small:?}");
+        for threads in [1, 2, 8] {
+            assert_eq!(
+                count(&p, Method::Memo, threads),
+                n,
+                "{small:?} on {threads}"
+            );
+        }
         // A limit: min(count, limit), on every path (alone, planned, memo).
         for most in [1, 2, 3] {
             let want = n.min(most);
@@ -364,7 +370,9 @@ fn a_sudoku_has_its_one_solution() {
 fn twelve_by_twelve_dominoes_by_the_memo() {
     // A004003(6).
     let p = Arc::new(dominoes(12, 12));
-    assert_eq!(count(&p, Method::Auto, 1), 53060477521960000);
+    for threads in [1, 2, 8] {
+        assert_eq!(count(&p, Method::Auto, threads), 53060477521960000);
+    }
 }
 
 #[test]

@@ -51,7 +51,7 @@ mod splittable;
 pub use crate::error::SearchError;
 pub use control::{Control, Stop, Ticker};
 pub use plan::{check_plan_size, plan, Planned, MAX_PLAN_TASKS};
-pub use pool::{check_thread_room, spawn, tasks_for, wanted_threads, with_pool, workers};
+pub use pool::{check_thread_room, spawn, tasks_for, wanted_threads, with_pool, workers, LazyPool};
 pub use run::{count, count_each, find_first, stream};
 pub use search::{count_by_visiting, SubtreeSearch};
 pub use splittable::{Each, Splittable};

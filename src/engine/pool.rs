@@ -105,18 +105,48 @@ where
         .map_err(|e| SearchError::Pool(format!("could not start {what}: {e}")))
 }
 
-/// Run `f` on a rayon pool of [`workers`]`(threads)` workers (`threads = 0`:
-/// one per core), built for this call and gone after it.
-pub fn with_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R, SearchError> {
+/// A rayon pool of [`workers`]`(threads)` workers (`threads = 0`: one per
+/// core), or the error naming why it could not start.
+fn build_pool(threads: usize) -> Result<rayon::ThreadPool, SearchError> {
     let workers = workers(threads);
     let what = "the search's worker threads";
     check_thread_room(workers, what)?;
-    let pool = rayon::ThreadPoolBuilder::new()
+    rayon::ThreadPoolBuilder::new()
         .num_threads(workers)
         .thread_name(|i| format!("solvers-worker-{i}"))
         .build()
-        .map_err(|e| SearchError::Pool(format!("could not start {what}: {e}")))?;
-    Ok(pool.install(f))
+        .map_err(|e| SearchError::Pool(format!("could not start {what}: {e}")))
+}
+
+/// Run `f` on a rayon pool of [`workers`]`(threads)` workers (`threads = 0`:
+/// one per core), built for this call and gone after it.
+pub fn with_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Result<R, SearchError> {
+    Ok(build_pool(threads)?.install(f))
+}
+
+/// A pool as [`with_pool`]'s, built the first time work is given to it, so
+/// that a job whose steps all stay small never starts a thread.
+pub struct LazyPool {
+    threads: usize,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl LazyPool {
+    pub fn new(threads: usize) -> LazyPool {
+        LazyPool {
+            threads,
+            pool: None,
+        }
+    }
+
+    /// Run `f` on the pool, starting it if need be.
+    pub fn install<R: Send>(&mut self, f: impl FnOnce() -> R + Send) -> Result<R, SearchError> {
+        let pool = match &mut self.pool {
+            Some(pool) => pool,
+            empty => empty.insert(build_pool(self.threads)?),
+        };
+        Ok(pool.install(f))
+    }
 }
 
 #[cfg(test)]

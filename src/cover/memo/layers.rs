@@ -14,7 +14,7 @@
 use super::super::problem::Problem;
 use super::state::{Children, Layout};
 use super::table::{hash, shard_of, Budget, Shard, SHARDS};
-use crate::engine::{with_pool, Control, Stop, Ticker};
+use crate::engine::{wanted_threads, Control, LazyPool, Stop, Ticker};
 use crate::error::SearchError;
 use rayon::prelude::*;
 use std::sync::{Mutex, MutexGuard};
@@ -24,6 +24,12 @@ use std::sync::{Mutex, MutexGuard};
 /// task costs about what a few states do).
 const CHUNK: usize = 4096;
 const LEAST_CHUNK: usize = 64;
+
+/// States a layer needs before its work is shared out: below it the calling
+/// thread does it alone (a count that stays this small starts no thread).
+/// The unit tests share out every layer, so their small problems take the
+/// parallel path too.
+const PARALLEL_LEAST: usize = if cfg!(test) { 1 } else { 1024 };
 
 /// The tasks of a layer of `sizes` states a table on `threads` threads:
 /// each a run of states through the tables in order, as `(table, entry)`
@@ -99,25 +105,29 @@ pub(super) fn forward(
     for _ in 0..first {
         ctl.finish_one();
     }
-    with_pool(threads, || -> Result<(), SearchError> {
-        for i in first as usize..np {
-            let mut layer: Vec<Shard> = std::mem::take(&mut pending[i])
-                .into_iter()
-                .map(|m| m.0.into_inner().unwrap_or_else(|e| e.into_inner()))
-                .collect();
-            let states: usize = layer.iter().map(Shard::len).sum();
-            ctl.note(format!("{states} states in the layer"));
-            let later = &pending[i + 1..];
-            total = sum(total, expand(p, lay, budget, &layer, i as u32, later, ctl)?)?;
-            if keep {
-                kept.push(layer);
-            } else {
-                layer.iter_mut().for_each(|s| s.release(budget));
-            }
-            ctl.finish_one();
+    let mut pool = LazyPool::new(threads);
+    for i in first as usize..np {
+        let mut layer: Vec<Shard> = std::mem::take(&mut pending[i])
+            .into_iter()
+            .map(|m| m.0.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect();
+        let states: usize = layer.iter().map(Shard::len).sum();
+        ctl.note(format!("{states} states in the layer"));
+        let later = &pending[i + 1..];
+        let item = i as u32;
+        let ways = if wanted_threads(threads) > 1 && states >= PARALLEL_LEAST {
+            pool.install(|| expand(p, lay, budget, &layer, item, later, true, ctl))??
+        } else {
+            expand(p, lay, budget, &layer, item, later, false, ctl)?
+        };
+        total = sum(total, ways)?;
+        if keep {
+            kept.push(layer);
+        } else {
+            layer.iter_mut().for_each(|s| s.release(budget));
         }
-        Ok(())
-    })??;
+        ctl.finish_one();
+    }
     if keep {
         // Layers before the first hold nothing.
         let mut all: Vec<Vec<Shard>> = (0..first).map(|_| Vec::new()).collect();
@@ -128,8 +138,10 @@ pub(super) fn forward(
 }
 
 /// Hand the ways of every state of `layer` (which branches on `item`) to
-/// its children in `later` (the layers after it); the ways of the children
-/// with everything closed, summed.
+/// its children in `later` (the layers after it), on the pool it runs in if
+/// `parallel`, else on the calling thread; the ways of the children with
+/// everything closed, summed.
+#[allow(clippy::too_many_arguments)] // the pass's parts, each needed
 fn expand(
     p: &Problem,
     lay: &Layout,
@@ -137,40 +149,48 @@ fn expand(
     layer: &[Shard],
     item: u32,
     later: &[Vec<Open>],
+    parallel: bool,
     ctl: &Control,
 ) -> Result<u128, SearchError> {
     let words = lay.words;
     let sizes: Vec<usize> = layer.iter().map(Shard::len).collect();
     let stop = Stop::new(ctl);
-    tasks(&sizes, rayon::current_num_threads())
-        .par_iter()
-        .map_init(
-            || (Children::new(lay, p), Ticker::new()),
-            |(children, ticker), &(mut s, mut e, n)| -> Result<u128, SearchError> {
-                let mut done = 0u128;
-                for _ in 0..n {
-                    while e == sizes[s] {
-                        (s, e) = (s + 1, 0);
-                    }
-                    ticker.tick(&stop)?;
-                    let shard = &layer[s];
-                    let ways = shard.counts[e];
-                    children.reset(shard.key(e, words), item);
-                    e += 1;
-                    while let Some(child) = children.next() {
-                        match lay.branch(child, item + 1) {
-                            None => done = sum(done, ways)?,
-                            Some(j) => {
-                                let h = hash(child);
-                                let table = &later[(j - item - 1) as usize][shard_of(h)];
-                                locked(table).add(child, h, ways, budget)?;
-                            }
-                        }
+    let task = |(children, ticker): &mut (Children, Ticker),
+                &(mut s, mut e, n): &(usize, usize, usize)|
+     -> Result<u128, SearchError> {
+        let mut done = 0u128;
+        for _ in 0..n {
+            while e == sizes[s] {
+                (s, e) = (s + 1, 0);
+            }
+            ticker.tick(&stop)?;
+            let shard = &layer[s];
+            let ways = shard.counts[e];
+            children.reset(shard.key(e, words), item);
+            e += 1;
+            while let Some(child) = children.next() {
+                match lay.branch(child, item + 1) {
+                    None => done = sum(done, ways)?,
+                    Some(j) => {
+                        let h = hash(child);
+                        let table = &later[(j - item - 1) as usize][shard_of(h)];
+                        locked(table).add(child, h, ways, budget)?;
                     }
                 }
-                Ok(done)
-            },
-        )
+            }
+        }
+        Ok(done)
+    };
+    let fresh = || (Children::new(lay, p), Ticker::new());
+    if !parallel {
+        let mut own = fresh();
+        return tasks(&sizes, 1)
+            .iter()
+            .try_fold(0, |acc, t| sum(acc, task(&mut own, t)?));
+    }
+    tasks(&sizes, rayon::current_num_threads())
+        .par_iter()
+        .map_init(fresh, task)
         .try_reduce(|| 0, sum)
 }
 
@@ -198,38 +218,47 @@ pub(super) fn backward(
 ) -> Result<(), SearchError> {
     let stop = Stop::new(ctl);
     let words = lay.words;
-    with_pool(threads, || -> Result<(), SearchError> {
-        for i in (0..layers.len()).rev() {
-            let (head, later) = layers.split_at_mut(i + 1);
-            let later = &*later;
-            let item = i as u32;
-            head[i].par_iter_mut().try_for_each_init(
-                || (Children::new(lay, p), Ticker::new()),
-                |(children, ticker), shard| -> Result<(), SearchError> {
-                    let Shard { keys, counts, .. } = shard;
-                    for (e, count) in counts.iter_mut().enumerate() {
-                        ticker.tick(&stop)?;
-                        children.reset(&keys[e * words..(e + 1) * words], item);
-                        let mut finish = 0u128;
-                        while let Some(child) = children.next() {
-                            let c = match lay.branch(child, item + 1) {
-                                None => 1,
-                                Some(j) => {
-                                    let h = hash(child);
-                                    let t = &later[(j - item - 1) as usize][shard_of(h)];
-                                    t.get(child, h, words).map_or(0, |e| t.counts[e])
-                                }
-                            };
-                            finish = sum(finish, c)?;
+    let mut pool = LazyPool::new(threads);
+    for i in (0..layers.len()).rev() {
+        let (head, later) = layers.split_at_mut(i + 1);
+        let later = &*later;
+        let item = i as u32;
+        let finish = |(children, ticker): &mut (Children, Ticker),
+                      shard: &mut Shard|
+         -> Result<(), SearchError> {
+            let Shard { keys, counts, .. } = shard;
+            for (e, count) in counts.iter_mut().enumerate() {
+                ticker.tick(&stop)?;
+                children.reset(&keys[e * words..(e + 1) * words], item);
+                let mut covers = 0u128;
+                while let Some(child) = children.next() {
+                    let c = match lay.branch(child, item + 1) {
+                        None => 1,
+                        Some(j) => {
+                            let h = hash(child);
+                            let t = &later[(j - item - 1) as usize][shard_of(h)];
+                            t.get(child, h, words).map_or(0, |e| t.counts[e])
                         }
-                        *count = finish;
-                    }
-                    Ok(())
-                },
-            )?;
+                    };
+                    covers = sum(covers, c)?;
+                }
+                *count = covers;
+            }
+            Ok(())
+        };
+        let fresh = || (Children::new(lay, p), Ticker::new());
+        let layer = &mut head[i];
+        let states: usize = layer.iter().map(Shard::len).sum();
+        if wanted_threads(threads) > 1 && states >= PARALLEL_LEAST {
+            pool.install(|| layer.par_iter_mut().try_for_each_init(fresh, finish))??;
+        } else {
+            let mut own = fresh();
+            layer
+                .iter_mut()
+                .try_for_each(|shard| finish(&mut own, shard))?;
         }
-        Ok(())
-    })?
+    }
+    Ok(())
 }
 
 #[cfg(test)]
