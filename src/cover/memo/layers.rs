@@ -29,7 +29,7 @@ const LEAST_CHUNK: usize = 64;
 /// thread does it alone (a count that stays this small starts no thread).
 /// The unit tests share out every layer, so their small problems take the
 /// parallel path too.
-const PARALLEL_LEAST: usize = if cfg!(test) { 1 } else { 1024 };
+const PARALLEL_LEAST: usize = if cfg!(test) { 1 } else { 256 };
 
 /// The tasks of a layer of `sizes` states a table on `threads` threads:
 /// each a run of states through the tables in order, as `(table, entry)`
