@@ -123,11 +123,7 @@ class ProgressBar:
 
 
 def make(
-    progress: Any,
-    description: str,
-    *,
-    unit: str = "subproblem",
-    eta: bool = True,
+    progress: Any, description: str, *, unit: str = "subproblem", eta: bool = True
 ) -> ProgressBar | None:
     """The bar of a call with ``progress`` (a bool): a :class:`ProgressBar`
     for ``True``, ``None`` for ``False`` (or ``None``).
