@@ -376,6 +376,18 @@ fn twelve_by_twelve_dominoes_by_the_memo() {
 }
 
 #[test]
+fn a_long_strip_overflows_in_the_memo_holding_only_the_layers_reached() {
+    // F(n + 1) passes 2**128 near n = 185: the error comes a few hundred
+    // layers in, and the 600,000 items' layers after them take nothing.
+    let p = Arc::new(dominoes(300_000, 2));
+    assert_eq!(Method::Auto.resolve(&p), Method::Memo);
+    for threads in [1, 2] {
+        let got = count_covers(p.clone(), Method::Auto, threads, None, None, &Control::new());
+        assert_eq!(got, Err(CountError::Search(SearchError::Overflow)));
+    }
+}
+
+#[test]
 fn a_cancelled_count_stops() {
     let ctl = Control::new();
     ctl.cancel();

@@ -16,8 +16,9 @@ use super::state::{Children, Layout};
 use super::table::{hash, shard_of, Budget, Shard, SHARDS};
 use crate::engine::{wanted_threads, Control, LazyPool, Stop, Ticker};
 use crate::error::SearchError;
+use crate::memory;
 use rayon::prelude::*;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// States a task expands, at most: a layer is cut into about eight tasks a
 /// thread, but never fewer than [`LEAST_CHUNK`] states a task (starting a
@@ -73,9 +74,19 @@ fn sum(a: u128, b: u128) -> Result<u128, SearchError> {
     a.checked_add(b).ok_or(SearchError::Overflow)
 }
 
-/// One layer still open to additions.
+/// A layer still open to additions: its tables, made by the first child
+/// that comes to it (a problem of millions of items holds only the layers
+/// some state reaches, not one set of tables an item).
+type Pending = OnceLock<Vec<Open>>;
+
 fn open_layer() -> Vec<Open> {
     (0..SHARDS).map(|_| Open::default()).collect()
+}
+
+/// The table of `later` (the layers after `item`) where a child branching
+/// on `j`, hashed `h`, is summed.
+fn table_of(later: &[Pending], item: u32, j: u32, h: u64) -> &Open {
+    &later[(j - item - 1) as usize].get_or_init(open_layer)[shard_of(h)]
 }
 
 /// The covers of `p`, by the forward pass on `threads` threads, and (with
@@ -93,12 +104,12 @@ pub(super) fn forward(
     let Some(first) = lay.branch(&root, 0) else {
         return Ok((1, Vec::new())); // nothing to cover: the empty set covers it
     };
-    let mut pending: Vec<Vec<Open>> = (0..np).map(|_| Vec::new()).collect();
-    for layer in pending.iter_mut().skip(first as usize) {
-        *layer = open_layer();
-    }
+    let what = "the memo's layers";
+    let mut pending: Vec<Pending> = memory::try_with_capacity(np, what)?;
+    pending.resize_with(np, OnceLock::new);
     let h = hash(&root);
-    locked(&pending[first as usize][shard_of(h)]).add(&root, h, 1, budget)?;
+    let table = &pending[first as usize].get_or_init(open_layer)[shard_of(h)];
+    locked(table).add(&root, h, 1, budget)?;
     let mut kept = Vec::new();
     let mut total = 0u128;
     ctl.start(np);
@@ -107,8 +118,15 @@ pub(super) fn forward(
     }
     let mut pool = LazyPool::new(threads);
     for i in first as usize..np {
-        let mut layer: Vec<Shard> = std::mem::take(&mut pending[i])
-            .into_iter()
+        let Some(open) = pending[i].take() else {
+            // No state branches on this item.
+            if keep {
+                kept.push(Vec::new());
+            }
+            ctl.finish_one();
+            continue;
+        };
+        let mut layer: Vec<Shard> = (open.into_iter())
             .map(|m| m.0.into_inner().unwrap_or_else(|e| e.into_inner()))
             .collect();
         let states: usize = layer.iter().map(Shard::len).sum();
@@ -148,7 +166,7 @@ fn expand(
     budget: &Budget,
     layer: &[Shard],
     item: u32,
-    later: &[Vec<Open>],
+    later: &[Pending],
     parallel: bool,
     ctl: &Control,
 ) -> Result<u128, SearchError> {
@@ -173,8 +191,7 @@ fn expand(
                     None => done = sum(done, ways)?,
                     Some(j) => {
                         let h = hash(child);
-                        let table = &later[(j - item - 1) as usize][shard_of(h)];
-                        locked(table).add(child, h, ways, budget)?;
+                        locked(table_of(later, item, j, h)).add(child, h, ways, budget)?;
                     }
                 }
             }
@@ -200,11 +217,16 @@ pub(super) fn covers_of(lay: &Layout, layers: &[Vec<Shard>], state: &[u64], from
     let Some(j) = lay.branch(state, from) else {
         return 1;
     };
+    found(layers.get(j as usize), state, lay.words)
+}
+
+/// The count of `state` in `layer`, if kept there; else 0.
+fn found(layer: Option<&Vec<Shard>>, state: &[u64], words: usize) -> u128 {
     let h = hash(state);
-    let shard = &layers[j as usize][shard_of(h)];
-    shard
-        .get(state, h, lay.words)
-        .map_or(0, |e| shard.counts[e])
+    let Some(shard) = layer.and_then(|l| l.get(shard_of(h))) else {
+        return 0;
+    };
+    shard.get(state, h, words).map_or(0, |e| shard.counts[e])
 }
 
 /// Replace every kept state's ways by the covers that finish it, from the
@@ -234,11 +256,7 @@ pub(super) fn backward(
                 while let Some(child) = children.next() {
                     let c = match lay.branch(child, item + 1) {
                         None => 1,
-                        Some(j) => {
-                            let h = hash(child);
-                            let t = &later[(j - item - 1) as usize][shard_of(h)];
-                            t.get(child, h, words).map_or(0, |e| t.counts[e])
-                        }
+                        Some(j) => found(later.get((j - item - 1) as usize), child, words),
                     };
                     covers = sum(covers, c)?;
                 }
