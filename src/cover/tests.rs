@@ -382,7 +382,14 @@ fn a_long_strip_overflows_in_the_memo_holding_only_the_layers_reached() {
     let p = Arc::new(dominoes(300_000, 2));
     assert_eq!(Method::Auto.resolve(&p), Method::Memo);
     for threads in [1, 2] {
-        let got = count_covers(p.clone(), Method::Auto, threads, None, None, &Control::new());
+        let got = count_covers(
+            p.clone(),
+            Method::Auto,
+            threads,
+            None,
+            None,
+            &Control::new(),
+        );
         assert_eq!(got, Err(CountError::Search(SearchError::Overflow)));
     }
 }

@@ -61,7 +61,7 @@ def random_covers(
     seed = _validate.between(seed, "seed", 0, 2**64 - 1, "2**64 - 1")
     clock = Deadline(opts.timeout)  # from the call: building the core's problem counts
     core = core_problem(problem)  # refuses anything but an ExactCover
-    bar = _progress.shown(opts.progress, "random covers, memo", unit="item", eta=False)
-    with bar as bar, clock.stated():
+    showing = _progress.shown(opts.progress, "random covers, memo", unit="item", eta=False)
+    with showing as bar, clock.stated():
         drawn = _core.random_covers(core, most, seed, opts.core(bar, timeout=clock.remaining()))
     return [Cover(_packing.unpack(packed), problem) for packed in drawn]
