@@ -80,10 +80,11 @@ pub fn random_covers(
     let stop = Stop::new(ctl);
     let mut ticker = Ticker::new();
     let mut children = memo.children();
-    let mut state = memo.root();
+    let root = memo.root();
+    let mut state = root.clone();
     for _ in 0..k {
         let mut r = rng.below(memo.total);
-        state.copy_from_slice(&memo.root());
+        state.copy_from_slice(&root);
         let mut chosen = Vec::new();
         while let Some(item) = memo.branch(&state) {
             ticker.tick(&stop)?;

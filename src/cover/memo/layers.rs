@@ -113,11 +113,8 @@ pub(super) fn forward(
     let mut kept = Vec::new();
     let mut total = 0u128;
     ctl.start(np);
-    for _ in 0..first {
-        ctl.finish_one();
-    }
     let mut pool = LazyPool::new(threads);
-    for i in first as usize..np {
+    for i in 0..np {
         let Some(open) = pending[i].take() else {
             // No state branches on this item.
             if keep {
@@ -145,12 +142,6 @@ pub(super) fn forward(
             layer.iter_mut().for_each(|s| s.release(budget));
         }
         ctl.finish_one();
-    }
-    if keep {
-        // Layers before the first hold nothing.
-        let mut all: Vec<Vec<Shard>> = (0..first).map(|_| Vec::new()).collect();
-        all.extend(kept);
-        kept = all;
     }
     Ok((total, kept))
 }
@@ -213,8 +204,8 @@ fn expand(
 
 /// The covers that finish `state` (a state of a kept memo, `layers`):
 /// 1 where all is closed, 0 where the forward pass never reached it.
-pub(super) fn covers_of(lay: &Layout, layers: &[Vec<Shard>], state: &[u64], from: u32) -> u128 {
-    let Some(j) = lay.branch(state, from) else {
+pub(super) fn covers_of(lay: &Layout, layers: &[Vec<Shard>], state: &[u64]) -> u128 {
+    let Some(j) = lay.branch(state, 0) else {
         return 1;
     };
     found(layers.get(j as usize), state, lay.words)

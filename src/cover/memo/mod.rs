@@ -96,7 +96,7 @@ impl<'p> Memo<'p> {
     /// The covers that finish `state` (1 where all is closed, 0 for a
     /// state the count never met).
     pub fn covers(&self, state: &[u64]) -> u128 {
-        layers::covers_of(&self.lay, &self.layers, state, 0)
+        layers::covers_of(&self.lay, &self.layers, state)
     }
 
     /// A walker over the children of states, in the order the count took.
