@@ -17,9 +17,19 @@
 //! of [`Problem`]); its first `size` entries are the options still active.
 //! Taking an option out swaps its node past the active prefix, so restoring
 //! a size restores the nodes (in another order).  Every changed value
-//! (a size, a bound, a secondary item's colour, the number of live primary
-//! items) goes on the trail with its old value; undoing is popping it.
-//! Items with a bound of 1 and no slack behave as Algorithm C's.
+//! (a bound, a secondary item's colour, the number of live primary items)
+//! goes on the trail with its old value; undoing is popping it.  A size
+//! goes there once a decision (the first time it changes after a mark),
+//! not once a node: a node's hides take hundreds of options out of a few
+//! dozen items.  Items with a bound of 1 and no slack behave as Algorithm
+//! C's.
+//!
+//! The work is where SSMCC's is.  A take stops as soon as some item is
+//! left with fewer options than it needs (the child is dead whatever the
+//! rest would do), and the node after a left-out option looks only at
+//! that option's items (the parent's choice stands unless its item runs
+//! out), so neither changes the tree: the debug build checks both against
+//! the full look.
 
 use super::problem::Problem;
 use super::walk::{CoverWalk, Outcome, Run};
@@ -33,17 +43,30 @@ pub const LEFT_OUT: u32 = 1 << 31;
 /// The most children a node splits into (see [`CoverWalk::children`]).
 const SPINE: usize = 256;
 
+/// Item `i`'s words in `val` (see [`MultiWalk::val`]): its active options,
+/// how many more it needs, the epoch its size was saved in.
+const SIZE: usize = 1;
+const NEED: usize = 2;
+const SAVED: usize = 3;
+
+/// Where item `i`'s bound or state is in `val`, for `n` items.
+#[inline(always)]
+fn state(n: usize, i: usize) -> usize {
+    4 * n + i
+}
+
 /// A secondary item not yet in a chosen option.
 const OPEN: u32 = 0;
 /// A secondary item in a chosen option without a colour.
 const SHUT: u32 = u32::MAX;
 
-/// One binary branch on the stack: the trail's length before it and the
-/// option it takes (`taken`) or leaves out.
+/// One binary branch on the stack: the trail's length before it, the
+/// option it takes (`taken`) or leaves out, and the item it branched on.
 #[derive(Clone, Copy, Debug)]
 struct Level {
     mark: u32,
     option: u32,
+    item: u32,
     taken: bool,
 }
 
@@ -56,6 +79,7 @@ struct Nd {
 }
 
 /// What the search does at a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Choice {
     /// Every primary item is within its bounds with nothing left to add.
     Cover,
@@ -65,20 +89,36 @@ enum Choice {
     Branch(u32),
 }
 
+/// What the search knows of a node's choice before looking.
+#[derive(Clone, Copy)]
+enum Next {
+    /// Nothing: look at every live item.
+    Choose,
+    /// Its parent branched on this item and it leaves that option out.
+    After(u32),
+    /// An item has fewer options than it needs.
+    Dead,
+}
+
 /// A worker's copy of a bounded problem's state, with its stacks.
 pub struct MultiWalk {
-    /// Item `i`'s nodes are `set[base[i]..base[i + 1]]`, active first.
-    base: Vec<u32>,
+    /// Item `i`'s nodes are `set[base..base + len]`, active first
+    /// (`base`: `val[4i]`; `len`: `p`'s).
     set: Vec<u32>,
     /// Each node's item and place in `set`.
     nd: Vec<Nd>,
-    /// `val[i]`: item `i`'s active options; `val[n + i]`: primary item
-    /// `i`'s bound left, or secondary item `i`'s state (`OPEN`, `SHUT` or
-    /// the colour it took); `val[2n]`: the live primary items.
+    /// Item `i`'s four words, together so that a drop reads one cache
+    /// line: `val[4i]` where its nodes start in `set`, `val[4i + 1]` its
+    /// active options, `val[4i + 2]` how many more options it needs (its
+    /// bound less its slack; 0 for a secondary item), `val[4i + 3]` the
+    /// epoch its size was last saved in (see [`MultiWalk::next_epoch`]).
+    /// Then `val[4n + i]`: primary item `i`'s bound left, or secondary item
+    /// `i`'s state (`OPEN`, `SHUT` or the colour it took); `val[5n]`: the
+    /// live primary items.  The trail holds places in `val`.
     val: Vec<u32>,
     /// Each primary item's `hi - lo`.
     slack: Vec<u32>,
-    /// The live primary items (`live[..val[2n]]`) and each one's place.
+    /// The live primary items (`live[..val[5n]]`) and each one's place.
     live: Vec<u32>,
     live_at: Vec<u32>,
     /// `(slot of val, old value)`, newest last.
@@ -88,7 +128,81 @@ pub struct MultiWalk {
     levels: Vec<Level>,
     /// The options taken, in the order taken.
     path: Vec<u32>,
+    epoch: u32,
     n: usize,
+}
+
+/// What a drop reads besides the arrays it changes.
+#[derive(Clone, Copy)]
+struct Sets {
+    n: usize,
+    n_primary: usize,
+    epoch: u32,
+}
+
+impl Sets {
+    /// Drop `nodes` (the nodes of one option) from their items' active
+    /// prefixes, except item `skip`'s and the frozen items': swap each past
+    /// its item's active prefix and shrink the prefix, saving the item's
+    /// size on the trail the first time it changes in this epoch.  The
+    /// arrays come as separate arguments, so the compiler knows that they
+    /// do not overlap and keeps their addresses in registers.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn drop_nodes(
+        self,
+        set: &mut [u32],
+        nd: &mut [Nd],
+        val: &mut [u32],
+        trail: &mut Vec<(u32, u32)>,
+        nodes: std::ops::Range<usize>,
+        skip: usize,
+    ) -> bool {
+        let mut dead = false;
+        // Room for an entry a node, and the trail's end kept in a register.
+        trail.reserve(nodes.len());
+        let room = trail.spare_capacity_mut().as_mut_ptr();
+        let mut saves = 0;
+        for x in nodes {
+            let Nd { itm, loc: at } = nd[x];
+            let i = itm as usize;
+            if i == skip || (i >= self.n_primary && val[state(self.n, i)] != OPEN) {
+                continue;
+            }
+            let [base, size, need, saved]: [u32; 4] = val[4 * i..4 * i + 4]
+                .try_into()
+                .expect("four words an item");
+            debug_assert!(
+                size > 0 && at < base + size,
+                "node {x} is active in item {i}"
+            );
+            if saved != self.epoch {
+                val[4 * i + SAVED] = self.epoch;
+                // SAFETY: at most one entry a node, within the room reserved.
+                unsafe { (*room.add(saves)).write(((4 * i + SIZE) as u32, size)) };
+                saves += 1;
+            }
+            let last = (base + size).wrapping_sub(1);
+            // Checked: the one index a wrong size could send astray.
+            let y = set[last as usize];
+            // SAFETY: `last` is in `set` (checked above); `at` is a node's
+            // place, and places are only ever set to a checked `last` or
+            // another place, so it is in `set` too; `set` holds node numbers
+            // only (it is swapped, never written otherwise), so `x` and `y`
+            // are in `nd`.
+            unsafe {
+                *set.get_unchecked_mut(last as usize) = x as u32;
+                *set.get_unchecked_mut(at as usize) = y;
+                nd.get_unchecked_mut(x).loc = last;
+                nd.get_unchecked_mut(y as usize).loc = at;
+            }
+            val[4 * i + SIZE] = size - 1;
+            dead |= size - 1 < need;
+        }
+        // SAFETY: the `saves` entries after the old end are written above.
+        unsafe { trail.set_len(trail.len() + saves) };
+        dead
+    }
 }
 
 impl MultiWalk {
@@ -100,144 +214,215 @@ impl MultiWalk {
 
     #[inline]
     fn size(&self, i: usize) -> u32 {
-        self.val[i]
+        self.val[4 * i + SIZE]
     }
 
+    /// Where item `i`'s nodes start in `set`.
+    #[inline]
+    fn base(&self, i: usize) -> usize {
+        self.val[4 * i] as usize
+    }
+
+    /// Back to the state at `mark` (a length of the trail).
     fn restore(&mut self, mark: usize) {
         while self.trail.len() > mark {
             let (slot, old) = self.trail.pop().expect("the trail is longer than the mark");
             self.val[slot as usize] = old;
         }
+        self.next_epoch();
     }
 
-    /// Take node `x` out of its item's active prefix.
-    #[inline(always)]
-    fn drop_node(&mut self, x: u32) {
-        let Nd { itm, loc: at } = self.nd[x as usize];
-        let i = itm as usize;
-        let size = self.val[i];
-        debug_assert!(
-            size > 0 && at < self.base[i] + size,
-            "node {x} is active in item {i}"
-        );
-        let last = (self.base[i] + size).wrapping_sub(1);
-        // Checked: the one index a wrong size could send astray.
-        let y = self.set[last as usize];
-        // SAFETY: `last` is in `set` (checked above); `at` is a node's place,
-        // and places are only ever set to a checked `last` or another place,
-        // so it is in `set` too; `set` holds node numbers only (it is swapped,
-        // never written otherwise), so `x` and `y` are in `nd`.
-        unsafe {
-            *self.set.get_unchecked_mut(last as usize) = x;
-            *self.set.get_unchecked_mut(at as usize) = y;
-            self.nd.get_unchecked_mut(x as usize).loc = last;
-            self.nd.get_unchecked_mut(y as usize).loc = at;
+    /// The trail's length, as a mark to restore to later.
+    fn mark(&mut self) -> u32 {
+        self.next_epoch();
+        self.trail.len() as u32
+    }
+
+    /// A new epoch: changes from here on save each item's size again.
+    /// Every mark and every restore starts one, so each mark's later
+    /// changes save the size it had at the mark.
+    fn next_epoch(&mut self) {
+        if self.epoch == u32::MAX {
+            for i in 0..self.n {
+                self.val[4 * i + SAVED] = 0;
+            }
+            self.epoch = 0;
         }
-        self.trail.push((i as u32, size));
-        self.val[i] = size - 1;
+        self.epoch += 1;
+    }
+
+    /// Take the nodes of option `o` out of their items' active prefixes,
+    /// except item `skip`'s and the frozen items'; whether an item is left
+    /// with fewer options than it needs.
+    #[inline]
+    fn drop_option(&mut self, p: &Problem, o: u32, skip: usize) -> bool {
+        self.drop_nodes(p, p.option_nodes(o), skip)
+    }
+
+    /// [`Sets::drop_nodes`] on this walk's arrays.
+    #[inline]
+    fn drop_nodes(&mut self, p: &Problem, nodes: std::ops::Range<usize>, skip: usize) -> bool {
+        let MultiWalk {
+            set,
+            nd,
+            val,
+            epoch,
+            trail,
+            n,
+            ..
+        } = self;
+        let sets = Sets {
+            n: *n,
+            n_primary: p.n_primary(),
+            epoch: *epoch,
+        };
+        sets.drop_nodes(set, nd, val, trail, nodes, skip)
     }
 
     /// Whether item `i`'s options are frozen: a secondary item in a chosen
     /// option.
     #[inline]
     fn frozen(&self, p: &Problem, i: usize) -> bool {
-        i >= p.n_primary() && self.val[self.n + i] != OPEN
+        i >= p.n_primary() && self.val[state(self.n, i)] != OPEN
     }
 
     /// Take option `o` out of the lists of its items other than `skip`
-    /// (and the frozen ones).
-    fn hide(&mut self, p: &Problem, o: u32, skip: usize) {
-        for x in p.option_nodes(o) {
-            let i = self.nd[x].itm as usize;
-            if i != skip && !self.frozen(p, i) {
-                self.drop_node(x as u32);
-            }
-        }
+    /// (and the frozen ones); whether an item is left with fewer options
+    /// than it needs.
+    fn hide(&mut self, p: &Problem, o: u32, skip: usize) -> bool {
+        self.drop_option(p, o, skip)
     }
 
-    /// Primary item `i` takes no more options: its active ones go, and it
-    /// leaves the live items.
-    fn shut_primary(&mut self, p: &Problem, i: usize) {
-        let b = self.base[i] as usize;
+    /// Primary item `i` takes no more options: its active ones but `keep`
+    /// go, and it leaves the live items.  Stops early, returning `true`, as
+    /// soon as an item is left with fewer options than it needs.
+    fn shut_primary(&mut self, p: &Problem, i: usize, keep: u32) -> bool {
+        let b = self.base(i);
         for k in b..b + self.size(i) as usize {
             let o = p.opt[self.set[k] as usize];
-            self.hide(p, o, i);
+            if o != keep && self.hide(p, o, i) {
+                return true;
+            }
         }
-        let n_live = self.val[2 * self.n];
+        let n_live = self.val[5 * self.n];
         let at = self.live_at[i];
         let last = self.live[n_live as usize - 1];
         self.live[at as usize] = last;
         self.live[n_live as usize - 1] = i as u32;
         self.live_at[last as usize] = at;
         self.live_at[i] = n_live - 1;
-        self.set_val(2 * self.n, n_live - 1);
+        self.set_val(5 * self.n, n_live - 1);
+        false
     }
 
-    /// Secondary item `i` is in a chosen option with colour `c` (0: none):
-    /// its options of another colour (all, for none) go, and it freezes.
-    fn shut_secondary(&mut self, p: &Problem, i: usize, c: u32) {
-        let b = self.base[i] as usize;
+    /// Secondary item `i` is in chosen option `keep` with colour `c` (0:
+    /// none): its options of another colour (all others, for none) go, and
+    /// it freezes.  Stops early, as [`MultiWalk::shut_primary`] does.
+    fn shut_secondary(&mut self, p: &Problem, i: usize, c: u32, keep: u32) -> bool {
+        let b = self.base(i);
         for k in b..b + self.size(i) as usize {
             let x = self.set[k] as usize;
-            if c == 0 || p.clr[x] != c {
-                self.hide(p, p.opt[x], i);
+            let o = p.opt[x];
+            if o != keep && (c == 0 || p.clr[x] != c) && self.hide(p, o, i) {
+                return true;
             }
         }
-        self.set_val(self.n + i, if c == 0 { SHUT } else { c });
+        self.set_val(state(self.n, i), if c == 0 { SHUT } else { c });
+        false
     }
 
-    /// Choose option `o`: it leaves every list, each primary item's bound
-    /// goes down (an item at 0 shuts), each open secondary item shuts.
-    fn take(&mut self, p: &Problem, o: u32) {
-        self.leave_out(p, o);
+    /// Choose option `o`: each primary item's bound goes down, an item at
+    /// 0 shuts and `o` leaves the others; each open secondary item shuts.
+    /// As SSMCC does, it stops as soon as an item is left with fewer
+    /// options than it needs, returning `false`: the node is dead, and
+    /// [`MultiWalk::choose`] would say so of the state left (sizes only
+    /// shrink), but the rest of the work is saved.
+    fn take(&mut self, p: &Problem, o: u32) -> bool {
+        // The bounds first, so that no drop below counts against an item
+        // that `o` itself covers.
         for x in p.option_nodes(o) {
             let i = self.nd[x].itm as usize;
             if i < p.n_primary() {
-                let bound = self.val[self.n + i] - 1;
-                self.set_val(self.n + i, bound);
-                if bound == 0 {
-                    self.shut_primary(p, i);
+                let bound = self.val[state(self.n, i)] - 1;
+                self.set_val(state(self.n, i), bound);
+                let left = bound.saturating_sub(self.slack[i]);
+                if left != self.val[4 * i + NEED] {
+                    self.set_val(4 * i + NEED, left);
+                }
+            }
+        }
+        for x in p.option_nodes(o) {
+            let i = self.nd[x].itm as usize;
+            let dead = if i < p.n_primary() {
+                if self.val[state(self.n, i)] == 0 {
+                    self.shut_primary(p, i, o)
+                } else {
+                    self.drop_nodes(p, x..x + 1, usize::MAX)
                 }
             } else if !self.frozen(p, i) {
-                self.shut_secondary(p, i, p.clr[x]);
+                self.shut_secondary(p, i, p.clr[x], o)
+            } else {
+                false
+            };
+            if dead {
+                return false;
             }
         }
+        true
     }
 
-    /// Leave option `o` out of the rest of the subtree.
-    fn leave_out(&mut self, p: &Problem, o: u32) {
-        for x in p.option_nodes(o) {
-            if !self.frozen(p, self.nd[x].itm as usize) {
-                self.drop_node(x as u32);
-            }
-        }
+    /// Leave option `o` out of the rest of the subtree; whether an item is
+    /// left with fewer options than it needs.
+    fn leave_out(&mut self, p: &Problem, o: u32) -> bool {
+        self.drop_option(p, o, usize::MAX)
     }
 
-    /// The branch at this node (see the module docs).
+    /// The branch at this node (see the module docs).  An item needs
+    /// `need = bound - min(slack, bound)` more options; its degree is
+    /// `len - need + 1`.
     fn choose(&self) -> Choice {
-        let mut best: Option<(u64, u32)> = None;
-        for &i in &self.live[..self.val[2 * self.n] as usize] {
-            let (len, bound) = (self.size(i as usize), self.val[self.n + i as usize]);
-            let s = self.slack[i as usize].min(bound);
-            if len as u64 + (s as u64) < bound as u64 {
+        let mut best: Option<(u32, u32)> = None;
+        for &i in &self.live[..self.val[5 * self.n] as usize] {
+            let (len, least) = (self.size(i as usize), self.val[4 * i as usize + NEED]);
+            if len < least {
                 return Choice::Dead; // fewer options than it still needs
             }
             if len == 0 {
                 continue; // within its bounds, and nothing left to add
             }
-            let score = len as u64 + s as u64 - bound as u64 + 1;
+            let score = len - least + 1;
             if best.is_none_or(|(b, j)| (score, i) < (b, j)) {
                 best = Some((score, i));
             }
         }
         match best {
             None => Choice::Cover,
-            Some((_, i)) => {
-                let b = self.base[i as usize] as usize;
-                let active = &self.set[b..b + self.size(i as usize) as usize];
-                Choice::Branch(*active.iter().min().expect("a live item with options"))
-            }
+            Some((_, i)) => self.first_option(i as usize),
         }
+    }
+
+    /// Branch on item `i`'s first active option (in option order).
+    fn first_option(&self, i: usize) -> Choice {
+        let b = self.base(i);
+        let active = &self.set[b..b + self.size(i) as usize];
+        Choice::Branch(*active.iter().min().expect("a live item with options"))
+    }
+
+    /// [`MultiWalk::choose`] at a live node whose parent branched on
+    /// `item` and which leaves that branch's option out.  Only the option's
+    /// items changed, each by one option less, so the parent's choice
+    /// stands unless `item` has no option left: an item `j` that scores as
+    /// low as `item` now did so before as well, so it comes after `item`
+    /// (the parent's tie went to `item`).
+    fn choose_after(&self, item: u32) -> Choice {
+        let i = item as usize;
+        let choice = if self.size(i) == 0 {
+            self.choose()
+        } else {
+            self.first_option(i)
+        };
+        debug_assert_eq!(choice, self.choose(), "the choice after a branch on {item}");
+        choice
     }
 
     /// Search below the replayed node, each node and cover through `run`;
@@ -254,11 +439,21 @@ impl MultiWalk {
         let Some(mut cost) = run.start_cost(&self.path) else {
             return Ok(Some(true));
         };
+        // What is known of the next node's choice before looking.
+        let mut next = Next::Choose;
         loop {
             if let Some(outcome) = run.node()? {
                 return Ok(outcome);
             }
-            match self.choose() {
+            let choice = match next {
+                Next::Choose => self.choose(),
+                Next::After(item) => self.choose_after(item),
+                Next::Dead => {
+                    debug_assert_eq!(self.choose(), Choice::Dead, "a node found dead");
+                    Choice::Dead
+                }
+            };
+            match choice {
                 Choice::Cover => {
                     if PRICED {
                         run.offer(cost, &self.path);
@@ -269,6 +464,7 @@ impl MultiWalk {
                 Choice::Dead => {}
                 Choice::Branch(x) => {
                     let option = p.opt[x as usize];
+                    let item = self.nd[x as usize].itm;
                     // A priced search takes an option only if it can afford it.
                     let then = if PRICED {
                         let then = cost + run.net(option);
@@ -276,18 +472,27 @@ impl MultiWalk {
                     } else {
                         Some(cost)
                     };
+                    let mark = self.mark();
                     self.levels.push(Level {
-                        mark: self.trail.len() as u32,
+                        mark,
                         option,
+                        item,
                         taken: then.is_some(),
                     });
-                    if let Some(then) = then {
+                    let live = if let Some(then) = then {
                         cost = then;
                         self.path.push(option);
-                        self.take(p, option);
+                        self.take(p, option)
                     } else {
-                        self.leave_out(p, option); // too dear: the other branch only
-                    }
+                        !self.leave_out(p, option) // too dear: the other branch only
+                    };
+                    next = if !live {
+                        Next::Dead
+                    } else if then.is_some() {
+                        Next::Choose
+                    } else {
+                        Next::After(item)
+                    };
                     continue;
                 }
             }
@@ -305,7 +510,11 @@ impl MultiWalk {
                     }
                     let depth = self.levels.len();
                     self.levels[depth - 1].taken = false;
-                    self.leave_out(p, level.option);
+                    next = if self.leave_out(p, level.option) {
+                        Next::Dead
+                    } else {
+                        Next::After(level.item)
+                    };
                     break;
                 }
                 self.levels.pop();
@@ -315,11 +524,11 @@ impl MultiWalk {
 }
 
 /// Bytes one walk over `p` holds: the sets (4 bytes a node) and each node's
-/// item and place (8), the items' six values, a trail of at most two entries
+/// item and place (8), the items' eight values, a trail of at most two entries
 /// a node and two an item, and the stacks of at most one level an option.
 pub fn multi_bytes(p: &Problem) -> u64 {
     let (nodes, items, options) = (p.n_nodes() as u64, p.n_items() as u64, p.n_options() as u64);
-    12 * nodes + 4 * 6 * items + 8 * (2 * nodes + 2 * items + 1) + 16 * (options + 1)
+    12 * nodes + 4 * 8 * items + 8 * (2 * nodes + 2 * items + 1) + 16 * (options + 1)
 }
 
 impl CoverWalk for MultiWalk {
@@ -337,8 +546,6 @@ impl CoverWalk for MultiWalk {
         }
         let what = "the search's copy of the problem";
         let (n, np, nodes) = (p.n_items(), p.n_primary(), p.n_nodes());
-        let mut base: Vec<u32> = memory::try_with_capacity(n + 1, what)?;
-        base.extend_from_slice(&p.item_start);
         let mut set: Vec<u32> = memory::try_with_capacity(nodes, what)?;
         set.extend_from_slice(&p.item_nodes);
         let mut nd: Vec<Nd> = memory::try_with_capacity(nodes, what)?;
@@ -346,23 +553,24 @@ impl CoverWalk for MultiWalk {
         for (at, &x) in set.iter().enumerate() {
             nd[x as usize].loc = at as u32;
         }
-        let mut val: Vec<u32> = memory::try_zeroed(2 * n + 1, what)?;
+        let mut val: Vec<u32> = memory::try_zeroed(5 * n + 1, what)?;
         let mut slack: Vec<u32> = memory::try_zeroed(np, what)?;
         for i in 0..n {
-            val[i] = base[i + 1] - base[i];
+            val[4 * i] = p.item_start[i];
+            val[4 * i + SIZE] = p.item_start[i + 1] - p.item_start[i];
         }
         for (i, s) in slack.iter_mut().enumerate() {
             let (lo, hi) = p.bounds_of(i);
-            val[n + i] = hi;
+            val[state(n, i)] = hi;
+            val[4 * i + NEED] = lo;
             *s = hi - lo;
         }
-        val[2 * n] = np as u32;
+        val[5 * n] = np as u32;
         let mut live: Vec<u32> = memory::try_with_capacity(np, what)?;
         live.extend(0..np as u32);
         let mut live_at: Vec<u32> = memory::try_with_capacity(np, what)?;
         live_at.extend(0..np as u32);
         let mut walk = MultiWalk {
-            base,
             set,
             nd,
             val,
@@ -373,15 +581,16 @@ impl CoverWalk for MultiWalk {
             root: 0,
             levels: memory::try_with_capacity(p.n_options() + 1, what)?,
             path: memory::try_with_capacity(p.n_options() + 1, what)?,
+            epoch: 1,
             n,
         };
         // Items that take no option at all shut at the root.
         for i in 0..np {
-            if walk.val[n + i] == 0 && walk.live_at[i] < walk.val[2 * n] {
-                walk.shut_primary(p, i);
+            if walk.val[state(n, i)] == 0 && walk.live_at[i] < walk.val[5 * n] {
+                walk.shut_primary(p, i, u32::MAX);
             }
         }
-        walk.root = walk.trail.len();
+        walk.root = walk.mark() as usize;
         Ok(walk)
     }
 
@@ -396,10 +605,12 @@ impl CoverWalk for MultiWalk {
         for &d in task {
             let option = d & !LEFT_OUT;
             let taken = d & LEFT_OUT == 0;
+            let mark = self.mark();
             self.levels.push(Level {
-                mark: self.trail.len() as u32,
+                mark,
                 option,
-                taken: false, // finished: a search below never backs into it
+                item: u32::MAX, // never read: a search below never backs into it
+                taken: false,   // finished: a search below never backs into it
             });
             if taken {
                 self.path.push(option);
