@@ -49,16 +49,15 @@ const SIZE: usize = 1;
 const NEED: usize = 2;
 const SAVED: usize = 3;
 
-/// Where item `i`'s bound or state is in `val`, for `n` items.
+/// Where primary item `i`'s bound is in `val`, for `n` items.
 #[inline(always)]
 fn state(n: usize, i: usize) -> usize {
     4 * n + i
 }
 
-/// A secondary item not yet in a chosen option.
-const OPEN: u32 = 0;
-/// A secondary item in a chosen option without a colour.
-const SHUT: u32 = u32::MAX;
+/// The need of a secondary item in a chosen option (whose options are
+/// frozen); an open secondary item needs 0.
+const FROZEN: u32 = u32::MAX;
 
 /// One binary branch on the stack: the trail's length before it, the
 /// option it takes (`taken`) or leaves out, and the item it branched on.
@@ -110,11 +109,11 @@ pub struct MultiWalk {
     /// Item `i`'s four words, together so that a drop reads one cache
     /// line: `val[4i]` where its nodes start in `set`, `val[4i + 1]` its
     /// active options, `val[4i + 2]` how many more options it needs (its
-    /// bound less its slack; 0 for a secondary item), `val[4i + 3]` the
-    /// epoch its size was last saved in (see [`MultiWalk::next_epoch`]).
-    /// Then `val[4n + i]`: primary item `i`'s bound left, or secondary item
-    /// `i`'s state (`OPEN`, `SHUT` or the colour it took); `val[5n]`: the
-    /// live primary items.  The trail holds places in `val`.
+    /// bound less its slack; for a secondary item 0, or [`FROZEN`] once in
+    /// a chosen option), `val[4i + 3]` the epoch its size was last saved in
+    /// (see [`MultiWalk::next_epoch`]).  Then `val[4n + i]`: primary item
+    /// `i`'s bound left; `val[5n]`: the live primary items.  The trail
+    /// holds places in `val`.
     val: Vec<u32>,
     /// Each primary item's `hi - lo`.
     slack: Vec<u32>,
@@ -135,8 +134,6 @@ pub struct MultiWalk {
 /// What a drop reads besides the arrays it changes.
 #[derive(Clone, Copy)]
 struct Sets {
-    n: usize,
-    n_primary: usize,
     epoch: u32,
 }
 
@@ -164,14 +161,23 @@ impl Sets {
         let room = trail.spare_capacity_mut().as_mut_ptr();
         let mut saves = 0;
         for x in nodes {
-            let Nd { itm, loc: at } = nd[x];
+            debug_assert!(x < nd.len(), "{x} is a node");
+            // SAFETY: `nodes` are an option's, so nodes of the problem.
+            let Nd { itm, loc: at } = unsafe { *nd.get_unchecked(x) };
             let i = itm as usize;
-            if i == skip || (i >= self.n_primary && val[state(self.n, i)] != OPEN) {
+            debug_assert!(4 * i + SAVED < val.len(), "node {x}'s item {i} is an item");
+            // SAFETY: a node's item is an item, so its four words are in `val`.
+            let [base, size, need, saved] = unsafe {
+                [
+                    *val.get_unchecked(4 * i),
+                    *val.get_unchecked(4 * i + SIZE),
+                    *val.get_unchecked(4 * i + NEED),
+                    *val.get_unchecked(4 * i + SAVED),
+                ]
+            };
+            if i == skip || need == FROZEN {
                 continue;
             }
-            let [base, size, need, saved]: [u32; 4] = val[4 * i..4 * i + 4]
-                .try_into()
-                .expect("four words an item");
             debug_assert!(
                 size > 0 && at < base + size,
                 "node {x} is active in item {i}"
@@ -183,20 +189,26 @@ impl Sets {
                 saves += 1;
             }
             let last = (base + size).wrapping_sub(1);
-            // Checked: the one index a wrong size could send astray.
-            let y = set[last as usize];
-            // SAFETY: `last` is in `set` (checked above); `at` is a node's
-            // place, and places are only ever set to a checked `last` or
-            // another place, so it is in `set` too; `set` holds node numbers
-            // only (it is swapped, never written otherwise), so `x` and `y`
-            // are in `nd`.
+            debug_assert!(
+                (last as usize) < set.len(),
+                "item {i}'s size {size} is in `set`"
+            );
+            // SAFETY: an active node's item has a size of at least 1 that
+            // never runs past its slice of `set` (sizes only shrink from
+            // their slices' lengths and are restored), so `last` is in
+            // `set`; `at` is a node's place, and places are only ever set
+            // to a `last` or another place, so it is in `set` too; `set`
+            // holds node numbers only (it is swapped, never written
+            // otherwise), so `x` and `y` are in `nd`.
             unsafe {
+                let y = *set.get_unchecked(last as usize);
                 *set.get_unchecked_mut(last as usize) = x as u32;
                 *set.get_unchecked_mut(at as usize) = y;
                 nd.get_unchecked_mut(x).loc = last;
                 nd.get_unchecked_mut(y as usize).loc = at;
             }
-            val[4 * i + SIZE] = size - 1;
+            // SAFETY: as for the four words above.
+            unsafe { *val.get_unchecked_mut(4 * i + SIZE) = size - 1 };
             dead |= size - 1 < need;
         }
         // SAFETY: the `saves` entries after the old end are written above.
@@ -256,26 +268,21 @@ impl MultiWalk {
     /// with fewer options than it needs.
     #[inline]
     fn drop_option(&mut self, p: &Problem, o: u32, skip: usize) -> bool {
-        self.drop_nodes(p, p.option_nodes(o), skip)
+        self.drop_nodes(p.option_nodes(o), skip)
     }
 
     /// [`Sets::drop_nodes`] on this walk's arrays.
     #[inline]
-    fn drop_nodes(&mut self, p: &Problem, nodes: std::ops::Range<usize>, skip: usize) -> bool {
+    fn drop_nodes(&mut self, nodes: std::ops::Range<usize>, skip: usize) -> bool {
         let MultiWalk {
             set,
             nd,
             val,
             epoch,
             trail,
-            n,
             ..
         } = self;
-        let sets = Sets {
-            n: *n,
-            n_primary: p.n_primary(),
-            epoch: *epoch,
-        };
+        let sets = Sets { epoch: *epoch };
         sets.drop_nodes(set, nd, val, trail, nodes, skip)
     }
 
@@ -283,7 +290,7 @@ impl MultiWalk {
     /// option.
     #[inline]
     fn frozen(&self, p: &Problem, i: usize) -> bool {
-        i >= p.n_primary() && self.val[state(self.n, i)] != OPEN
+        i >= p.n_primary() && self.val[4 * i + NEED] == FROZEN
     }
 
     /// Take option `o` out of the lists of its items other than `skip`
@@ -327,7 +334,7 @@ impl MultiWalk {
                 return true;
             }
         }
-        self.set_val(state(self.n, i), if c == 0 { SHUT } else { c });
+        self.set_val(4 * i + NEED, FROZEN);
         false
     }
 
@@ -357,7 +364,7 @@ impl MultiWalk {
                 if self.val[state(self.n, i)] == 0 {
                     self.shut_primary(p, i, o)
                 } else {
-                    self.drop_nodes(p, x..x + 1, usize::MAX)
+                    self.drop_nodes(x..x + 1, usize::MAX)
                 }
             } else if !self.frozen(p, i) {
                 self.shut_secondary(p, i, p.clr[x], o)
@@ -562,7 +569,7 @@ impl CoverWalk for MultiWalk {
         for (i, s) in slack.iter_mut().enumerate() {
             let (lo, hi) = p.bounds_of(i);
             val[state(n, i)] = hi;
-            val[4 * i + NEED] = lo;
+            val[4 * i + NEED] = lo.min(FROZEN - 1); // a need of 2**32 - 1 is as dead
             *s = hi - lo;
         }
         val[5 * n] = np as u32;
