@@ -99,8 +99,13 @@ impl Costs {
 }
 
 /// Where a cover comes in search order: the index of its task in the plan
-/// (tasks are in search order), then how many covers its task found before.
-pub type Place = (u64, u64);
+/// (tasks are in search order), then its key within the task, compared as
+/// words in order: the rank of each option chosen below the task among its
+/// node's options in search order (Algorithm C's walk, which may try them
+/// in another order), or how many covers the task found before it (a walk
+/// that tries them in search order).  The key of a node is a prefix of its
+/// covers', so it comes before them all.
+pub type Place = (u64, Vec<u32>);
 
 /// One cover kept: ordered by net cost, then by place.
 #[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -136,17 +141,18 @@ impl Best {
         self.costs.net(o)
     }
 
-    /// Whether a cover of net cost `cost` at `place` or later in search
-    /// order could still be among the `k` best.
+    /// Whether a cover of net cost `cost` at `place` (made only when the
+    /// cost ties the bound) or later in search order could still be among
+    /// the `k` best.
     #[inline]
-    pub fn admits(&self, cost: u64, place: Place) -> bool {
+    pub fn admits(&self, cost: u64, place: impl FnOnce() -> Place) -> bool {
         let bound = self.bound.load(Ordering::Relaxed);
         if cost != bound {
             return cost < bound;
         }
         let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         match kept.peek() {
-            Some(top) if kept.len() == self.k => (cost, place) < (top.cost, top.place),
+            Some(top) if kept.len() == self.k => place() < top.place,
             _ => true,
         }
     }
@@ -157,7 +163,7 @@ impl Best {
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         if kept.len() == self.k {
             match kept.peek() {
-                Some(top) if (cost, place) < (top.cost, top.place) => {
+                Some(top) if (cost, &place) < (top.cost, &top.place) => {
                     kept.pop();
                 }
                 _ => return,
@@ -209,18 +215,32 @@ impl<'a> Priced<'a> {
     /// below it may still find one of the best covers.
     pub fn start(&self, path: &[u32]) -> Option<u64> {
         let cost = path.iter().map(|&o| self.best.net(o)).sum();
-        self.admits(cost).then_some(cost)
+        self.best
+            .admits(cost, || (self.task, Vec::new()))
+            .then_some(cost)
     }
 
-    /// Whether a choice that brings the net cost to `cost` may be tried.
+    /// The place of key `key` in this task.
+    fn place(&self, key: Option<Vec<u32>>) -> Place {
+        let key = key.unwrap_or_else(|| {
+            let n = self.offered;
+            vec![(n >> 32) as u32, n as u32]
+        });
+        (self.task, key)
+    }
+
+    /// Whether a choice that brings the net cost to `cost` may be tried:
+    /// at key `key` (made only where the cost ties the bound), or, for
+    /// `None`, after the covers offered so far.
     #[inline]
-    pub fn admits(&self, cost: u64) -> bool {
-        self.best.admits(cost, (self.task, self.offered))
+    pub fn admits(&self, cost: u64, key: impl FnOnce() -> Option<Vec<u32>>) -> bool {
+        self.best.admits(cost, || self.place(key()))
     }
 
-    /// A cover of net cost `cost`, its options in the order chosen.
-    pub fn offer(&mut self, cost: u64, options: &[u32]) {
-        self.best.offer(cost, (self.task, self.offered), options);
+    /// A cover of net cost `cost`, its options in the order chosen, at key
+    /// `key` (`None`: after the covers offered so far).
+    pub fn offer(&mut self, cost: u64, key: Option<Vec<u32>>, options: &[u32]) {
+        self.best.offer(cost, self.place(key), options);
         self.offered += 1;
     }
 }

@@ -463,7 +463,7 @@ impl MultiWalk {
             match choice {
                 Choice::Cover => {
                     if PRICED {
-                        run.offer(cost, &self.path);
+                        run.offer(cost, None, &self.path);
                     } else if let Some(outcome) = run.cover::<COUNT>(&self.path)? {
                         return Ok(outcome);
                     }
@@ -475,7 +475,7 @@ impl MultiWalk {
                     // A priced search takes an option only if it can afford it.
                     let then = if PRICED {
                         let then = cost + run.net(option);
-                        run.affords(then).then_some(then)
+                        run.affords(then, || None).then_some(then)
                     } else {
                         Some(cost)
                     };

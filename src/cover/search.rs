@@ -59,6 +59,11 @@ pub struct Walk {
     /// A priced search's net cost before each level's choice, from the
     /// search's first level.
     spent: Vec<u64>,
+    /// A priced search tries a level's options cheapest first: `ranks[j]`
+    /// is `choices[j]`'s place among its level's options in search order.
+    ranks: Vec<u32>,
+    /// A priced search's scratch for that order: net cost, rank, node.
+    order: Vec<(u64, u32, u32)>,
 }
 
 impl Walk {
@@ -80,6 +85,8 @@ impl Walk {
             path: memory::try_with_capacity(depth, what)?,
             choices: memory::try_zeroed(p.n_options() + 1, what)?,
             spent: Vec::new(),
+            ranks: Vec::new(),
+            order: Vec::new(),
         })
     }
 
@@ -141,6 +148,34 @@ impl Walk {
         active.len()
     }
 
+    /// Order the `n` options of a priced search's new level (at `top` of
+    /// `choices`, in search order) cheapest first, ties in search order,
+    /// keeping each one's rank in search order.  The cheap covers come
+    /// first, so the bound falls sooner, and the first option the bound
+    /// does not admit ends the level (DLX5 sorts its options by cost too).
+    fn cheapest_first(&mut self, p: &Problem, run: &Run, top: usize, n: usize) {
+        let choices = &mut self.choices[top..top + n];
+        self.order.clear();
+        for (rank, &x) in choices.iter().enumerate() {
+            let net = run.net(self.cells.option_of(p, x));
+            self.order.push((net, rank as u32, x));
+        }
+        self.order.sort_unstable();
+        for (j, &(_, rank, x)) in self.order.iter().enumerate() {
+            choices[j] = x;
+            self.ranks[top + j] = rank;
+        }
+    }
+
+    /// The key in search order of the node whose choices are the current
+    /// ones of the levels from `base` (see [`Place`](super::cheapest::Place)).
+    fn key(&self, base: usize) -> Vec<u32> {
+        self.levels[base..]
+            .iter()
+            .map(|level| self.ranks[level.cur as usize - 1])
+            .collect()
+    }
+
     /// Search below the current node (the replayed task), counting
     /// (`COUNT`) or calling `emit` on each cover's options (in the order
     /// chosen) until it returns `false`.  Returns `Ok(false)` if `emit`
@@ -175,7 +210,14 @@ impl Walk {
         if PRICED {
             self.spent.clear();
             let depth = p.n_primary() + 1;
-            memory::try_reserve(&mut self.spent, depth, "the search's stacks")?;
+            let what = "the search's stacks";
+            memory::try_reserve(&mut self.spent, depth, what)?;
+            if self.ranks.len() < self.choices.len() {
+                let more = self.choices.len() - self.ranks.len();
+                memory::try_reserve(&mut self.ranks, more, what)?;
+                self.ranks.resize(self.choices.len(), 0);
+                memory::try_reserve(&mut self.order, self.choices.len(), what)?;
+            }
         }
         loop {
             if let Some(outcome) = run.node()? {
@@ -184,7 +226,8 @@ impl Walk {
             // The node: a cover, a dead end, or a level to push.
             if self.cells.np == 0 {
                 if PRICED {
-                    run.offer(cost, &self.path);
+                    let key = self.key(base);
+                    run.offer(cost, Some(key), &self.path);
                 } else if let Some(outcome) = run.cover::<COUNT>(&self.path)? {
                     return Ok(outcome);
                 }
@@ -202,6 +245,9 @@ impl Walk {
                     } else {
                         let node = self.cells.mark();
                         let n = self.list_nodes(m, top);
+                        if PRICED {
+                            self.cheapest_first(p, run, top, n);
+                        }
                         self.cells.branch_on(m, phase(self.levels.len(), 0));
                         self.levels.push(Level {
                             node,
@@ -242,7 +288,11 @@ impl Walk {
                 let o = self.cells.option_of(p, x);
                 if PRICED {
                     let then = self.spent[depth - 1 - base] + run.net(o);
-                    if !run.affords(then) {
+                    if !run.affords(then, || Some(self.key(base))) {
+                        // The options after it cost as much or more, and
+                        // come later in search order among equals: none
+                        // is admitted either.
+                        self.levels[depth - 1].cur = level.end;
                         continue;
                     }
                     cost = then;

@@ -111,16 +111,20 @@ impl<'r> Run<'r> {
         self.priced.as_ref().map_or(0, |pr| pr.best.net(o))
     }
 
-    /// Whether a choice that brings the net cost to `cost` may be tried.
+    /// Whether a choice that brings the net cost to `cost` may be tried:
+    /// its key in search order (see [`Place`](super::cheapest::Place)) is
+    /// made by `key` where the cost ties the bound (`None`: after every
+    /// cover offered so far, for a walk that tries choices in search order).
     #[inline]
-    pub fn affords(&self, cost: u64) -> bool {
-        self.priced.as_ref().is_none_or(|pr| pr.admits(cost))
+    pub fn affords(&self, cost: u64, key: impl FnOnce() -> Option<Vec<u32>>) -> bool {
+        self.priced.as_ref().is_none_or(|pr| pr.admits(cost, key))
     }
 
-    /// A priced cover of net cost `cost`, its options in the order chosen.
-    pub fn offer(&mut self, cost: u64, path: &[u32]) {
+    /// A priced cover of net cost `cost`, its options in the order chosen,
+    /// at key `key` (as for [`Run::affords`]).
+    pub fn offer(&mut self, cost: u64, key: Option<Vec<u32>>, path: &[u32]) {
         if let Some(pr) = self.priced.as_mut() {
-            pr.offer(cost, path);
+            pr.offer(cost, key, path);
         }
     }
 
