@@ -17,8 +17,9 @@
 //! of [`Problem`]); its first `size` entries are the options still active.
 //! Taking an option out swaps its node past the active prefix, so restoring
 //! a size restores the nodes (in another order).  Every changed value
-//! (a bound, a secondary item's colour, the number of live primary items)
-//! goes on the trail with its old value; undoing is popping it.  A size
+//! (a bound, a need, a secondary item's frozen mark, the number of live
+//! primary items) goes on the trail with its old value; undoing is popping
+//! it.  A size
 //! goes there once a decision (the first time it changes after a mark),
 //! not once a node: a node's hides take hundreds of options out of a few
 //! dozen items.  Items with a bound of 1 and no slack behave as Algorithm
@@ -27,7 +28,7 @@
 //! The work is where SSMCC's is.  A take stops as soon as some item is
 //! left with fewer options than it needs (the child is dead whatever the
 //! rest would do), and the node after a left-out option looks only at
-//! that option's items (the parent's choice stands unless its item runs
+//! its parent's item (the parent's choice stands unless that item runs
 //! out), so neither changes the tree: the debug build checks both against
 //! the full look.
 
@@ -131,90 +132,82 @@ pub struct MultiWalk {
     n: usize,
 }
 
-/// What a drop reads besides the arrays it changes.
-#[derive(Clone, Copy)]
-struct Sets {
+/// Drop `nodes` (the nodes of one option) from their items' active
+/// prefixes, except item `skip`'s and the frozen items': swap each past its
+/// item's active prefix and shrink the prefix, saving the item's size on
+/// the trail the first time it changes in `epoch`.  Whether an item is left
+/// with fewer options than it needs.  The arrays come as separate
+/// arguments, so the compiler knows that they do not overlap and keeps
+/// their addresses in registers.
+#[inline(always)]
+fn drop_nodes(
+    set: &mut [u32],
+    nd: &mut [Nd],
+    val: &mut [u32],
+    trail: &mut Vec<(u32, u32)>,
     epoch: u32,
-}
-
-impl Sets {
-    /// Drop `nodes` (the nodes of one option) from their items' active
-    /// prefixes, except item `skip`'s and the frozen items': swap each past
-    /// its item's active prefix and shrink the prefix, saving the item's
-    /// size on the trail the first time it changes in this epoch.  The
-    /// arrays come as separate arguments, so the compiler knows that they
-    /// do not overlap and keeps their addresses in registers.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn drop_nodes(
-        self,
-        set: &mut [u32],
-        nd: &mut [Nd],
-        val: &mut [u32],
-        trail: &mut Vec<(u32, u32)>,
-        nodes: std::ops::Range<usize>,
-        skip: usize,
-    ) -> bool {
-        let mut dead = false;
-        // Room for an entry a node, and the trail's end kept in a register.
-        trail.reserve(nodes.len());
-        let room = trail.spare_capacity_mut().as_mut_ptr();
-        let mut saves = 0;
-        for x in nodes {
-            debug_assert!(x < nd.len(), "{x} is a node");
-            // SAFETY: `nodes` are an option's, so nodes of the problem.
-            let Nd { itm, loc: at } = unsafe { *nd.get_unchecked(x) };
-            let i = itm as usize;
-            debug_assert!(4 * i + SAVED < val.len(), "node {x}'s item {i} is an item");
-            // SAFETY: a node's item is an item, so its four words are in `val`.
-            let [base, size, need, saved] = unsafe {
-                [
-                    *val.get_unchecked(4 * i),
-                    *val.get_unchecked(4 * i + SIZE),
-                    *val.get_unchecked(4 * i + NEED),
-                    *val.get_unchecked(4 * i + SAVED),
-                ]
-            };
-            if i == skip || need == FROZEN {
-                continue;
-            }
-            debug_assert!(
-                size > 0 && at < base + size,
-                "node {x} is active in item {i}"
-            );
-            if saved != self.epoch {
-                val[4 * i + SAVED] = self.epoch;
-                // SAFETY: at most one entry a node, within the room reserved.
-                unsafe { (*room.add(saves)).write(((4 * i + SIZE) as u32, size)) };
-                saves += 1;
-            }
-            let last = (base + size).wrapping_sub(1);
-            debug_assert!(
-                (last as usize) < set.len(),
-                "item {i}'s size {size} is in `set`"
-            );
-            // SAFETY: an active node's item has a size of at least 1 that
-            // never runs past its slice of `set` (sizes only shrink from
-            // their slices' lengths and are restored), so `last` is in
-            // `set`; `at` is a node's place, and places are only ever set
-            // to a `last` or another place, so it is in `set` too; `set`
-            // holds node numbers only (it is swapped, never written
-            // otherwise), so `x` and `y` are in `nd`.
-            unsafe {
-                let y = *set.get_unchecked(last as usize);
-                *set.get_unchecked_mut(last as usize) = x as u32;
-                *set.get_unchecked_mut(at as usize) = y;
-                nd.get_unchecked_mut(x).loc = last;
-                nd.get_unchecked_mut(y as usize).loc = at;
-            }
-            // SAFETY: as for the four words above.
-            unsafe { *val.get_unchecked_mut(4 * i + SIZE) = size - 1 };
-            dead |= size - 1 < need;
+    nodes: std::ops::Range<usize>,
+    skip: usize,
+) -> bool {
+    let mut dead = false;
+    // Room for an entry a node, and the trail's end kept in a register.
+    trail.reserve(nodes.len());
+    let room = trail.spare_capacity_mut().as_mut_ptr();
+    let mut saves = 0;
+    for x in nodes {
+        debug_assert!(x < nd.len(), "{x} is a node");
+        // SAFETY: `nodes` are an option's, so nodes of the problem.
+        let Nd { itm, loc: at } = unsafe { *nd.get_unchecked(x) };
+        let i = itm as usize;
+        debug_assert!(4 * i + SAVED < val.len(), "node {x}'s item {i} is an item");
+        // SAFETY: a node's item is an item, so its four words are in `val`.
+        let [base, size, need, saved] = unsafe {
+            [
+                *val.get_unchecked(4 * i),
+                *val.get_unchecked(4 * i + SIZE),
+                *val.get_unchecked(4 * i + NEED),
+                *val.get_unchecked(4 * i + SAVED),
+            ]
+        };
+        if i == skip || need == FROZEN {
+            continue;
         }
-        // SAFETY: the `saves` entries after the old end are written above.
-        unsafe { trail.set_len(trail.len() + saves) };
-        dead
+        debug_assert!(
+            size > 0 && at < base + size,
+            "node {x} is active in item {i}"
+        );
+        if saved != epoch {
+            val[4 * i + SAVED] = epoch;
+            // SAFETY: at most one entry a node, within the room reserved.
+            unsafe { (*room.add(saves)).write(((4 * i + SIZE) as u32, size)) };
+            saves += 1;
+        }
+        let last = (base + size).wrapping_sub(1);
+        debug_assert!(
+            (last as usize) < set.len(),
+            "item {i}'s size {size} is in `set`"
+        );
+        // SAFETY: an active node's item has a size of at least 1 that
+        // never runs past its slice of `set` (sizes only shrink from
+        // their slices' lengths and are restored), so `last` is in
+        // `set`; `at` is a node's place, and places are only ever set
+        // to a `last` or another place, so it is in `set` too; `set`
+        // holds node numbers only (it is swapped, never written
+        // otherwise), so `x` and `y` are in `nd`.
+        unsafe {
+            let y = *set.get_unchecked(last as usize);
+            *set.get_unchecked_mut(last as usize) = x as u32;
+            *set.get_unchecked_mut(at as usize) = y;
+            nd.get_unchecked_mut(x).loc = last;
+            nd.get_unchecked_mut(y as usize).loc = at;
+        }
+        // SAFETY: as for the four words above.
+        unsafe { *val.get_unchecked_mut(4 * i + SIZE) = size - 1 };
+        dead |= size - 1 < need;
     }
+    // SAFETY: the `saves` entries after the old end are written above.
+    unsafe { trail.set_len(trail.len() + saves) };
+    dead
 }
 
 impl MultiWalk {
@@ -263,15 +256,7 @@ impl MultiWalk {
         self.epoch += 1;
     }
 
-    /// Take the nodes of option `o` out of their items' active prefixes,
-    /// except item `skip`'s and the frozen items'; whether an item is left
-    /// with fewer options than it needs.
-    #[inline]
-    fn drop_option(&mut self, p: &Problem, o: u32, skip: usize) -> bool {
-        self.drop_nodes(p.option_nodes(o), skip)
-    }
-
-    /// [`Sets::drop_nodes`] on this walk's arrays.
+    /// [`drop_nodes`] on this walk's arrays.
     #[inline]
     fn drop_nodes(&mut self, nodes: std::ops::Range<usize>, skip: usize) -> bool {
         let MultiWalk {
@@ -282,8 +267,7 @@ impl MultiWalk {
             trail,
             ..
         } = self;
-        let sets = Sets { epoch: *epoch };
-        sets.drop_nodes(set, nd, val, trail, nodes, skip)
+        drop_nodes(set, nd, val, trail, *epoch, nodes, skip)
     }
 
     /// Whether item `i`'s options are frozen: a secondary item in a chosen
@@ -296,8 +280,9 @@ impl MultiWalk {
     /// Take option `o` out of the lists of its items other than `skip`
     /// (and the frozen ones); whether an item is left with fewer options
     /// than it needs.
+    #[inline]
     fn hide(&mut self, p: &Problem, o: u32, skip: usize) -> bool {
-        self.drop_option(p, o, skip)
+        self.drop_nodes(p.option_nodes(o), skip)
     }
 
     /// Primary item `i` takes no more options: its active ones but `keep`
@@ -381,7 +366,7 @@ impl MultiWalk {
     /// Leave option `o` out of the rest of the subtree; whether an item is
     /// left with fewer options than it needs.
     fn leave_out(&mut self, p: &Problem, o: u32) -> bool {
-        self.drop_option(p, o, usize::MAX)
+        self.hide(p, o, usize::MAX)
     }
 
     /// The branch at this node (see the module docs).  An item needs
