@@ -32,6 +32,11 @@ const LEAST_CHUNK: usize = 64;
 /// parallel path too.
 const PARALLEL_LEAST: usize = if cfg!(test) { 1 } else { 256 };
 
+/// Whether a layer of `states` states is shared out among `threads`.
+fn shared(threads: usize, states: usize) -> bool {
+    wanted_threads(threads) > 1 && states >= PARALLEL_LEAST
+}
+
 /// The tasks of a layer of `sizes` states a table on `threads` threads:
 /// each a run of states through the tables in order, as `(table, entry)`
 /// where it starts and the number of states.
@@ -130,7 +135,7 @@ pub(super) fn forward(
         ctl.note(format!("{states} states in the layer"));
         let later = &pending[i + 1..];
         let item = i as u32;
-        let ways = if wanted_threads(threads) > 1 && states >= PARALLEL_LEAST {
+        let ways = if shared(threads, states) {
             pool.install(|| expand(p, lay, budget, &layer, item, later, true, ctl))??
         } else {
             expand(p, lay, budget, &layer, item, later, false, ctl)?
@@ -258,7 +263,7 @@ pub(super) fn backward(
         let fresh = || (Children::new(lay, p), Ticker::new());
         let layer = &mut head[i];
         let states: usize = layer.iter().map(Shard::len).sum();
-        if wanted_threads(threads) > 1 && states >= PARALLEL_LEAST {
+        if shared(threads, states) {
             pool.install(|| layer.par_iter_mut().try_for_each_init(fresh, finish))??;
         } else {
             let mut own = fresh();
