@@ -4,8 +4,14 @@
 //! * forward, [`forward`]: layer by layer in item order, each state's
 //!   number of ways to be reached handed to its children, in parallel over
 //!   the layer's states, the children summed into their layer's sharded
-//!   tables under one lock per table.  The ways reaching "all closed" are
-//!   the covers.  A count drops each layer once expanded, so only the
+//!   tables.  A small layer on one thread sums each child as it is found.
+//!   A layer shared out, or too large for a core's cache, goes in rounds:
+//!   the round's tasks gather their children by table, then each table's
+//!   column (the same table of every later layer) is summed by one worker.
+//!   So no two workers write one table at once, and a table's lines stay
+//!   with one core (a child summed as found, under one lock per table, sent
+//!   them back and forth and scaled poorly), in cache while it is summed
+//!   into.  The ways reaching "all closed" are the covers.  A count drops each layer once expanded, so only the
 //!   layers still to come are held; a draw keeps them all.
 //! * backward, [`backward`]: over kept layers from the last, each state's
 //!   count replaced by the covers that finish it (its children's, summed),
@@ -13,7 +19,7 @@
 
 use super::super::problem::Problem;
 use super::state::{Children, Layout};
-use super::table::{hash, shard_of, Budget, Shard, SHARDS};
+use super::table::{entry_bytes, hash, shard_of, Budget, Shard, SHARDS};
 use crate::engine::{wanted_threads, Control, LazyPool, Stop, Ticker};
 use crate::error::SearchError;
 use crate::memory;
@@ -35,6 +41,20 @@ const PARALLEL_LEAST: usize = if cfg!(test) { 1 } else { 256 };
 /// Whether a layer of `states` states is shared out among `threads`.
 fn shared(threads: usize, states: usize) -> bool {
     wanted_threads(threads) > 1 && states >= PARALLEL_LEAST
+}
+
+/// Bytes of a layer's tables past which its children are gathered by
+/// table even on one thread: summed as found, each child goes to a table
+/// anywhere in layers larger than a core's cache, gathered, each table's
+/// children are summed together while it is in cache (on 10x10
+/// tetrominoes a third of the time, and no slower on the smaller
+/// instances of `benches/memo_bench.py`; docs/performance.md).
+const GATHER_BYTES: u64 = 1 << 20;
+
+/// Whether the forward pass expands a layer of `states` states, of keys
+/// of `words` words, by [`expand_gathered`] (else [`expand_alone`]).
+fn gathered_out(threads: usize, states: usize, words: usize) -> bool {
+    shared(threads, states) || states as u64 * entry_bytes(words) >= GATHER_BYTES
 }
 
 /// The tasks of a layer of `sizes` states a table on `threads` threads:
@@ -119,6 +139,7 @@ pub(super) fn forward(
     let mut total = 0u128;
     ctl.start(np);
     let mut pool = LazyPool::new(threads);
+    let mut gathered = Vec::new();
     for i in 0..np {
         let Some(open) = pending[i].take() else {
             // No state branches on this item.
@@ -135,10 +156,11 @@ pub(super) fn forward(
         ctl.note(format!("{states} states in the layer"));
         let later = &pending[i + 1..];
         let item = i as u32;
-        let ways = if shared(threads, states) {
-            pool.install(|| expand(p, lay, budget, &layer, item, later, true, ctl))??
+        let ways = if gathered_out(threads, states, lay.words) {
+            let g = &mut gathered;
+            pool.install(|| expand_gathered(p, lay, budget, &layer, item, later, g, ctl))??
         } else {
-            expand(p, lay, budget, &layer, item, later, false, ctl)?
+            expand_alone(p, lay, budget, &layer, item, later, ctl)?
         };
         total = sum(total, ways)?;
         if keep {
@@ -148,40 +170,30 @@ pub(super) fn forward(
         }
         ctl.finish_one();
     }
+    gathered.iter().for_each(|g: &Gathered| g.release(budget));
     Ok((total, kept))
 }
 
 /// Hand the ways of every state of `layer` (which branches on `item`) to
-/// its children in `later` (the layers after it), on the pool it runs in if
-/// `parallel`, else on the calling thread; the ways of the children with
-/// everything closed, summed.
-#[allow(clippy::too_many_arguments)] // the pass's parts, each needed
-fn expand(
+/// its children in `later` (the layers after it) on the calling thread;
+/// the ways of the children with everything closed, summed.
+fn expand_alone(
     p: &Problem,
     lay: &Layout,
     budget: &Budget,
     layer: &[Shard],
     item: u32,
     later: &[Pending],
-    parallel: bool,
     ctl: &Control,
 ) -> Result<u128, SearchError> {
-    let words = lay.words;
-    let sizes: Vec<usize> = layer.iter().map(Shard::len).collect();
     let stop = Stop::new(ctl);
-    let task = |(children, ticker): &mut (Children, Ticker),
-                &(mut s, mut e, n): &(usize, usize, usize)|
-     -> Result<u128, SearchError> {
-        let mut done = 0u128;
-        for _ in 0..n {
-            while e == sizes[s] {
-                (s, e) = (s + 1, 0);
-            }
+    let (mut children, mut ticker) = (Children::new(lay, p), Ticker::new());
+    let mut done = 0u128;
+    for shard in layer {
+        for e in 0..shard.len() {
             ticker.tick(&stop)?;
-            let shard = &layer[s];
             let ways = shard.counts[e];
-            children.reset(shard.key(e, words), item);
-            e += 1;
+            children.reset(shard.key(e, lay.words), item);
             while let Some(child) = children.next() {
                 match lay.branch(child, item + 1) {
                     None => done = sum(done, ways)?,
@@ -192,19 +204,184 @@ fn expand(
                 }
             }
         }
-        Ok(done)
-    };
-    let fresh = || (Children::new(lay, p), Ticker::new());
-    if !parallel {
-        let mut own = fresh();
-        return tasks(&sizes, 1)
-            .iter()
-            .try_fold(0, |acc, t| sum(acc, task(&mut own, t)?));
     }
-    tasks(&sizes, rayon::current_num_threads())
-        .par_iter()
-        .map_init(fresh, task)
-        .try_reduce(|| 0, sum)
+    Ok(done)
+}
+
+/// [`expand_alone`] on the pool it runs in, in rounds, each round's
+/// children gathered by table and then summed a table at a time (see the
+/// module docs), with `gathered` the rounds' buffers (kept from layer to
+/// layer, so that a round allocates nothing once the first have grown).
+#[allow(clippy::too_many_arguments)] // the pass's parts, each needed
+fn expand_gathered(
+    p: &Problem,
+    lay: &Layout,
+    budget: &Budget,
+    layer: &[Shard],
+    item: u32,
+    later: &[Pending],
+    gathered: &mut Vec<Gathered>,
+    ctl: &Control,
+) -> Result<u128, SearchError> {
+    let words = lay.words;
+    let sizes: Vec<usize> = layer.iter().map(Shard::len).collect();
+    let stop = Stop::new(ctl);
+    let threads = rayon::current_num_threads();
+    let mut done = 0u128;
+    for round in rounds(&tasks(&sizes, threads), ROUND * threads) {
+        if gathered.len() < round.len() {
+            gathered.resize_with(round.len(), Gathered::default);
+        }
+        let fresh = || (Children::new(lay, p), Ticker::new());
+        (gathered[..round.len()].par_iter_mut().zip(round)).try_for_each_init(
+            fresh,
+            |(children, ticker), (into, &task)| {
+                into.gather(
+                    layer, &sizes, task, item, lay, children, ticker, &stop, budget,
+                )
+            },
+        )?;
+        let gathered = &gathered[..round.len()];
+        (0..SHARDS)
+            .into_par_iter()
+            .try_for_each_init(Ticker::new, |ticker, t| {
+                for g in gathered {
+                    let Found { to, keys, .. } = &g.by_table[t];
+                    for (k, &(after, h, ways)) in to.iter().enumerate() {
+                        ticker.tick(&stop)?;
+                        let table = &later[after as usize].get_or_init(open_layer)[t];
+                        let key = &keys[k * words..(k + 1) * words];
+                        locked(table).add(key, h, ways, budget)?;
+                    }
+                }
+                Ok::<(), SearchError>(())
+            })?;
+        for g in gathered {
+            done = sum(done, g.done)?;
+        }
+    }
+    Ok(done)
+}
+
+/// States a thread in one round of a shared-out layer, at most: a layer
+/// of this size goes in one round (each round waits twice for its slowest
+/// task), a larger one in several, so that the children held at once stay
+/// a few megabytes a thread.
+const ROUND: usize = 1 << 16;
+
+/// `tasks` cut into rounds of at most `most` states (a task too large
+/// alone is a round alone).
+fn rounds(tasks: &[(usize, usize, usize)], most: usize) -> Vec<&[(usize, usize, usize)]> {
+    let mut out = Vec::new();
+    let (mut start, mut states) = (0, 0);
+    for (k, task) in tasks.iter().enumerate() {
+        if k > start && states + task.2 > most {
+            out.push(&tasks[start..k]);
+            (start, states) = (k, 0);
+        }
+        states += task.2;
+    }
+    if start < tasks.len() {
+        out.push(&tasks[start..]);
+    }
+    out
+}
+
+/// The children one task of a round found: the ways of those with
+/// everything closed, and the others by table.
+#[derive(Default)]
+struct Gathered {
+    done: u128,
+    by_table: Vec<Found>,
+}
+
+/// The children a task found for one table of every later layer: each its
+/// layer after the expanded one, hash and ways, and its key (flat).
+#[derive(Default)]
+struct Found {
+    to: Vec<(u32, u64, u128)>,
+    keys: Vec<u64>,
+    /// The bytes charged to the budget for these.
+    charged: u64,
+}
+
+impl Found {
+    fn push(
+        &mut self,
+        after: u32,
+        h: u64,
+        ways: u128,
+        key: &[u64],
+        budget: &Budget,
+    ) -> Result<(), SearchError> {
+        if self.to.len() == self.to.capacity() {
+            let more = self.to.len().max(64);
+            let each = std::mem::size_of::<(u32, u64, u128)>() + 8 * key.len();
+            let bytes = (more * each) as u64;
+            budget.take(bytes)?;
+            self.charged += bytes;
+            let what = "the memo's children of a round";
+            memory::try_reserve(&mut self.to, more, what)?;
+            memory::try_reserve(&mut self.keys, more * key.len(), what)?;
+        }
+        self.to.push((after, h, ways));
+        self.keys.extend_from_slice(key);
+        Ok(())
+    }
+}
+
+impl Gathered {
+    /// The children of the `n` states of `layer` from table `s`, entry `e`
+    /// on (a task of [`tasks`]), which branch on `item`, in place of the
+    /// last round's.
+    #[allow(clippy::too_many_arguments)] // a task's parts and its worker's
+    fn gather(
+        &mut self,
+        layer: &[Shard],
+        sizes: &[usize],
+        (mut s, mut e, n): (usize, usize, usize),
+        item: u32,
+        lay: &Layout,
+        children: &mut Children,
+        ticker: &mut Ticker,
+        stop: &Stop,
+        budget: &Budget,
+    ) -> Result<(), SearchError> {
+        if self.by_table.is_empty() {
+            self.by_table.resize_with(SHARDS, Found::default);
+        }
+        for f in &mut self.by_table {
+            f.to.clear();
+            f.keys.clear();
+        }
+        self.done = 0;
+        for _ in 0..n {
+            while e == sizes[s] {
+                (s, e) = (s + 1, 0);
+            }
+            ticker.tick(stop)?;
+            let shard = &layer[s];
+            let ways = shard.counts[e];
+            children.reset(shard.key(e, lay.words), item);
+            e += 1;
+            while let Some(child) = children.next() {
+                match lay.branch(child, item + 1) {
+                    None => self.done = sum(self.done, ways)?,
+                    Some(j) => {
+                        let h = hash(child);
+                        let found = &mut self.by_table[shard_of(h)];
+                        found.push(j - item - 1, h, ways, child, budget)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Give the buffers' bytes back to `budget` (they are being dropped).
+    fn release(&self, budget: &Budget) {
+        self.by_table.iter().for_each(|f| budget.give(f.charged));
+    }
 }
 
 /// The covers that finish `state` (a state of a kept memo, `layers`):
@@ -277,6 +454,24 @@ pub(super) fn backward(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn rounds_take_every_task_once_in_order_within_their_states() {
+        let tasks: Vec<(usize, usize, usize)> = [5, 7, 1, 20, 3, 3, 3, 9]
+            .iter()
+            .enumerate()
+            .map(|(k, &n)| (k, 0, n))
+            .collect();
+        for most in [1, 6, 10, 20, 100] {
+            let rounds = super::rounds(&tasks, most);
+            assert_eq!(rounds.concat(), tasks, "{most}");
+            for round in rounds {
+                let states: usize = round.iter().map(|t| t.2).sum();
+                assert!(round.len() == 1 || states <= most, "{round:?} past {most}");
+            }
+        }
+        assert!(super::rounds(&[], 8).is_empty());
+    }
+
     #[test]
     fn the_tasks_of_a_layer_take_every_state_once_in_order() {
         let layers = [

@@ -48,7 +48,7 @@ impl Budget {
     }
 
     /// Take `bytes` more, or the `MemoryError` naming what was asked.
-    fn take(&self, bytes: u64) -> Result<(), SearchError> {
+    pub fn take(&self, bytes: u64) -> Result<(), SearchError> {
         let before = self.used.fetch_add(bytes, Ordering::Relaxed);
         let need = before.saturating_add(bytes);
         if need > self.limit {
