@@ -38,6 +38,7 @@ pub mod instances;
 pub mod memo;
 mod method;
 mod multi;
+mod multi_drop;
 #[cfg(test)]
 mod multi_tests;
 pub mod placements;

@@ -25,13 +25,16 @@
 //! dozen items.  Items with a bound of 1 and no slack behave as Algorithm
 //! C's.
 //!
-//! The work is where SSMCC's is.  A take stops as soon as some item is
-//! left with fewer options than it needs (the child is dead whatever the
-//! rest would do), and the node after a left-out option looks only at
+//! The work is where SSMCC's is.  A take or a leave-out stops as soon as
+//! some item is left with fewer options than it needs, even partway
+//! through an option (the child is dead whatever the rest would do, and a
+//! dead state is only ever restored), and the node after a left-out option
+//! looks only at
 //! its parent's item (the parent's choice stands unless that item runs
 //! out), so neither changes the tree: the debug build checks both against
 //! the full look.
 
+use super::multi_drop::{drop_nodes, drop_shut, Nd, Shut, FROZEN, NEED, SAVED, SIZE};
 use super::problem::Problem;
 use super::walk::{CoverWalk, Outcome, Run};
 use crate::engine::Stop;
@@ -44,21 +47,11 @@ pub const LEFT_OUT: u32 = 1 << 31;
 /// The most children a node splits into (see [`CoverWalk::children`]).
 const SPINE: usize = 256;
 
-/// Item `i`'s words in `val` (see [`MultiWalk::val`]): its active options,
-/// how many more it needs, the epoch its size was saved in.
-const SIZE: usize = 1;
-const NEED: usize = 2;
-const SAVED: usize = 3;
-
 /// Where primary item `i`'s bound is in `val`, for `n` items.
 #[inline(always)]
 fn state(n: usize, i: usize) -> usize {
     4 * n + i
 }
-
-/// The need of a secondary item in a chosen option (whose options are
-/// frozen); an open secondary item needs 0.
-const FROZEN: u32 = u32::MAX;
 
 /// One binary branch on the stack: the trail's length before it, the
 /// option it takes (`taken`) or leaves out, and the item it branched on.
@@ -68,14 +61,6 @@ struct Level {
     option: u32,
     item: u32,
     taken: bool,
-}
-
-/// A node's item and its place in `set` (read together).
-#[derive(Clone, Copy, Debug)]
-#[repr(C)]
-struct Nd {
-    itm: u32,
-    loc: u32,
 }
 
 /// What the search does at a node.
@@ -132,84 +117,6 @@ pub struct MultiWalk {
     n: usize,
 }
 
-/// Drop `nodes` (the nodes of one option) from their items' active
-/// prefixes, except item `skip`'s and the frozen items': swap each past its
-/// item's active prefix and shrink the prefix, saving the item's size on
-/// the trail the first time it changes in `epoch`.  Whether an item is left
-/// with fewer options than it needs.  The arrays come as separate
-/// arguments, so the compiler knows that they do not overlap and keeps
-/// their addresses in registers.
-#[inline(always)]
-fn drop_nodes(
-    set: &mut [u32],
-    nd: &mut [Nd],
-    val: &mut [u32],
-    trail: &mut Vec<(u32, u32)>,
-    epoch: u32,
-    nodes: std::ops::Range<usize>,
-    skip: usize,
-) -> bool {
-    let mut dead = false;
-    // Room for an entry a node, and the trail's end kept in a register.
-    trail.reserve(nodes.len());
-    let room = trail.spare_capacity_mut().as_mut_ptr();
-    let mut saves = 0;
-    for x in nodes {
-        debug_assert!(x < nd.len(), "{x} is a node");
-        // SAFETY: `nodes` are an option's, so nodes of the problem.
-        let Nd { itm, loc: at } = unsafe { *nd.get_unchecked(x) };
-        let i = itm as usize;
-        debug_assert!(4 * i + SAVED < val.len(), "node {x}'s item {i} is an item");
-        // SAFETY: a node's item is an item, so its four words are in `val`.
-        let [base, size, need, saved] = unsafe {
-            [
-                *val.get_unchecked(4 * i),
-                *val.get_unchecked(4 * i + SIZE),
-                *val.get_unchecked(4 * i + NEED),
-                *val.get_unchecked(4 * i + SAVED),
-            ]
-        };
-        if i == skip || need == FROZEN {
-            continue;
-        }
-        debug_assert!(
-            size > 0 && at < base + size,
-            "node {x} is active in item {i}"
-        );
-        if saved != epoch {
-            val[4 * i + SAVED] = epoch;
-            // SAFETY: at most one entry a node, within the room reserved.
-            unsafe { (*room.add(saves)).write(((4 * i + SIZE) as u32, size)) };
-            saves += 1;
-        }
-        let last = (base + size).wrapping_sub(1);
-        debug_assert!(
-            (last as usize) < set.len(),
-            "item {i}'s size {size} is in `set`"
-        );
-        // SAFETY: an active node's item has a size of at least 1 that
-        // never runs past its slice of `set` (sizes only shrink from
-        // their slices' lengths and are restored), so `last` is in
-        // `set`; `at` is a node's place, and places are only ever set
-        // to a `last` or another place, so it is in `set` too; `set`
-        // holds node numbers only (it is swapped, never written
-        // otherwise), so `x` and `y` are in `nd`.
-        unsafe {
-            let y = *set.get_unchecked(last as usize);
-            *set.get_unchecked_mut(last as usize) = x as u32;
-            *set.get_unchecked_mut(at as usize) = y;
-            nd.get_unchecked_mut(x).loc = last;
-            nd.get_unchecked_mut(y as usize).loc = at;
-        }
-        // SAFETY: as for the four words above.
-        unsafe { *val.get_unchecked_mut(4 * i + SIZE) = size - 1 };
-        dead |= size - 1 < need;
-    }
-    // SAFETY: the `saves` entries after the old end are written above.
-    unsafe { trail.set_len(trail.len() + saves) };
-    dead
-}
-
 impl MultiWalk {
     #[inline]
     fn set_val(&mut self, slot: usize, value: u32) {
@@ -258,7 +165,7 @@ impl MultiWalk {
 
     /// [`drop_nodes`] on this walk's arrays.
     #[inline]
-    fn drop_nodes(&mut self, nodes: std::ops::Range<usize>, skip: usize) -> bool {
+    fn drop_nodes(&mut self, nodes: std::ops::Range<usize>) -> bool {
         let MultiWalk {
             set,
             nd,
@@ -267,7 +174,7 @@ impl MultiWalk {
             trail,
             ..
         } = self;
-        drop_nodes(set, nd, val, trail, *epoch, nodes, skip)
+        drop_nodes(set, nd, val, trail, *epoch, nodes)
     }
 
     /// Whether item `i`'s options are frozen: a secondary item in a chosen
@@ -277,24 +184,21 @@ impl MultiWalk {
         i >= p.n_primary() && self.val[4 * i + NEED] == FROZEN
     }
 
-    /// Take option `o` out of the lists of its items other than `skip`
-    /// (and the frozen ones); whether an item is left with fewer options
-    /// than it needs.
+    /// Take option `o` out of the lists of its items (but the frozen
+    /// ones); whether an item is left with fewer options than it needs.
     #[inline]
-    fn hide(&mut self, p: &Problem, o: u32, skip: usize) -> bool {
-        self.drop_nodes(p.option_nodes(o), skip)
+    fn hide(&mut self, p: &Problem, o: u32) -> bool {
+        self.drop_nodes(p.option_nodes(o))
     }
 
-    /// Primary item `i` takes no more options: its active ones but `keep`
-    /// go, and it leaves the live items.  Stops early, returning `true`, as
-    /// soon as an item is left with fewer options than it needs.
+    /// Primary item `i` takes no more options: it freezes (so that its
+    /// list stays as the loop below reads it, and nothing is counted
+    /// against its need), its active options but `keep` go, and it leaves
+    /// the live items.  Stops early, returning `true`, as soon as an item is
+    /// left with fewer options than it needs.
     fn shut_primary(&mut self, p: &Problem, i: usize, keep: u32) -> bool {
-        let b = self.base(i);
-        for k in b..b + self.size(i) as usize {
-            let o = p.opt[self.set[k] as usize];
-            if o != keep && self.hide(p, o, i) {
-                return true;
-            }
+        if self.shut(p, i, keep, 0) {
+            return true;
         }
         let n_live = self.val[5 * self.n];
         let at = self.live_at[i];
@@ -308,19 +212,36 @@ impl MultiWalk {
     }
 
     /// Secondary item `i` is in chosen option `keep` with colour `c` (0:
-    /// none): its options of another colour (all others, for none) go, and
-    /// it freezes.  Stops early, as [`MultiWalk::shut_primary`] does.
+    /// none): it freezes, and its options of another colour (all others,
+    /// for none) go.  Stops early, as [`MultiWalk::shut_primary`] does.
     fn shut_secondary(&mut self, p: &Problem, i: usize, c: u32, keep: u32) -> bool {
-        let b = self.base(i);
-        for k in b..b + self.size(i) as usize {
-            let x = self.set[k] as usize;
-            let o = p.opt[x];
-            if o != keep && (c == 0 || p.clr[x] != c) && self.hide(p, o, i) {
-                return true;
-            }
-        }
+        self.shut(p, i, keep, c)
+    }
+
+    /// Item `i` freezes, and its active options go but `keep` and those
+    /// of colour `c` (if not 0); whether an item is left with fewer options
+    /// than it needs (the drops stop there).
+    fn shut(&mut self, p: &Problem, i: usize, keep: u32, c: u32) -> bool {
         self.set_val(4 * i + NEED, FROZEN);
-        false
+        let b = self.base(i);
+        let shut = Shut {
+            list: b..b + self.size(i) as usize,
+            opt: &p.opt,
+            starts: &p.starts,
+            clr: &p.clr,
+            keep,
+            c,
+        };
+        let MultiWalk {
+            set,
+            nd,
+            val,
+            epoch,
+            trail,
+            n,
+            ..
+        } = self;
+        drop_shut(set, nd, val, trail, *epoch, *n, &shut)
     }
 
     /// Choose option `o`: each primary item's bound goes down, an item at
@@ -349,7 +270,7 @@ impl MultiWalk {
                 if self.val[state(self.n, i)] == 0 {
                     self.shut_primary(p, i, o)
                 } else {
-                    self.drop_nodes(x..x + 1, usize::MAX)
+                    self.drop_nodes(x..x + 1)
                 }
             } else if !self.frozen(p, i) {
                 self.shut_secondary(p, i, p.clr[x], o)
@@ -366,7 +287,7 @@ impl MultiWalk {
     /// Leave option `o` out of the rest of the subtree; whether an item is
     /// left with fewer options than it needs.
     fn leave_out(&mut self, p: &Problem, o: u32) -> bool {
-        self.hide(p, o, usize::MAX)
+        self.hide(p, o)
     }
 
     /// The branch at this node (see the module docs).  An item needs
@@ -576,10 +497,15 @@ impl CoverWalk for MultiWalk {
             epoch: 1,
             n,
         };
-        // Items that take no option at all shut at the root.
+        // Items that take no option at all shut at the root.  A shut that
+        // leaves an item short stops partway, so the root is dead and the
+        // rest are not shut (the search finds it dead and goes no further).
         for i in 0..np {
-            if walk.val[state(n, i)] == 0 && walk.live_at[i] < walk.val[5 * n] {
-                walk.shut_primary(p, i, u32::MAX);
+            if walk.val[state(n, i)] == 0
+                && walk.live_at[i] < walk.val[5 * n]
+                && walk.shut_primary(p, i, u32::MAX)
+            {
+                break;
             }
         }
         walk.root = walk.mark() as usize;
