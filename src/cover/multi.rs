@@ -28,10 +28,11 @@
 //! The work is where SSMCC's is.  A take or a leave-out stops as soon as
 //! some item is left with fewer options than it needs, even partway
 //! through an option (the child is dead whatever the rest would do, and a
-//! dead state is only ever restored), and the node after a left-out option
-//! looks only at
-//! its parent's item (the parent's choice stands unless that item runs
-//! out), so neither changes the tree: the debug build checks both against
+//! dead state is only ever restored); the node after a left-out option
+//! looks only at its parent's item (the parent's choice stands unless that
+//! item runs out); and where the item has no option to spare, the option
+//! is not left out at all, as that child would be dead.  None of these
+//! changes the live nodes of the tree: the debug build checks each against
 //! the full look.
 
 use super::multi_drop::{drop_nodes, drop_shut, Nd, Shut, FROZEN, NEED, SAVED, SIZE};
@@ -61,6 +62,10 @@ struct Level {
     option: u32,
     item: u32,
     taken: bool,
+    /// Whether the item had no option to spare (as many as it needs), so
+    /// that leaving the option out would leave it short: the other branch
+    /// is dead and is not walked (SSMCC's branching degree 1).
+    last: bool,
 }
 
 /// What the search does at a node.
@@ -385,12 +390,15 @@ impl MultiWalk {
                     } else {
                         Some(cost)
                     };
+                    let i = item as usize;
+                    let last = self.size(i) == self.val[4 * i + NEED];
                     let mark = self.mark();
                     self.levels.push(Level {
                         mark,
                         option,
                         item,
                         taken: then.is_some(),
+                        last,
                     });
                     let live = if let Some(then) = then {
                         cost = then;
@@ -420,6 +428,15 @@ impl MultiWalk {
                     self.path.pop();
                     if PRICED {
                         cost -= run.net(level.option);
+                    }
+                    if level.last {
+                        if cfg!(debug_assertions) {
+                            let dead = self.leave_out(p, level.option);
+                            debug_assert!(dead, "the option left out of {}", level.item);
+                            self.restore(level.mark as usize);
+                        }
+                        self.levels.pop();
+                        continue;
                     }
                     let depth = self.levels.len();
                     self.levels[depth - 1].taken = false;
@@ -529,6 +546,7 @@ impl CoverWalk for MultiWalk {
                 option,
                 item: u32::MAX, // never read: a search below never backs into it
                 taken: false,   // finished: a search below never backs into it
+                last: false,
             });
             if taken {
                 self.path.push(option);
