@@ -11,8 +11,9 @@
 //!   So no two workers write one table at once, and a table's lines stay
 //!   with one core (a child summed as found, under one lock per table, sent
 //!   them back and forth and scaled poorly), in cache while it is summed
-//!   into.  The ways reaching "all closed" are the covers.  A count drops each layer once expanded, so only the
-//!   layers still to come are held; a draw keeps them all.
+//!   into.  The ways reaching "all closed" are the covers.  A count drops
+//!   each layer once expanded, so only the layers still to come are held;
+//!   a draw keeps them all.
 //! * backward, [`backward`]: over kept layers from the last, each state's
 //!   count replaced by the covers that finish it (its children's, summed),
 //!   which is what a uniform draw reads.
