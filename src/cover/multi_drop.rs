@@ -41,12 +41,27 @@ pub(super) fn drop_nodes(
     epoch: u32,
     nodes: std::ops::Range<usize>,
 ) -> bool {
-    // Room for an entry a node.
-    trail.reserve(nodes.len());
+    // At most an entry a node.
+    let most = nodes.len();
+    with_room(trail, most, |room| {
+        drop_one(set, nd, val, room, epoch, nodes)
+    })
+}
+
+/// Run `drops` on room for `most` entries after the trail's end, and keep
+/// the entries it wrote there (it returns where they end); what `drops`
+/// returns first.
+#[inline(always)]
+fn with_room(
+    trail: &mut Vec<(u32, u32)>,
+    most: usize,
+    drops: impl FnOnce(*mut (u32, u32)) -> (bool, *mut (u32, u32)),
+) -> bool {
+    trail.reserve(most);
     let room = trail.spare_capacity_mut().as_mut_ptr().cast::<(u32, u32)>();
-    let (dead, end) = drop_one(set, nd, val, room, epoch, nodes);
-    // SAFETY: the entries from the old end up to `end` are written by the
-    // loop, within the room reserved.
+    let (dead, end) = drops(room);
+    // SAFETY: `drops` writes its entries from `room` on, at most `most`
+    // (within the room reserved), and returns where they end.
     unsafe { trail.set_len(trail.len() + end.offset_from(room) as usize) };
     dead
 }
@@ -90,13 +105,9 @@ pub(super) fn drop_shut(
 ) -> bool {
     // An item's size is saved once an epoch, so the drops write at most an
     // entry an item.
-    trail.reserve(items);
-    let room = trail.spare_capacity_mut().as_mut_ptr().cast::<(u32, u32)>();
-    let (dead, end) = drop_options(set, nd, val, room, epoch, shut);
-    // SAFETY: the entries from the old end up to `end` are written by the
-    // drops, within the room reserved.
-    unsafe { trail.set_len(trail.len() + end.offset_from(room) as usize) };
-    dead
+    with_room(trail, items, |room| {
+        drop_options(set, nd, val, room, epoch, shut)
+    })
 }
 
 /// Drop every option of `shut` (but the ones that stay) as [`drop_nodes`]

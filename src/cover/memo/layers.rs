@@ -100,6 +100,10 @@ fn sum(a: u128, b: u128) -> Result<u128, SearchError> {
     a.checked_add(b).ok_or(SearchError::Overflow)
 }
 
+fn times(a: u128, b: u128) -> Result<u128, SearchError> {
+    a.checked_mul(b).ok_or(SearchError::Overflow)
+}
+
 /// A layer still open to additions: its tables, made by the first child
 /// that comes to it (a problem of millions of items holds only the layers
 /// some state reaches, not one set of tables an item).
@@ -194,19 +198,39 @@ fn expand_alone(
         for e in 0..shard.len() {
             ticker.tick(&stop)?;
             let ways = shard.counts[e];
-            children.reset(shard.key(e, lay.words), item);
-            while let Some(child) = children.next() {
-                match lay.branch(child, item + 1) {
-                    None => done = sum(done, ways)?,
-                    Some(j) => {
-                        let h = hash(child);
-                        locked(table_of(later, item, j, h)).add(child, h, ways, budget)?;
-                    }
-                }
-            }
+            let closed = hand_down(
+                &mut children,
+                lay,
+                shard.key(e, lay.words),
+                item,
+                |child, j, h| locked(table_of(later, item, j, h)).add(child, h, ways, budget),
+            )?;
+            done = sum(done, times(ways, closed)?)?;
         }
     }
     Ok(done)
+}
+
+/// The children of `state` (which branches on `item`), each still open
+/// handed to `to` with the item it branches on and its hash; how many
+/// children close every item.
+#[inline(always)]
+fn hand_down(
+    children: &mut Children,
+    lay: &Layout,
+    state: &[u64],
+    item: u32,
+    mut to: impl FnMut(&[u64], u32, u64) -> Result<(), SearchError>,
+) -> Result<u128, SearchError> {
+    children.reset(state, item);
+    let mut closed = 0u128;
+    while let Some(child) = children.next() {
+        match lay.branch(child, item + 1) {
+            None => closed += 1,
+            Some(j) => to(child, j, hash(child))?,
+        }
+    }
+    Ok(closed)
 }
 
 /// [`expand_alone`] on the pool it runs in, in rounds, each round's
@@ -363,18 +387,16 @@ impl Gathered {
             ticker.tick(stop)?;
             let shard = &layer[s];
             let ways = shard.counts[e];
-            children.reset(shard.key(e, lay.words), item);
+            let by_table = &mut self.by_table;
+            let closed = hand_down(
+                children,
+                lay,
+                shard.key(e, lay.words),
+                item,
+                |child, j, h| by_table[shard_of(h)].push(j - item - 1, h, ways, child, budget),
+            )?;
+            self.done = sum(self.done, times(ways, closed)?)?;
             e += 1;
-            while let Some(child) = children.next() {
-                match lay.branch(child, item + 1) {
-                    None => self.done = sum(self.done, ways)?,
-                    Some(j) => {
-                        let h = hash(child);
-                        let found = &mut self.by_table[shard_of(h)];
-                        found.push(j - item - 1, h, ways, child, budget)?;
-                    }
-                }
-            }
         }
         Ok(())
     }
@@ -391,12 +413,11 @@ pub(super) fn covers_of(lay: &Layout, layers: &[Vec<Shard>], state: &[u64]) -> u
     let Some(j) = lay.branch(state, 0) else {
         return 1;
     };
-    found(layers.get(j as usize), state, lay.words)
+    found(layers.get(j as usize), state, hash(state), lay.words)
 }
 
-/// The count of `state` in `layer`, if kept there; else 0.
-fn found(layer: Option<&Vec<Shard>>, state: &[u64], words: usize) -> u128 {
-    let h = hash(state);
+/// The count of `state` (hashed `h`) in `layer`, if kept there; else 0.
+fn found(layer: Option<&Vec<Shard>>, state: &[u64], h: u64, words: usize) -> u128 {
     let Some(shard) = layer.and_then(|l| l.get(shard_of(h))) else {
         return 0;
     };
@@ -425,16 +446,14 @@ pub(super) fn backward(
             let Shard { keys, counts, .. } = shard;
             for (e, count) in counts.iter_mut().enumerate() {
                 ticker.tick(&stop)?;
-                children.reset(&keys[e * words..(e + 1) * words], item);
+                let state = &keys[e * words..(e + 1) * words];
                 let mut covers = 0u128;
-                while let Some(child) = children.next() {
-                    let c = match lay.branch(child, item + 1) {
-                        None => 1,
-                        Some(j) => found(later.get((j - item - 1) as usize), child, words),
-                    };
-                    covers = sum(covers, c)?;
-                }
-                *count = covers;
+                let closed = hand_down(children, lay, state, item, |child, j, h| {
+                    let after = later.get((j - item - 1) as usize);
+                    covers = sum(covers, found(after, child, h, words))?;
+                    Ok(())
+                })?;
+                *count = sum(covers, closed)?;
             }
             Ok(())
         };
