@@ -216,15 +216,9 @@ impl MultiWalk {
         false
     }
 
-    /// Secondary item `i` is in chosen option `keep` with colour `c` (0:
-    /// none): it freezes, and its options of another colour (all others,
-    /// for none) go.  Stops early, as [`MultiWalk::shut_primary`] does.
-    fn shut_secondary(&mut self, p: &Problem, i: usize, c: u32, keep: u32) -> bool {
-        self.shut(p, i, keep, c)
-    }
-
     /// Item `i` freezes, and its active options go but `keep` and those
-    /// of colour `c` (if not 0); whether an item is left with fewer options
+    /// of colour `c` (if not 0: a secondary item in chosen option `keep`
+    /// with colour `c`); whether an item is left with fewer options
     /// than it needs (the drops stop there).
     fn shut(&mut self, p: &Problem, i: usize, keep: u32, c: u32) -> bool {
         self.set_val(4 * i + NEED, FROZEN);
@@ -278,7 +272,7 @@ impl MultiWalk {
                     self.drop_nodes(x..x + 1)
                 }
             } else if !self.frozen(p, i) {
-                self.shut_secondary(p, i, p.clr[x], o)
+                self.shut(p, i, o, p.clr[x])
             } else {
                 false
             };
