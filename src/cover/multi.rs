@@ -168,9 +168,10 @@ impl MultiWalk {
         self.epoch += 1;
     }
 
-    /// [`drop_nodes`] on this walk's arrays.
+    /// The arrays the drops change, borrowed apart, and the epoch.
     #[inline]
-    fn drop_nodes(&mut self, nodes: std::ops::Range<usize>) -> bool {
+    #[allow(clippy::type_complexity)] // the drops' arguments, as they take them
+    fn drop_parts(&mut self) -> (&mut [u32], &mut [Nd], &mut [u32], &mut Vec<(u32, u32)>, u32) {
         let MultiWalk {
             set,
             nd,
@@ -179,7 +180,14 @@ impl MultiWalk {
             trail,
             ..
         } = self;
-        drop_nodes(set, nd, val, trail, *epoch, nodes)
+        (set, nd, val, trail, *epoch)
+    }
+
+    /// [`drop_nodes`] on this walk's arrays.
+    #[inline]
+    fn drop_nodes(&mut self, nodes: std::ops::Range<usize>) -> bool {
+        let (set, nd, val, trail, epoch) = self.drop_parts();
+        drop_nodes(set, nd, val, trail, epoch, nodes)
     }
 
     /// Whether item `i`'s options are frozen: a secondary item in a chosen
@@ -231,16 +239,9 @@ impl MultiWalk {
             keep,
             c,
         };
-        let MultiWalk {
-            set,
-            nd,
-            val,
-            epoch,
-            trail,
-            n,
-            ..
-        } = self;
-        drop_shut(set, nd, val, trail, *epoch, *n, &shut)
+        let n = self.n;
+        let (set, nd, val, trail, epoch) = self.drop_parts();
+        drop_shut(set, nd, val, trail, epoch, n, &shut)
     }
 
     /// Choose option `o`: each primary item's bound goes down, an item at
