@@ -154,7 +154,7 @@ pub(super) fn forward(
             ctl.finish_one();
             continue;
         };
-        let mut layer: Vec<Shard> = (open.into_iter())
+        let layer: Vec<Shard> = (open.into_iter())
             .map(|m| m.0.into_inner().unwrap_or_else(|e| e.into_inner()))
             .collect();
         let states: usize = layer.iter().map(Shard::len).sum();
@@ -171,11 +171,12 @@ pub(super) fn forward(
         if keep {
             kept.push(layer);
         } else {
-            layer.iter_mut().for_each(|s| s.release(budget));
+            layer.into_iter().for_each(|s| budget.put_back(s));
         }
         ctl.finish_one();
     }
     gathered.iter().for_each(|g: &Gathered| g.release(budget));
+    budget.drop_spares();
     Ok((total, kept))
 }
 

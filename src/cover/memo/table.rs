@@ -6,6 +6,7 @@
 use crate::error::{human_bytes, SearchError};
 use crate::memory;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 /// Tables per layer: enough that two to sixteen threads adding to one
 /// layer rarely wait on each other's locks.
@@ -31,11 +32,19 @@ pub(super) fn entry_bytes(words: usize) -> u64 {
     8 * words as u64 + 16 + 8
 }
 
-/// The bytes every table of one count may take together, and those taken.
+/// The bytes every table of one count may take together, and those taken,
+/// with the spare tables: the memory of tables that have grown or whose
+/// layer is done, kept (and still charged) for the tables made later, in
+/// classes by their number of slots.  A count makes and drops tables of
+/// the same few sizes layer after layer; given back to the allocator,
+/// their memory went back to the kernel and came again as fresh pages,
+/// and on two threads each unmapping stopped the other core to flush its
+/// address translations (docs/performance.md).
 pub(super) struct Budget {
     limit: u64,
     used: AtomicU64,
     words: usize,
+    spare: Mutex<Vec<Vec<Shard>>>,
 }
 
 impl Budget {
@@ -44,30 +53,82 @@ impl Budget {
             limit,
             used: AtomicU64::new(0),
             words,
+            spare: Mutex::new(Vec::new()),
         }
     }
 
-    /// Take `bytes` more, or the `MemoryError` naming what was asked.
+    /// Take `bytes` more (the spare tables given up first if they stand in
+    /// the way), or the `MemoryError` naming what was asked.
     pub fn take(&self, bytes: u64) -> Result<(), SearchError> {
-        let before = self.used.fetch_add(bytes, Ordering::Relaxed);
-        let need = before.saturating_add(bytes);
-        if need > self.limit {
-            self.used.fetch_sub(bytes, Ordering::Relaxed);
-            let states = before / entry_bytes(self.words);
-            return Err(SearchError::memory(
-                format!(
-                    "the memo's tables of method='memo' (about {states} subproblems held, a \
-                     budget of {}; method='search' needs no table)",
-                    human_bytes(self.limit)
-                ),
-                need,
-            ));
+        if self.try_take(bytes) {
+            return Ok(());
         }
-        Ok(())
+        self.drop_spares();
+        if self.try_take(bytes) {
+            return Ok(());
+        }
+        let need = self.used.load(Ordering::Relaxed).saturating_add(bytes);
+        let states = (need - bytes) / entry_bytes(self.words);
+        Err(SearchError::memory(
+            format!(
+                "the memo's tables of method='memo' (about {states} subproblems held, a \
+                 budget of {}; method='search' needs no table)",
+                human_bytes(self.limit)
+            ),
+            need,
+        ))
+    }
+
+    fn try_take(&self, bytes: u64) -> bool {
+        let before = self.used.fetch_add(bytes, Ordering::Relaxed);
+        if before.saturating_add(bytes) > self.limit {
+            self.used.fetch_sub(bytes, Ordering::Relaxed);
+            return false;
+        }
+        true
     }
 
     pub fn give(&self, bytes: u64) {
         self.used.fetch_sub(bytes, Ordering::Relaxed);
+    }
+
+    fn spares(&self) -> MutexGuard<'_, Vec<Vec<Shard>>> {
+        // Only emptied tables are kept here; one a panicking worker left is
+        // as good as any.
+        self.spare.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Keep `shard`'s memory for a later table (emptied; still charged).
+    pub fn put_back(&self, mut shard: Shard) {
+        if shard.charged == 0 {
+            return;
+        }
+        shard.keys.clear();
+        shard.counts.clear();
+        shard.slots.clear();
+        let class = shard.room.trailing_zeros() as usize;
+        let mut spares = self.spares();
+        if spares.len() <= class {
+            spares.resize_with(class + 1, Vec::new);
+        }
+        spares[class].push(shard);
+    }
+
+    /// An empty table with room for `slots` slots, kept by [`Self::put_back`].
+    fn spare(&self, slots: usize) -> Option<Shard> {
+        self.spares()
+            .get_mut(slots.trailing_zeros() as usize)?
+            .pop()
+    }
+
+    /// Give every spare table's memory back (to the allocator and to this
+    /// budget): when a count ends, or when they stand in the way of a table
+    /// in use.
+    pub fn drop_spares(&self) {
+        let spares = std::mem::take(&mut *self.spares());
+        for shard in spares.into_iter().flatten() {
+            self.give(shard.charged);
+        }
     }
 }
 
@@ -77,7 +138,10 @@ pub(super) struct Shard {
     pub keys: Vec<u64>,
     pub counts: Vec<u128>,
     slots: Vec<u32>,
-    /// The bytes charged to the budget for this table.
+    /// The slots this table's memory was made for (a power of two; 0 for
+    /// a table not yet added to), and the bytes charged to the budget for
+    /// it.
+    room: usize,
     charged: u64,
 }
 
@@ -148,7 +212,9 @@ impl Shard {
         Ok(())
     }
 
-    /// Double the slots (and room for as many entries), within the budget.
+    /// Double the slots (and room for as many entries), within the budget:
+    /// the entries move to a spare table's memory, or to new memory, and
+    /// this table's goes to the spares.
     fn grow(&mut self, words: usize, budget: &Budget) -> Result<(), SearchError> {
         let next = (self.slots.len() * 2).max(64);
         if next > EMPTY as usize {
@@ -157,29 +223,86 @@ impl Shard {
                 (next as u64 / 2).saturating_mul(entry_bytes(words)),
             ));
         }
-        let bytes = (next as u64 / 2) * entry_bytes(words);
-        budget.take(bytes - self.charged)?;
-        self.charged = bytes;
-        let what = "the memo's tables";
-        let mut slots: Vec<u32> = memory::try_with_capacity(next, what)?;
-        slots.resize(next, EMPTY);
+        let mut to = match budget.spare(next) {
+            Some(spare) => spare,
+            None => Shard::with_room(next, words, budget)?,
+        };
+        to.keys.extend_from_slice(&self.keys);
+        to.counts.extend_from_slice(&self.counts);
+        to.slots.resize(next, EMPTY);
         let mask = next - 1;
-        for e in 0..self.counts.len() {
-            let mut at = hash(self.key(e, words)) as usize & mask;
-            while slots[at] != EMPTY {
+        for e in 0..to.counts.len() {
+            let mut at = hash(to.key(e, words)) as usize & mask;
+            while to.slots[at] != EMPTY {
                 at = (at + 1) & mask;
             }
-            slots[at] = e as u32;
+            to.slots[at] = e as u32;
         }
-        self.slots = slots;
-        let room = next / 2 - self.counts.len();
-        memory::try_reserve(&mut self.counts, room, what)?;
-        memory::try_reserve(&mut self.keys, room * words, what)?;
+        budget.put_back(std::mem::replace(self, to));
         Ok(())
     }
 
-    /// Give this table's bytes back to `budget` (it is being dropped).
-    pub fn release(&mut self, budget: &Budget) {
-        budget.give(std::mem::take(&mut self.charged));
+    /// An empty table with memory for `slots` slots and half as many
+    /// entries, charged to `budget`.
+    fn with_room(slots: usize, words: usize, budget: &Budget) -> Result<Shard, SearchError> {
+        let bytes = (slots as u64 / 2) * entry_bytes(words);
+        budget.take(bytes)?;
+        let what = "the memo's tables";
+        let made = (|| {
+            Ok(Shard {
+                keys: memory::try_with_capacity(slots / 2 * words, what)?,
+                counts: memory::try_with_capacity(slots / 2, what)?,
+                slots: memory::try_with_capacity(slots, what)?,
+                room: slots,
+                charged: bytes,
+            })
+        })();
+        if made.is_err() {
+            budget.give(bytes);
+        }
+        made
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{entry_bytes, hash, Budget, Shard};
+
+    fn fill(shard: &mut Shard, n: u64, budget: &Budget) {
+        for k in 0..n {
+            let key = [k, !k];
+            shard.add(&key, hash(&key), 1, budget).unwrap();
+        }
+    }
+
+    #[test]
+    fn spare_tables_are_reused_and_give_way_to_tables_in_use() {
+        let each = entry_bytes(2);
+        let budget = Budget::new(1100 * each, 2);
+        let mut first = Shard::default();
+        fill(&mut first, 200, &budget);
+        // 200 entries take 512 slots, room for 256; the smaller rooms it
+        // grew through (32, 64 and 128 entries) are spare, still charged.
+        let held = budget.used.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(held, (32 + 64 + 128 + 256) * each);
+        budget.put_back(first);
+        let mut second = Shard::default();
+        fill(&mut second, 200, &budget);
+        assert_eq!(budget.used.load(std::sync::atomic::Ordering::Relaxed), held);
+        for k in 0..200 {
+            let key = [k, !k];
+            let e = second.get(&key, hash(&key), 2).expect("every key kept");
+            assert_eq!(second.counts[e], 1);
+        }
+        // What the spares hold is given up for the tables in use: growing
+        // to 512 entries beside its own 256 and the second's 256, the
+        // third fits in 1100 only without them.
+        let mut third = Shard::default();
+        fill(&mut third, 300, &budget);
+        assert_eq!(third.len(), 300);
+        assert!(budget.take(1100 * each).is_err());
+        budget.drop_spares();
+        let used = budget.used.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(used, (256 + 512) * each);
     }
 }
