@@ -137,9 +137,11 @@ pub(super) fn forward(
     let what = "the memo's layers";
     let mut pending: Vec<Pending> = memory::try_with_capacity(np, what)?;
     pending.resize_with(np, OnceLock::new);
-    let h = hash(&root);
+    let mut key = vec![0; lay.key_most];
+    let key = lay.pack(&root, first, &mut key);
+    let h = hash(key);
     let table = &pending[first as usize].get_or_init(open_layer)[shard_of(h)];
-    locked(table).add(&root, h, 1, budget)?;
+    locked(table).add(key, h, 1, budget)?;
     let mut kept = Vec::new();
     let mut total = 0u128;
     ctl.start(np);
@@ -161,7 +163,7 @@ pub(super) fn forward(
         ctl.note(format!("{states} states in the layer"));
         let later = &pending[i + 1..];
         let item = i as u32;
-        let ways = if gathered_out(threads, states, lay.words) {
+        let ways = if gathered_out(threads, states, lay.key_words(i as u32)) {
             let g = &mut gathered;
             pool.install(|| expand_gathered(p, lay, budget, &layer, item, later, g, ctl))??
         } else {
@@ -193,45 +195,66 @@ fn expand_alone(
     ctl: &Control,
 ) -> Result<u128, SearchError> {
     let stop = Stop::new(ctl);
-    let (mut children, mut ticker) = (Children::new(lay, p), Ticker::new());
+    let mut walker = Walker::new(lay, p);
+    let words = lay.key_words(item);
     let mut done = 0u128;
     for shard in layer {
         for e in 0..shard.len() {
-            ticker.tick(&stop)?;
+            walker.ticker.tick(&stop)?;
             let ways = shard.counts[e];
-            let closed = hand_down(
-                &mut children,
-                lay,
-                shard.key(e, lay.words),
-                item,
-                |child, j, h| locked(table_of(later, item, j, h)).add(child, h, ways, budget),
-            )?;
+            let closed = walker.hand_down(lay, shard.key(e, words), item, |child, j, h| {
+                locked(table_of(later, item, j, h)).add(child, h, ways, budget)
+            })?;
             done = sum(done, times(ways, closed)?)?;
         }
     }
     Ok(done)
 }
 
-/// The children of `state` (which branches on `item`), each still open
-/// handed to `to` with the item it branches on and its hash; how many
-/// children close every item.
-#[inline(always)]
-fn hand_down(
-    children: &mut Children,
-    lay: &Layout,
-    state: &[u64],
-    item: u32,
-    mut to: impl FnMut(&[u64], u32, u64) -> Result<(), SearchError>,
-) -> Result<u128, SearchError> {
-    children.reset(state, item);
-    let mut closed = 0u128;
-    while let Some(child) = children.next() {
-        match lay.branch(child, item + 1) {
-            None => closed += 1,
-            Some(j) => to(child, j, hash(child))?,
+/// A worker's walk over states' children: the walk, a buffer for the
+/// children's keys, and the worker's ticker.
+struct Walker<'a> {
+    children: Children<'a>,
+    key: Vec<u64>,
+    ticker: Ticker,
+}
+
+impl<'a> Walker<'a> {
+    fn new(lay: &'a Layout, p: &'a Problem) -> Walker<'a> {
+        Walker {
+            children: Children::new(lay, p),
+            key: vec![0; lay.key_most],
+            ticker: Ticker::new(),
         }
     }
-    Ok(closed)
+
+    /// The children of the state keyed `key` of layer `item`, each still
+    /// open handed to `to` as its key, the layer it branches on and its
+    /// hash; how many children close every item.
+    #[inline(always)]
+    fn hand_down(
+        &mut self,
+        lay: &Layout,
+        key: &[u64],
+        item: u32,
+        mut to: impl FnMut(&[u64], u32, u64) -> Result<(), SearchError>,
+    ) -> Result<u128, SearchError> {
+        let Walker {
+            children, key: buf, ..
+        } = self;
+        children.reset_key(key, item);
+        let mut closed = 0u128;
+        while let Some(child) = children.next() {
+            match lay.branch(child, item + 1) {
+                None => closed += 1,
+                Some(j) => {
+                    let key = lay.pack(child, j, buf);
+                    to(key, j, hash(key))?
+                }
+            }
+        }
+        Ok(closed)
+    }
 }
 
 /// [`expand_alone`] on the pool it runs in, in rounds, each round's
@@ -249,7 +272,6 @@ fn expand_gathered(
     gathered: &mut Vec<Gathered>,
     ctl: &Control,
 ) -> Result<u128, SearchError> {
-    let words = lay.words;
     let sizes: Vec<usize> = layer.iter().map(Shard::len).collect();
     let stop = Stop::new(ctl);
     let threads = rayon::current_num_threads();
@@ -258,13 +280,10 @@ fn expand_gathered(
         if gathered.len() < round.len() {
             gathered.resize_with(round.len(), Gathered::default);
         }
-        let fresh = || (Children::new(lay, p), Ticker::new());
         (gathered[..round.len()].par_iter_mut().zip(round)).try_for_each_init(
-            fresh,
-            |(children, ticker), (into, &task)| {
-                into.gather(
-                    layer, &sizes, task, item, lay, children, ticker, &stop, budget,
-                )
+            || Walker::new(lay, p),
+            |walker, (into, &task)| {
+                into.gather(layer, &sizes, task, item, lay, walker, &stop, budget)
             },
         )?;
         let gathered = &gathered[..round.len()];
@@ -273,11 +292,13 @@ fn expand_gathered(
             .try_for_each_init(Ticker::new, |ticker, t| {
                 for g in gathered {
                     let Found { to, keys, .. } = &g.by_table[t];
-                    for (k, &(after, h, ways)) in to.iter().enumerate() {
+                    let mut at = 0;
+                    for &(after, h, ways) in to {
                         ticker.tick(&stop)?;
                         let table = &later[after as usize].get_or_init(open_layer)[t];
-                        let key = &keys[k * words..(k + 1) * words];
-                        locked(table).add(key, h, ways, budget)?;
+                        let words = lay.key_words(item + 1 + after);
+                        locked(table).add(&keys[at..at + words], h, ways, budget)?;
+                        at += words;
                     }
                 }
                 Ok::<(), SearchError>(())
@@ -322,7 +343,8 @@ struct Gathered {
 }
 
 /// The children a task found for one table of every later layer: each its
-/// layer after the expanded one, hash and ways, and its key (flat).
+/// layer after the expanded one, hash and ways, and its key (flat, each
+/// as long as its layer's keys).
 #[derive(Default)]
 struct Found {
     to: Vec<(u32, u64, u128)>,
@@ -368,8 +390,7 @@ impl Gathered {
         (mut s, mut e, n): (usize, usize, usize),
         item: u32,
         lay: &Layout,
-        children: &mut Children,
-        ticker: &mut Ticker,
+        walker: &mut Walker,
         stop: &Stop,
         budget: &Budget,
     ) -> Result<(), SearchError> {
@@ -381,21 +402,18 @@ impl Gathered {
             f.keys.clear();
         }
         self.done = 0;
+        let words = lay.key_words(item);
         for _ in 0..n {
             while e == sizes[s] {
                 (s, e) = (s + 1, 0);
             }
-            ticker.tick(stop)?;
+            walker.ticker.tick(stop)?;
             let shard = &layer[s];
             let ways = shard.counts[e];
             let by_table = &mut self.by_table;
-            let closed = hand_down(
-                children,
-                lay,
-                shard.key(e, lay.words),
-                item,
-                |child, j, h| by_table[shard_of(h)].push(j - item - 1, h, ways, child, budget),
-            )?;
+            let closed = walker.hand_down(lay, shard.key(e, words), item, |child, j, h| {
+                by_table[shard_of(h)].push(j - item - 1, h, ways, child, budget)
+            })?;
             self.done = sum(self.done, times(ways, closed)?)?;
             e += 1;
         }
@@ -414,15 +432,18 @@ pub(super) fn covers_of(lay: &Layout, layers: &[Vec<Shard>], state: &[u64]) -> u
     let Some(j) = lay.branch(state, 0) else {
         return 1;
     };
-    found(layers.get(j as usize), state, hash(state), lay.words)
+    let mut key = vec![0; lay.key_most];
+    let key = lay.pack(state, j, &mut key);
+    found(layers.get(j as usize), key, hash(key))
 }
 
-/// The count of `state` (hashed `h`) in `layer`, if kept there; else 0.
-fn found(layer: Option<&Vec<Shard>>, state: &[u64], h: u64, words: usize) -> u128 {
+/// The count of the state keyed `key` (hashed `h`) in `layer`, if kept
+/// there; else 0.
+fn found(layer: Option<&Vec<Shard>>, key: &[u64], h: u64) -> u128 {
     let Some(shard) = layer.and_then(|l| l.get(shard_of(h))) else {
         return 0;
     };
-    shard.get(state, h, words).map_or(0, |e| shard.counts[e])
+    shard.get(key, h, key.len()).map_or(0, |e| shard.counts[e])
 }
 
 /// Replace every kept state's ways by the covers that finish it, from the
@@ -435,30 +456,28 @@ pub(super) fn backward(
     ctl: &Control,
 ) -> Result<(), SearchError> {
     let stop = Stop::new(ctl);
-    let words = lay.words;
     let mut pool = LazyPool::new(threads);
     for i in (0..layers.len()).rev() {
         let (head, later) = layers.split_at_mut(i + 1);
         let later = &*later;
         let item = i as u32;
-        let finish = |(children, ticker): &mut (Children, Ticker),
-                      shard: &mut Shard|
-         -> Result<(), SearchError> {
+        let words = lay.key_words(item);
+        let finish = |walker: &mut Walker, shard: &mut Shard| -> Result<(), SearchError> {
             let Shard { keys, counts, .. } = shard;
             for (e, count) in counts.iter_mut().enumerate() {
-                ticker.tick(&stop)?;
+                walker.ticker.tick(&stop)?;
                 let state = &keys[e * words..(e + 1) * words];
                 let mut covers = 0u128;
-                let closed = hand_down(children, lay, state, item, |child, j, h| {
+                let closed = walker.hand_down(lay, state, item, |child, j, h| {
                     let after = later.get((j - item - 1) as usize);
-                    covers = sum(covers, found(after, child, h, words))?;
+                    covers = sum(covers, found(after, child, h))?;
                     Ok(())
                 })?;
                 *count = sum(covers, closed)?;
             }
             Ok(())
         };
-        let fresh = || (Children::new(lay, p), Ticker::new());
+        let fresh = || Walker::new(lay, p);
         let layer = &mut head[i];
         let states: usize = layer.iter().map(Shard::len).sum();
         if shared(threads, states) {

@@ -40,7 +40,7 @@ pub fn count_memo(
     ctl: &Control,
 ) -> Result<u128, SearchError> {
     let lay = Layout::new(p);
-    let budget = Budget::new(budget, lay.words);
+    let budget = Budget::new(budget, lay.key_most);
     layers::forward(p, &lay, &budget, threads, false, ctl).map(|(total, _)| total)
 }
 
@@ -65,7 +65,7 @@ impl<'p> Memo<'p> {
         ctl: &Control,
     ) -> Result<Memo<'p>, SearchError> {
         let lay = Layout::new(p);
-        let budget = Budget::new(budget, lay.words);
+        let budget = Budget::new(budget, lay.key_most);
         let (total, mut kept) = layers::forward(p, &lay, &budget, threads, true, ctl)?;
         layers::backward(p, &lay, &mut kept, threads, ctl)?;
         let memo = Memo {

@@ -15,6 +15,14 @@
 //! its first item, so every cover (a set of options) is reached by exactly
 //! one path, and every child's branch item comes after `i`: the states fall
 //! into layers by branch item, each feeding only later ones.
+//!
+//! A state is kept in its layer's table as a shorter *key*: in layer `j`
+//! every item before `j` is closed, and no item past `reach(j)` (the last
+//! primary item of any option whose first one comes before `j`) has been
+//! touched, so only the fields from `j` to `reach(j)` and the secondary
+//! items vary.  The key is those bits; [`Layout::unpack`] puts the rest
+//! back.  A tiling of a board `w` cells wide keeps about `w` bits of its
+//! cells instead of one for every cell.
 
 use super::super::problem::Problem;
 
@@ -41,6 +49,87 @@ pub(crate) struct Layout {
     unit: bool,
     /// Words of a state.
     pub words: usize,
+    /// For each primary item `j`, the bits of the fields of layer `j`'s
+    /// states that vary (`j` to `reach(j)`), `lo..hi`.
+    windows: Vec<(u32, u32)>,
+    /// The bits of the secondary items' fields.
+    secondary: (u32, u32),
+    /// The state with nothing chosen.
+    start: Vec<u64>,
+    /// The most words of any layer's key.
+    pub key_most: usize,
+}
+
+/// For each primary item `j`, the last primary item of any option whose
+/// first primary item comes before `j` (`0` where there is none).
+fn reaches(p: &Problem) -> Vec<usize> {
+    let np = p.n_primary();
+    let mut last_from = vec![0usize; np];
+    for k in 0..p.n_options() {
+        let (mut first, mut last) = (usize::MAX, 0);
+        for i in p.option(k).map(|(i, _)| i as usize).filter(|&i| i < np) {
+            (first, last) = (first.min(i), last.max(i));
+        }
+        if first < np {
+            last_from[first] = last_from[first].max(last);
+        }
+    }
+    let mut reach = 0;
+    let mut out = Vec::with_capacity(np);
+    for last in last_from {
+        out.push(reach);
+        reach = reach.max(last);
+    }
+    out
+}
+
+/// The bits of word `at / 64` (`at` its first bit) below bit `bit` of a
+/// state, as a mask.
+#[inline]
+fn ones_below(bit: u32, at: u32) -> u64 {
+    match bit.saturating_sub(at) {
+        0 => 0,
+        b if b >= 64 => !0,
+        b => (1 << b) - 1,
+    }
+}
+
+/// Bits `lo..hi` of `state` into the words at the front of `out`; how
+/// many words.
+#[inline]
+fn extract(state: &[u64], lo: u32, hi: u32, out: &mut [u64]) -> usize {
+    let len = (hi - lo) as usize;
+    let n = len.div_ceil(64);
+    for (k, slot) in out[..n].iter_mut().enumerate() {
+        let b = lo as usize + 64 * k;
+        let (w, s) = (b / 64, b % 64);
+        let mut v = state[w] >> s;
+        if s > 0 && w + 1 < state.len() {
+            v |= state[w + 1] << (64 - s);
+        }
+        let left = len - 64 * k;
+        if left < 64 {
+            v &= (1 << left) - 1;
+        }
+        *slot = v;
+    }
+    n
+}
+
+/// The words at the front of `key` (as [`extract`] wrote them) or'ed into
+/// bits `lo..hi` of `state`; how many words.
+#[inline]
+fn deposit(key: &[u64], lo: u32, hi: u32, state: &mut [u64]) -> usize {
+    let n = ((hi - lo) as usize).div_ceil(64);
+    for (k, &v) in key[..n].iter().enumerate() {
+        let b = lo as usize + 64 * k;
+        let (w, s) = (b / 64, b % 64);
+        state[w] |= v << s;
+        if s > 0 && w + 1 < state.len() {
+            state[w + 1] |= v >> (64 - s);
+        }
+    }
+    n
 }
 
 /// The bits that hold `n`.
@@ -79,14 +168,65 @@ impl Layout {
         };
         let bounds = (0..np as usize).map(|i| p.bounds_of(i));
         let unit = (0..np as usize).all(|i| fields[i].mask == 1);
-        Layout {
+        let bit = |i: usize| 64 * fields[i].word + fields[i].shift;
+        let end = |i: usize| bit(i) + fields[i].mask.count_ones();
+        let windows = (reaches(p).into_iter().enumerate())
+            .map(|(j, r)| (bit(j), end(r.max(j))))
+            .collect();
+        let n = p.n_items();
+        let secondary = if n > np as usize {
+            (bit(np as usize), end(n - 1))
+        } else {
+            (0, 0)
+        };
+        let mut lay = Layout {
             unit,
-            fields,
             most: bounds.clone().map(|(_, hi)| hi as u64).collect(),
             least: bounds.map(|(lo, _)| lo).collect(),
+            fields,
             np,
             words: words.max(1),
+            windows,
+            secondary,
+            start: Vec::new(),
+            key_most: 0,
+        };
+        lay.start = lay.root();
+        lay.key_most = (0..np).map(|j| lay.key_words(j)).max().unwrap_or(1);
+        lay
+    }
+
+    /// The words of the keys of layer `j`.
+    #[inline]
+    pub fn key_words(&self, j: u32) -> usize {
+        let (lo, hi) = self.windows[j as usize];
+        let (slo, shi) = self.secondary;
+        (hi - lo).div_ceil(64) as usize + (shi - slo).div_ceil(64) as usize
+    }
+
+    /// The key of `state` (of layer `j`), written to the front of `out`
+    /// (at least [`Self::key_most`] words).
+    #[inline]
+    pub fn pack<'k>(&self, state: &[u64], j: u32, out: &'k mut [u64]) -> &'k [u64] {
+        let (lo, hi) = self.windows[j as usize];
+        let n = extract(state, lo, hi, out);
+        let (slo, shi) = self.secondary;
+        let m = extract(state, slo, shi, &mut out[n..]);
+        &out[..n + m]
+    }
+
+    /// The state of layer `j` whose key is `key`, into `state`: every
+    /// field before the window closed, every one after it as at the start.
+    #[inline]
+    pub fn unpack(&self, key: &[u64], j: u32, state: &mut [u64]) {
+        let (lo, hi) = self.windows[j as usize];
+        for (w, out) in state.iter_mut().enumerate() {
+            let at = 64 * w as u32;
+            *out = ones_below(lo, at) | self.start[w] & !ones_below(hi, at);
         }
+        let n = deposit(key, lo, hi, state);
+        let (slo, shi) = self.secondary;
+        deposit(&key[n..], slo, shi, state);
     }
 
     #[inline]
@@ -223,8 +363,30 @@ impl<'a> Children<'a> {
 
     /// Start on the children of `state`, which branches on `item`.
     pub fn reset(&mut self, state: &[u64], item: u32) {
+        self.parent().copy_from_slice(state);
+        self.begin(item);
+    }
+
+    /// Start on the children of the state of layer `item` whose key is
+    /// `key` (see [`Layout::pack`]).
+    pub fn reset_key(&mut self, key: &[u64], item: u32) {
+        let lay = self.lay;
+        lay.unpack(key, item, self.parent());
+        self.begin(item);
+    }
+
+    /// Row 0 of the walk, where the parent goes.
+    fn parent(&mut self) -> &mut [u64] {
         let w = self.lay.words;
-        let count = self.lay.get(state, item);
+        if self.states.len() < w {
+            self.states.resize(w, 0);
+        }
+        &mut self.states[..w]
+    }
+
+    fn begin(&mut self, item: u32) {
+        let w = self.lay.words;
+        let count = self.lay.get(&self.states[..w], item);
         let i = item as usize;
         let room = (self.lay.most[i] - count) as usize;
         self.item = item;
@@ -233,9 +395,10 @@ impl<'a> Children<'a> {
         let rows = self.most + 1;
         if self.states.len() < rows * w {
             self.states.resize(rows * w, 0);
+        }
+        if self.at.len() < rows {
             self.at.resize(rows, 0);
         }
-        self.states[..w].copy_from_slice(state);
         self.at[0] = 0;
         self.picked.clear();
         self.started = false;
@@ -295,5 +458,38 @@ impl<'a> Children<'a> {
         self.out.copy_from_slice(&self.states[row]);
         self.lay.close(&mut self.out, self.item);
         &self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{deposit, extract, ones_below};
+
+    #[test]
+    fn bits_taken_out_of_a_state_go_back_where_they_were() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..2000 {
+            let words = 1 + (next() % 4) as usize;
+            let state: Vec<u64> = (0..words).map(|_| next()).collect();
+            let total = 64 * words as u32;
+            let lo = (next() % total as u64) as u32;
+            let hi = lo + 1 + (next() % (total - lo) as u64) as u32;
+            let mut key = vec![0; 8];
+            let n = extract(&state, lo, hi, &mut key);
+            assert_eq!(n, (hi - lo).div_ceil(64) as usize);
+            let mut back = vec![0; words];
+            assert_eq!(deposit(&key, lo, hi, &mut back), n);
+            for (w, (&got, &was)) in back.iter().zip(&state).enumerate() {
+                let at = 64 * w as u32;
+                let window = !ones_below(lo, at) & ones_below(hi, at);
+                assert_eq!(got, was & window, "{lo}..{hi} of {words} words, word {w}");
+            }
+        }
     }
 }
