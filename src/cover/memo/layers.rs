@@ -20,7 +20,7 @@
 
 use super::super::problem::Problem;
 use super::state::{Children, Layout};
-use super::table::{entry_bytes, hash, shard_of, Budget, Shard, SHARDS};
+use super::table::{append, entry_bytes, hash, shard_of, Budget, Shard, SHARDS};
 use crate::engine::{wanted_threads, Control, LazyPool, Stop, Ticker};
 use crate::error::SearchError;
 use crate::memory;
@@ -373,7 +373,7 @@ impl Found {
             memory::try_reserve(&mut self.keys, more * key.len(), what)?;
         }
         self.to.push((after, h, ways));
-        self.keys.extend_from_slice(key);
+        append(&mut self.keys, key);
         Ok(())
     }
 }

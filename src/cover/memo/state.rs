@@ -206,7 +206,7 @@ impl Layout {
 
     /// The key of `state` (of layer `j`), written to the front of `out`
     /// (at least [`Self::key_most`] words).
-    #[inline]
+    #[inline(always)]
     pub fn pack<'k>(&self, state: &[u64], j: u32, out: &'k mut [u64]) -> &'k [u64] {
         let (lo, hi) = self.windows[j as usize];
         let n = extract(state, lo, hi, out);
@@ -369,6 +369,7 @@ impl<'a> Children<'a> {
 
     /// Start on the children of the state of layer `item` whose key is
     /// `key` (see [`Layout::pack`]).
+    #[inline]
     pub fn reset_key(&mut self, key: &[u64], item: u32) {
         let lay = self.lay;
         lay.unpack(key, item, self.parent());
@@ -376,6 +377,7 @@ impl<'a> Children<'a> {
     }
 
     /// Row 0 of the walk, where the parent goes.
+    #[inline]
     fn parent(&mut self) -> &mut [u64] {
         let w = self.lay.words;
         if self.states.len() < w {
@@ -384,6 +386,7 @@ impl<'a> Children<'a> {
         &mut self.states[..w]
     }
 
+    #[inline]
     fn begin(&mut self, item: u32) {
         let w = self.lay.words;
         let count = self.lay.get(&self.states[..w], item);

@@ -22,6 +22,18 @@ pub(super) fn hash(key: &[u64]) -> u64 {
     h ^ (h >> 29)
 }
 
+/// `key` appended to `keys`, keys of one or two words without the call to
+/// `memcpy` that copying a slice of unknown length makes (a few
+/// nanoseconds, on every child of a tiling's memo).
+#[inline(always)]
+pub(super) fn append(keys: &mut Vec<u64>, key: &[u64]) {
+    match *key {
+        [a] => keys.push(a),
+        [a, b] => keys.extend([a, b]),
+        _ => keys.extend_from_slice(key),
+    }
+}
+
 /// The shard of a key's hash (its top bits; the slot takes the low ones).
 pub(super) fn shard_of(h: u64) -> usize {
     (h >> 58) as usize % SHARDS
@@ -204,7 +216,7 @@ impl Shard {
                 let Err(at) = self.find(key, h, words) else {
                     unreachable!("a key missing before growing is missing after")
                 };
-                self.keys.extend_from_slice(key);
+                append(&mut self.keys, key);
                 self.counts.push(count);
                 self.slots[at] = n as u32;
             }
