@@ -239,6 +239,7 @@ impl MultiWalk {
             clr: &p.clr,
             keep,
             c,
+            secondary: p.n_items() > p.n_primary(),
         };
         let n = self.n;
         let (set, nd, val, trail, epoch) = self.drop_parts();

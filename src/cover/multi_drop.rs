@@ -76,7 +76,7 @@ fn drop_one(
     epoch: u32,
     nodes: std::ops::Range<usize>,
 ) -> (bool, *mut (u32, u32)) {
-    drop_loop(set, nd, val, save, epoch, nodes)
+    drop_loop::<true>(set, nd, val, save, epoch, nodes)
 }
 
 /// The options of a shut item, where [`drop_nodes`] takes them out: the
@@ -91,6 +91,10 @@ pub(super) struct Shut<'a> {
     pub clr: &'a [u32],
     pub keep: u32,
     pub c: u32,
+    /// Whether the problem has secondary items: without them, the only
+    /// frozen item an option of a shut item's list holds is that item
+    /// (every other shut item's options have left every list).
+    pub secondary: bool,
 }
 
 /// [`drop_options`] for a walk of `items` items, on its trail.
@@ -106,7 +110,11 @@ pub(super) fn drop_shut(
     // An item's size is saved once an epoch, so the drops write at most an
     // entry an item.
     with_room(trail, items, |room| {
-        drop_options(set, nd, val, room, epoch, shut)
+        if shut.secondary {
+            drop_options::<true>(set, nd, val, room, epoch, shut)
+        } else {
+            drop_options::<false>(set, nd, val, room, epoch, shut)
+        }
     })
 }
 
@@ -116,8 +124,11 @@ pub(super) fn drop_shut(
 /// and the end of the entries written.  The loop over the options is here
 /// with the drops, out of line: called an option at a time, the call and
 /// the reloads of the walk's fields cost a third of the drops' own work.
+/// Each option's nodes are dropped around the shut item's own (which
+/// stays), so that only `SECONDARY` (a problem with secondary items) asks
+/// of each node whether its item is frozen.
 #[inline(never)]
-fn drop_options(
+fn drop_options<const SECONDARY: bool>(
     set: &mut [u32],
     nd: &mut [Nd],
     val: &mut [u32],
@@ -136,14 +147,19 @@ fn drop_options(
         }
         debug_assert!((o as usize) + 1 < shut.starts.len());
         // SAFETY: `starts` has an entry an option and one more.
-        let nodes = unsafe {
-            *shut.starts.get_unchecked(o as usize) as usize
-                ..*shut.starts.get_unchecked(o as usize + 1) as usize
+        let (start, end) = unsafe {
+            (
+                *shut.starts.get_unchecked(o as usize) as usize,
+                *shut.starts.get_unchecked(o as usize + 1) as usize,
+            )
         };
-        let dead;
-        (dead, save) = drop_loop(set, nd, val, save, epoch, nodes);
-        if dead {
-            return (true, save);
+        debug_assert!((start..end).contains(&x), "node {x} is option {o}'s");
+        for nodes in [start..x, x + 1..end] {
+            let dead;
+            (dead, save) = drop_loop::<SECONDARY>(set, nd, val, save, epoch, nodes);
+            if dead {
+                return (true, save);
+            }
         }
     }
     (false, save)
@@ -156,8 +172,11 @@ fn drop_options(
 /// arrays and the cursor, so that its values stay in registers (inlined in
 /// the walk's methods, the compiler kept the walk's fields and spilled the
 /// loop's).
+///
+/// With `SKIP_FROZEN`, the nodes of frozen items are passed by; without
+/// it, the caller knows there are none.
 #[inline(always)]
-fn drop_loop(
+fn drop_loop<const SKIP_FROZEN: bool>(
     set: &mut [u32],
     nd: &mut [Nd],
     val: &mut [u32],
@@ -180,9 +199,10 @@ fn drop_loop(
                 *val.get_unchecked(4 * i + SAVED),
             ]
         };
-        if need == FROZEN {
+        if SKIP_FROZEN && need == FROZEN {
             continue;
         }
+        debug_assert!(need != FROZEN, "node {x}'s item {i} is frozen");
         debug_assert!(
             size > 0 && at < base + size,
             "node {x} is active in item {i}"
