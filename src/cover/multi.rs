@@ -8,8 +8,7 @@
 //! reached by two orders of the same choices.  The item picked has the
 //! fewest ways left, Knuth's branching degree `len + min(slack, bound) -
 //! bound + 1` (`bound`: how many more options it may take; `slack`: `hi -
-//! lo`); ties go, as in SSMCC, to the least `min(slack, bound)`, then the
-//! most options, then the first item, and `x` is the item's first active
+//! lo`); ties go to the first item, and `x` is the item's first active
 //! option in option order.  Both depend only on the node (which options are
 //! taken, which left out), never on how it was reached, so a task replayed
 //! from the root walks the same tree as the walk that made it.
@@ -296,7 +295,7 @@ impl MultiWalk {
     /// `need = bound - min(slack, bound)` more options; its degree is
     /// `len - need + 1`.
     fn choose(&self) -> Choice {
-        let mut best: Option<(u32, u32, u32, u32)> = None;
+        let mut best: Option<(u32, u32)> = None;
         for &i in &self.live[..self.val[5 * self.n] as usize] {
             let (len, least) = (self.size(i as usize), self.val[4 * i as usize + NEED]);
             if len < least {
@@ -306,14 +305,13 @@ impl MultiWalk {
                 continue; // within its bounds, and nothing left to add
             }
             let score = len - least + 1;
-            let spare = self.val[4 * self.n + i as usize] - least;
-            if best.is_none_or(|b| (score, spare, !len, i) < b) {
-                best = Some((score, spare, !len, i));
+            if best.is_none_or(|(b, j)| (score, i) < (b, j)) {
+                best = Some((score, i));
             }
         }
         match best {
             None => Choice::Cover,
-            Some((.., i)) => self.first_option(i as usize),
+            Some((_, i)) => self.first_option(i as usize),
         }
     }
 
@@ -326,11 +324,10 @@ impl MultiWalk {
 
     /// [`MultiWalk::choose`] at a live node whose parent branched on
     /// `item` and which leaves that branch's option out.  Only the option's
-    /// items changed, each by one option less (so each keeps its place in
-    /// the ties among them), so the parent's choice stands unless `item`
-    /// has no option left: an item `j` that scores as low as `item` now did
-    /// so before as well, so it comes after `item` (the parent's tie went
-    /// to `item`).
+    /// items changed, each by one option less, so the parent's choice
+    /// stands unless `item` has no option left: an item `j` that scores as
+    /// low as `item` now did so before as well, so it comes after `item`
+    /// (the parent's tie went to `item`).
     fn choose_after(&self, item: u32) -> Choice {
         let i = item as usize;
         let choice = if self.size(i) == 0 {
