@@ -362,7 +362,10 @@ impl Found {
         key: &[u64],
         budget: &Budget,
     ) -> Result<(), SearchError> {
-        if self.to.len() == self.to.capacity() {
+        // Keys differ in length from layer to layer: room for as many
+        // more of this one's length as entries.
+        if self.to.len() == self.to.capacity() || self.keys.capacity() - self.keys.len() < key.len()
+        {
             let more = self.to.len().max(64);
             let each = std::mem::size_of::<(u32, u64, u128)>() + 8 * key.len();
             let bytes = (more * each) as u64;

@@ -126,11 +126,16 @@ impl Budget {
         spares[class].push(shard);
     }
 
-    /// An empty table with room for `slots` slots, kept by [`Self::put_back`].
-    fn spare(&self, slots: usize) -> Option<Shard> {
-        self.spares()
-            .get_mut(slots.trailing_zeros() as usize)?
-            .pop()
+    /// An empty table with room for `slots` slots and as many keys of
+    /// `words` words (layers' keys differ in length), kept by
+    /// [`Self::put_back`].
+    fn spare(&self, slots: usize, words: usize) -> Option<Shard> {
+        let mut spares = self.spares();
+        let class = spares.get_mut(slots.trailing_zeros() as usize)?;
+        let fits = class
+            .iter()
+            .rposition(|s| s.keys.capacity() >= slots / 2 * words)?;
+        Some(class.swap_remove(fits))
     }
 
     /// Give every spare table's memory back (to the allocator and to this
@@ -235,7 +240,7 @@ impl Shard {
                 (next as u64 / 2).saturating_mul(entry_bytes(words)),
             ));
         }
-        let mut to = match budget.spare(next) {
+        let mut to = match budget.spare(next, words) {
             Some(spare) => spare,
             None => Shard::with_room(next, words, budget)?,
         };
@@ -316,5 +321,25 @@ mod tests {
         budget.drop_spares();
         let used = budget.used.load(std::sync::atomic::Ordering::Relaxed);
         assert_eq!(used, (256 + 512) * each);
+    }
+
+    #[test]
+    fn a_spare_table_holds_keys_as_long_as_those_of_its_new_layer() {
+        let budget = Budget::new(1 << 30, 2);
+        let mut short = Shard::default();
+        for k in 0..100u64 {
+            short.add(&[k], hash(&[k]), 1, &budget).unwrap();
+        }
+        budget.put_back(short);
+        let mut long = Shard::default();
+        fill(&mut long, 100, &budget);
+        // Rooms for 32, 64 and 128 entries each, the one-word keys' tables
+        // all spare (none holds 32, 64 or 128 keys of two words).
+        let used = budget.used.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(used, (32 + 64 + 128) * (entry_bytes(1) + entry_bytes(2)));
+        for k in 0..100 {
+            let key = [k, !k];
+            assert!(long.get(&key, hash(&key), 2).is_some());
+        }
     }
 }
