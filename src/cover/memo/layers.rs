@@ -291,14 +291,16 @@ fn expand_gathered(
             .into_par_iter()
             .try_for_each_init(Ticker::new, |ticker, t| {
                 for g in gathered {
-                    let Found { to, keys, .. } = &g.by_table[t];
+                    let found = &g.by_table[t].words;
                     let mut at = 0;
-                    for &(after, h, ways) in to {
+                    while at < found.len() {
                         ticker.tick(&stop)?;
-                        let table = &later[after as usize].get_or_init(open_layer)[t];
-                        let words = lay.key_words(item + 1 + after);
-                        locked(table).add(&keys[at..at + words], h, ways, budget)?;
-                        at += words;
+                        let (after, parent) = ((found[at] >> 32) as usize, found[at] as u32);
+                        let words = lay.key_words(item + 1 + after as u32);
+                        let key = &found[at + 1..at + 1 + words];
+                        let table = &later[after].get_or_init(open_layer)[t];
+                        locked(table).add(key, hash(key), g.ways[parent as usize], budget)?;
+                        at += 1 + words;
                     }
                 }
                 Ok::<(), SearchError>(())
@@ -335,48 +337,45 @@ fn rounds(tasks: &[(usize, usize, usize)], most: usize) -> Vec<&[(usize, usize, 
 }
 
 /// The children one task of a round found: the ways of those with
-/// everything closed, and the others by table.
+/// everything closed, the ways of the task's states in order, and the
+/// other children by table.
 #[derive(Default)]
 struct Gathered {
     done: u128,
+    ways: Vec<u128>,
     by_table: Vec<Found>,
 }
 
-/// The children a task found for one table of every later layer: each its
-/// layer after the expanded one, hash and ways, and its key (flat, each
-/// as long as its layer's keys).
+/// The children a task found for one table of every later layer, flat:
+/// each a word with its layer after the expanded one (high half) and its
+/// state's place in the task (low half), then its key (as long as its
+/// layer's keys).  Eight bytes and the key a child, not its hash and ways
+/// too: 16 bytes a child instead of 40 on 16x16 dominoes.
 #[derive(Default)]
 struct Found {
-    to: Vec<(u32, u64, u128)>,
-    keys: Vec<u64>,
+    words: Vec<u64>,
     /// The bytes charged to the budget for these.
     charged: u64,
 }
 
 impl Found {
+    #[inline(always)]
     fn push(
         &mut self,
         after: u32,
-        h: u64,
-        ways: u128,
+        parent: u32,
         key: &[u64],
         budget: &Budget,
     ) -> Result<(), SearchError> {
-        // Keys differ in length from layer to layer: room for as many
-        // more of this one's length as entries.
-        if self.to.len() == self.to.capacity() || self.keys.capacity() - self.keys.len() < key.len()
-        {
-            let more = self.to.len().max(64);
-            let each = std::mem::size_of::<(u32, u64, u128)>() + 8 * key.len();
-            let bytes = (more * each) as u64;
+        if self.words.capacity() - self.words.len() <= key.len() {
+            let more = self.words.len().max(64 * (1 + key.len()));
+            let bytes = 8 * more as u64;
             budget.take(bytes)?;
             self.charged += bytes;
-            let what = "the memo's children of a round";
-            memory::try_reserve(&mut self.to, more, what)?;
-            memory::try_reserve(&mut self.keys, more * key.len(), what)?;
+            memory::try_reserve(&mut self.words, more, "the memo's children of a round")?;
         }
-        self.to.push((after, h, ways));
-        append(&mut self.keys, key);
+        self.words.push((after as u64) << 32 | parent as u64);
+        append(&mut self.words, key);
         Ok(())
     }
 }
@@ -401,9 +400,10 @@ impl Gathered {
             self.by_table.resize_with(SHARDS, Found::default);
         }
         for f in &mut self.by_table {
-            f.to.clear();
-            f.keys.clear();
+            f.words.clear();
         }
+        self.ways.clear();
+        self.ways.reserve(n); // a task's states: at most CHUNK
         self.done = 0;
         let words = lay.key_words(item);
         for _ in 0..n {
@@ -413,9 +413,11 @@ impl Gathered {
             walker.ticker.tick(stop)?;
             let shard = &layer[s];
             let ways = shard.counts[e];
+            let parent = self.ways.len() as u32;
+            self.ways.push(ways);
             let by_table = &mut self.by_table;
             let closed = walker.hand_down(lay, shard.key(e, words), item, |child, j, h| {
-                by_table[shard_of(h)].push(j - item - 1, h, ways, child, budget)
+                by_table[shard_of(h)].push(j - item - 1, parent, child, budget)
             })?;
             self.done = sum(self.done, times(ways, closed)?)?;
             e += 1;
