@@ -203,10 +203,13 @@ impl CoverReceiver {
 /// Every cover of `p` in search order, handed over a bounded channel by a
 /// producer thread that stops when `ctl` is cancelled or the receiver goes.
 pub fn stream_covers(p: Arc<Problem>, ctl: Arc<Control>) -> Result<CoverReceiver, CountError> {
-    by_walk!(p, streamed(p, ctl))
+    by_walk!(p, stream_with(p, ctl))
 }
 
-fn streamed<W: CoverWalk>(p: Arc<Problem>, ctl: Arc<Control>) -> Result<CoverReceiver, CountError> {
+pub(super) fn stream_with<W: CoverWalk>(
+    p: Arc<Problem>,
+    ctl: Arc<Control>,
+) -> Result<CoverReceiver, CountError> {
     check_memory::<W>(&p, 1)?;
     let search = Arc::new(CoverSearch::<W>::new(p));
     let tasks = search.roots();

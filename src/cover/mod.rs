@@ -28,6 +28,9 @@
 //! * `count.rs`: [`count_covers`], [`find_cover`], [`stream_covers`],
 //!   [`plan_covers`].
 
+mod bits;
+#[cfg(test)]
+mod bits_tests;
 mod cells;
 mod cheapest;
 #[cfg(test)]

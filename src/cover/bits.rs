@@ -1,0 +1,340 @@
+//! [`BitWalk`]: Algorithm C over bitsets, for problems of a few thousand
+//! options.
+//!
+//! The options still possible at a node are a bitset, `live`; each
+//! primary item's options are a bitset, and so is each option's
+//! *conflicts* (the options sharing a primary item with it, or a secondary
+//! item unless both give it the same colour; an option conflicts with
+//! itself).  Choosing an option is then one AND-NOT of `live` with its
+//! conflicts, the fewest-options choice is a popcount of each open item's
+//! options AND `live`, and undoing a choice is going back to the level's
+//! own copy of `live`.  Only the words of `live` that are not zero are
+//! read (a list of them is kept with each level): a few levels down, most
+//! of the set is gone.
+//!
+//! The tree is Algorithm C's, as [`Walk`](super::Walk) walks it: at each
+//! node the open primary item with the fewest live options, ties to the
+//! first in item order, its options in option order.  So covers come in
+//! the same order.  Nodes differ only where the dancing cells see a dead
+//! end early: they skip an option that leaves an item with no option, or
+//! branch at once on an item left with one, where this walk meets the dead
+//! end at the next node.
+
+use super::problem::Problem;
+use super::walk::{CoverWalk, Outcome, Run};
+use crate::engine::{SearchError, Stop};
+use crate::memory;
+
+/// The most options the bitset walk takes: past it the tables (options
+/// squared bits) outgrow a core's cache and the dancing cells win.
+pub const BIT_MAX_OPTIONS: usize = 1 << 14;
+
+/// Whether `p` is walked over bitsets (else by the dancing cells).
+pub fn bits_fit(p: &Problem) -> bool {
+    !p.bounded() && p.n_options() <= BIT_MAX_OPTIONS
+}
+
+/// Words of a set of `n` bits.
+fn words(n: usize) -> usize {
+    n.div_ceil(64)
+}
+
+/// One branching level: the state it branches from (the number of
+/// options chosen above it) and its options to try, `choices[cur..end]`.
+#[derive(Clone, Copy, Debug)]
+struct Level {
+    state: u32,
+    start: u32,
+    cur: u32,
+    end: u32,
+}
+
+/// A worker's bitset tables and the stacks of a search over them.
+pub struct BitWalk {
+    /// Words of an option set, and of a primary-item set.
+    w: usize,
+    wi: usize,
+    /// `conflicts[o * w..]`: the options that cannot join option `o`.
+    conflicts: Vec<u64>,
+    /// `options_of[i * w..]`: the options of primary item `i`.
+    options_of: Vec<u64>,
+    /// `items_of[o * wi..]`: option `o`'s primary items, and how many.
+    items_of: Vec<u64>,
+    primaries: Vec<u32>,
+    /// State `s` (after `s` choices on the path): `live[s * w..]` (only
+    /// the words listed in `nonzero[s * w..][..nonzero_len[s]]` are
+    /// meaningful, the others are zero), the open primary items
+    /// `open[s * wi..]` and their number.
+    live: Vec<u64>,
+    nonzero: Vec<u32>,
+    nonzero_len: Vec<u32>,
+    open: Vec<u64>,
+    open_len: Vec<u32>,
+    levels: Vec<Level>,
+    /// The options chosen from the root, in order.
+    path: Vec<u32>,
+    /// Every level's options, in order (a level's options conflict with
+    /// every option below it, so all of them fit once).
+    choices: Vec<u32>,
+}
+
+impl BitWalk {
+    /// Bytes of a walk over `p`.
+    pub fn bytes_for(p: &Problem) -> u64 {
+        let (o, np) = (p.n_options() as u64, p.n_primary() as u64);
+        let (w, wi) = (words(o as usize) as u64, words(np as usize) as u64);
+        let states = np + 2;
+        8 * (o * w + np * w + o * wi)
+            + 4 * o
+            + states * (8 * w + 4 * w + 4 + 8 * wi + 4)
+            + 16 * states
+            + 4 * states
+            + 4 * (o + 1)
+    }
+
+    pub fn new(p: &Problem, stop: Option<&Stop>) -> Result<BitWalk, SearchError> {
+        let (n_opt, np) = (p.n_options(), p.n_primary());
+        let (w, wi) = (words(n_opt), words(np));
+        let what = "the bitset search's tables";
+        let mut conflicts: Vec<u64> = memory::try_zeroed(n_opt * w, what)?;
+        let mut options_of: Vec<u64> = memory::try_zeroed(np * w, what)?;
+        let mut items_of: Vec<u64> = memory::try_zeroed(n_opt * wi, what)?;
+        let mut primaries: Vec<u32> = memory::try_zeroed(n_opt, what)?;
+        for o in 0..n_opt {
+            if o % 1024 == 0 && stop.is_some_and(Stop::now) {
+                return Err(SearchError::Cancelled);
+            }
+            let row = &mut conflicts[o * w..(o + 1) * w];
+            for x in p.option_nodes(o as u32) {
+                let (i, c) = (p.itm[x], p.clr[x]);
+                let primary = (i as usize) < np;
+                if primary {
+                    items_of[o * wi + i as usize / 64] |= 1 << (i % 64);
+                    primaries[o] += 1;
+                    options_of[i as usize * w + o / 64] |= 1 << (o % 64);
+                }
+                for &y in p.nodes_of(i) {
+                    if primary || c == 0 || p.clr[y as usize] != c {
+                        let other = p.opt[y as usize] as usize;
+                        row[other / 64] |= 1 << (other % 64);
+                    }
+                }
+            }
+        }
+        let states = np + 2;
+        let mut walk = BitWalk {
+            w,
+            wi,
+            conflicts,
+            options_of,
+            items_of,
+            primaries,
+            live: memory::try_zeroed(states * w, what)?,
+            nonzero: memory::try_zeroed(states * w, what)?,
+            nonzero_len: memory::try_zeroed(states, what)?,
+            open: memory::try_zeroed(states * wi, what)?,
+            open_len: memory::try_zeroed(states, what)?,
+            levels: memory::try_with_capacity(states, what)?,
+            path: memory::try_with_capacity(states, what)?,
+            choices: memory::try_zeroed(n_opt + 1, what)?,
+        };
+        // The root: every option live, every primary item open.
+        for o in 0..n_opt {
+            walk.live[o / 64] |= 1 << (o % 64);
+        }
+        for k in 0..w {
+            walk.nonzero[k] = k as u32;
+        }
+        walk.nonzero_len[0] = w as u32;
+        for i in 0..np {
+            walk.open[i / 64] |= 1 << (i % 64);
+        }
+        walk.open_len[0] = np as u32;
+        Ok(walk)
+    }
+
+    /// State `s + 1`: state `s` with option `o` chosen.
+    #[inline(always)]
+    fn choose(&mut self, s: usize, o: usize) {
+        let (w, wi) = (self.w, self.wi);
+        let (below, above) = self.live.split_at_mut((s + 1) * w);
+        let (from, to) = (&below[s * w..], &mut above[..w]);
+        let conflicts = &self.conflicts[o * w..(o + 1) * w];
+        let (nz_below, nz_above) = self.nonzero.split_at_mut((s + 1) * w);
+        let nz_from = &nz_below[s * w..s * w + self.nonzero_len[s] as usize];
+        let nz_to = &mut nz_above[..w];
+        let mut n = 0;
+        for &k in nz_from {
+            let v = from[k as usize] & !conflicts[k as usize];
+            to[k as usize] = v;
+            nz_to[n] = k;
+            n += (v != 0) as usize;
+        }
+        self.nonzero_len[s + 1] = n as u32;
+        let (below, above) = self.open.split_at_mut((s + 1) * wi);
+        let items = &self.items_of[o * wi..(o + 1) * wi];
+        for k in 0..wi {
+            above[k] = below[s * wi + k] & !items[k];
+        }
+        self.open_len[s + 1] = self.open_len[s] - self.primaries[o];
+    }
+
+    /// The open primary item of state `s` with the fewest live options,
+    /// ties to the first; `(item, its live options)` (no item: a cover).
+    #[inline(always)]
+    fn fewest(&self, s: usize) -> (usize, u32) {
+        let w = self.w;
+        let live = &self.live[s * w..(s + 1) * w];
+        let nz = &self.nonzero[s * w..s * w + self.nonzero_len[s] as usize];
+        let mut best = (usize::MAX, u32::MAX);
+        for (k, &word) in self.open[s * self.wi..(s + 1) * self.wi].iter().enumerate() {
+            let mut b = word;
+            while b != 0 {
+                let i = 64 * k + b.trailing_zeros() as usize;
+                b &= b - 1;
+                let row = &self.options_of[i * w..(i + 1) * w];
+                let mut c = 0;
+                for &x in nz {
+                    c += (row[x as usize] & live[x as usize]).count_ones();
+                }
+                if c < best.1 {
+                    best = (i, c);
+                    if c == 0 {
+                        return best;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Item `i`'s live options in state `s`, in order, written at
+    /// `choices[at..]`; their number.
+    #[inline(always)]
+    fn list(&mut self, s: usize, i: usize, at: usize) -> usize {
+        let w = self.w;
+        let live = &self.live[s * w..(s + 1) * w];
+        let nz = &self.nonzero[s * w..s * w + self.nonzero_len[s] as usize];
+        let row = &self.options_of[i * w..(i + 1) * w];
+        let mut n = at;
+        for &x in nz {
+            let mut b = row[x as usize] & live[x as usize];
+            while b != 0 {
+                self.choices[n] = 64 * x + b.trailing_zeros();
+                n += 1;
+                b &= b - 1;
+            }
+        }
+        n - at
+    }
+
+    fn search<const COUNT: bool, const FAST: bool>(&mut self, run: &mut Run) -> Outcome {
+        let mut top = 0usize;
+        loop {
+            if let Some(outcome) = run.node()? {
+                return Ok(outcome);
+            }
+            let s = self.path.len();
+            if self.open_len[s] == 0 {
+                if let Some(outcome) = run.cover::<COUNT>(&self.path)? {
+                    return Ok(outcome);
+                }
+            } else {
+                let (i, size) = self.fewest(s);
+                if size > 0 {
+                    if COUNT && self.open_len[s] == 1 {
+                        if let Some(outcome) = run.covers(size as u128)? {
+                            return Ok(outcome);
+                        }
+                    } else {
+                        let n = self.list(s, i, top);
+                        self.levels.push(Level {
+                            state: s as u32,
+                            start: top as u32,
+                            cur: top as u32,
+                            end: (top + n) as u32,
+                        });
+                        top += n;
+                    }
+                }
+            }
+            // The next option to try, backtracking past finished levels.
+            loop {
+                let Some(level) = self.levels.last_mut() else {
+                    return Ok(Some(true));
+                };
+                if level.cur == level.end {
+                    top = level.start as usize;
+                    self.levels.pop();
+                    continue;
+                }
+                let o = self.choices[level.cur as usize];
+                level.cur += 1;
+                let s = level.state as usize;
+                self.path.truncate(s);
+                self.path.push(o);
+                self.choose(s, o as usize);
+                break;
+            }
+        }
+    }
+
+    /// [`BitWalk::search`] compiled with popcnt where the CPU has it.
+    fn dispatch<const COUNT: bool>(&mut self, run: &mut Run) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::fast() {
+            // SAFETY: the CPU has every feature the wrapper enables.
+            return unsafe { self.search_v3::<COUNT>(run) };
+        }
+        self.search::<COUNT, false>(run)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn search_v3<const COUNT: bool>(&mut self, run: &mut Run) -> Outcome {
+        self.search::<COUNT, true>(run)
+    }
+}
+
+impl CoverWalk for BitWalk {
+    fn bytes(p: &Problem) -> u64 {
+        BitWalk::bytes_for(p)
+    }
+
+    fn max_depth(p: &Problem) -> usize {
+        p.n_primary() + 1
+    }
+
+    fn new(p: &Problem, stop: Option<&Stop>) -> Result<BitWalk, SearchError> {
+        BitWalk::new(p, stop)
+    }
+
+    fn reset(&mut self) {
+        self.levels.clear();
+        self.path.clear();
+    }
+
+    fn replay(&mut self, _p: &Problem, task: &[u32]) {
+        self.reset();
+        for &o in task {
+            self.choose(self.path.len(), o as usize);
+            self.path.push(o);
+        }
+    }
+
+    fn children(&mut self, _p: &Problem) -> Option<Vec<Vec<u32>>> {
+        let s = self.path.len();
+        if self.open_len[s] == 0 {
+            return None;
+        }
+        let (i, size) = self.fewest(s);
+        let n = if size == 0 { 0 } else { self.list(s, i, 0) };
+        Some(self.choices[..n].iter().map(|&o| vec![o]).collect())
+    }
+
+    fn run_within<const COUNT: bool>(&mut self, _p: &Problem, run: &mut Run) -> Outcome {
+        debug_assert!(!run.is_priced(), "the cheapest covers search the cells");
+        self.levels.clear();
+        self.dispatch::<COUNT>(run)
+    }
+}
