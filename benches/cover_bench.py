@@ -1,4 +1,6 @@
-"""Exact cover side by side: ``solvers.count_covers`` on 1 and 2 threads against
+"""Exact cover side by side: ``solvers.count_covers`` on 1 and 2 threads (and on
+1 thread over the dancing cells, ``SOLVERS_COVER_KERNEL=cells``: the search
+before its bitset kernel) against
 Knuth's DLX1, DLX2 and SSXCC and PyPI's ``exact-cover`` and ``xcover``, all on
 the same Knuth DLX files, in one run::
 
@@ -52,7 +54,7 @@ DEFAULT_PEERS = Path(os.environ.get("COVER_PEERS", "/work/peers"))
 DEFAULT_INSTANCES = ["pentominoes_6x10", "langford_13", "queens_13", "sudoku"]
 KNUTH = {"dlx1": "DLX1", "dlx2": "DLX2", "ssxcc": "SSXCC"}
 PYPI = {"exact-cover": "exact-cover", "xcover": "xcover"}
-PROGRAMS = ["ours1", "ours2", *KNUTH, *PYPI]
+PROGRAMS = ["ours1", "ours2", "cells1", *KNUTH, *PYPI]
 
 
 @dataclass
@@ -212,8 +214,16 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_ours(inst: Instance, threads: int, method: str, runs: int, timeout: float) -> Cell:
+def run_ours(
+    inst: Instance, threads: int, method: str, runs: int, timeout: float, cells: bool = False
+) -> Cell:
     import solvers
+
+    # The kernel switch is read at each call: set only around ours on the cells.
+    if cells:
+        os.environ["SOLVERS_COVER_KERNEL"] = "cells"
+    else:
+        os.environ.pop("SOLVERS_COVER_KERNEL", None)
 
     problems = [solvers.ExactCover.from_dlx(f.read_text()) for f in inst.files]
 
@@ -314,7 +324,7 @@ def available(peers: Path, wanted: Sequence[str], method: str) -> dict[str, Call
     """The programs that can run here; a line for each that cannot."""
     runners: dict[str, Callable[..., Cell]] = {}
     for program in wanted:
-        if program in ("ours1", "ours2"):
+        if program in ("ours1", "ours2", "cells1"):
             try:
                 import solvers
 
@@ -322,8 +332,10 @@ def available(peers: Path, wanted: Sequence[str], method: str) -> dict[str, Call
             except (ImportError, AttributeError) as err:
                 print(f"skipped {program}: solvers has no exact cover here ({err})")
                 continue
-            threads = int(program[-1])
-            runners[program] = lambda inst, runs, t, n=threads: run_ours(inst, n, method, runs, t)
+            threads, cells = int(program[-1]), program.startswith("cells")
+            runners[program] = lambda inst, runs, t, n=threads, c=cells: run_ours(
+                inst, n, method, runs, t, c
+            )
         elif program in KNUTH:
             binary = peers / "bin" / program
             if not os.access(binary, os.X_OK):
@@ -419,9 +431,15 @@ def main() -> None:
     folder = args.instances or args.peers / "instances"
     todo = instances(folder, args.only, args.sudokus)
     runners = available(args.peers, args.programs, args.method)
-    names = {"ours1": "ours 1 thr", "ours2": "ours 2 thr", **KNUTH, **PYPI}
+    names = {
+        "ours1": "ours 1 thr",
+        "ours2": "ours 2 thr",
+        "cells1": "ours 1 thr, cells",
+        **KNUTH,
+        **PYPI,
+    }
     shown = [p for p in PROGRAMS if p in runners]
-    ratios = [p for p in ("ours1", "ours2") if p in runners and "ssxcc" in runners]
+    ratios = [p for p in ("ours1", "ours2", "cells1") if p in runners and "ssxcc" in runners]
     load0 = os.getloadavg()
     print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}")
     print(f"load average before: {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f}; best of {args.runs}")

@@ -26,17 +26,73 @@ use crate::engine::{SearchError, Stop};
 use crate::memory;
 
 /// The most options the bitset walk takes: past it the tables (options
-/// squared bits) outgrow a core's cache and the dancing cells win.
-pub const BIT_MAX_OPTIONS: usize = 1 << 14;
+/// squared bits, 8 MiB at the most, for each walk) outgrow a core's cache.
+pub const BIT_MAX_OPTIONS: usize = 1 << 13;
 
-/// Whether `p` is walked over bitsets (else by the dancing cells).
-pub fn bits_fit(p: &Problem) -> bool {
-    !p.bounded() && p.n_options() <= BIT_MAX_OPTIONS
+/// Whether `p` is searched over bitsets by `walks` walks (else by the
+/// dancing cells): a problem without bounds, of at most
+/// [`BIT_MAX_OPTIONS`] options, whose walks take at most a quarter of the
+/// memory available.  `SOLVERS_COVER_KERNEL=cells` in the environment
+/// keeps every search on the cells (to compare the two; the covers and
+/// their order are the same).
+pub fn bits_fit(p: &Problem, walks: usize) -> bool {
+    if p.bounded() || p.n_options() > BIT_MAX_OPTIONS {
+        return false;
+    }
+    if std::env::var("SOLVERS_COVER_KERNEL").is_ok_and(|v| v.eq_ignore_ascii_case("cells")) {
+        return false;
+    }
+    let need = BitWalk::bytes_for(p).saturating_mul(walks as u64);
+    memory::available_bytes().is_none_or(|free| need <= free / 4)
 }
 
 /// Words of a set of `n` bits.
 fn words(n: usize) -> usize {
     n.div_ceil(64)
+}
+
+/// Words of an option set of `n` options and the fixed width: up to
+/// [`FIXED_MOST`] words (with `fixed`), the next of 1, 2, 4 or 8, walked
+/// whole by a copy of the search compiled for that width (unrolled, no
+/// list of words); past it, as many as needed, only the words not zero
+/// walked.
+fn option_words(n: usize, fixed: bool) -> (usize, usize) {
+    match words(n) {
+        w if fixed && w <= FIXED_MOST => (w.next_power_of_two(), w.next_power_of_two()),
+        w => (w, 0),
+    }
+}
+
+/// The widest option set walked whole, in words.
+const FIXED_MOST: usize = 8;
+
+/// `$body` with the const `$n` the fixed width `$w` of a walk (1, 2, 4 or
+/// 8 words), or 0.
+macro_rules! by_width {
+    ($w:expr, |$n:ident| $body:expr) => {
+        match $w {
+            1 => {
+                const $n: usize = 1;
+                $body
+            }
+            2 => {
+                const $n: usize = 2;
+                $body
+            }
+            4 => {
+                const $n: usize = 4;
+                $body
+            }
+            8 => {
+                const $n: usize = 8;
+                $body
+            }
+            _ => {
+                const $n: usize = 0;
+                $body
+            }
+        }
+    };
 }
 
 /// One branching level: the state it branches from (the number of
@@ -51,9 +107,11 @@ struct Level {
 
 /// A worker's bitset tables and the stacks of a search over them.
 pub struct BitWalk {
-    /// Words of an option set, and of a primary-item set.
+    /// Words of an option set, and of a primary-item set; the fixed width
+    /// walked whole (1, 2, 4 or 8 words: `w`), or 0.
     w: usize,
     wi: usize,
+    fixed: usize,
     /// `conflicts[o * w..]`: the options that cannot join option `o`.
     conflicts: Vec<u64>,
     /// `options_of[i * w..]`: the options of primary item `i`.
@@ -82,7 +140,10 @@ impl BitWalk {
     /// Bytes of a walk over `p`.
     pub fn bytes_for(p: &Problem) -> u64 {
         let (o, np) = (p.n_options() as u64, p.n_primary() as u64);
-        let (w, wi) = (words(o as usize) as u64, words(np as usize) as u64);
+        let (w, wi) = (
+            option_words(o as usize, true).0 as u64,
+            words(np as usize) as u64,
+        );
         let states = np + 2;
         8 * (o * w + np * w + o * wi)
             + 4 * o
@@ -93,8 +154,18 @@ impl BitWalk {
     }
 
     pub fn new(p: &Problem, stop: Option<&Stop>) -> Result<BitWalk, SearchError> {
+        BitWalk::with_widths(p, stop, true)
+    }
+
+    /// [`BitWalk::new`], with (`fixed`) or without the copies of the search
+    /// for fixed widths (the tests walk both ways).
+    pub(super) fn with_widths(
+        p: &Problem,
+        stop: Option<&Stop>,
+        fixed: bool,
+    ) -> Result<BitWalk, SearchError> {
         let (n_opt, np) = (p.n_options(), p.n_primary());
-        let (w, wi) = (words(n_opt), words(np));
+        let ((w, fixed), wi) = (option_words(n_opt, fixed), words(np));
         let what = "the bitset search's tables";
         let mut conflicts: Vec<u64> = memory::try_zeroed(n_opt * w, what)?;
         let mut options_of: Vec<u64> = memory::try_zeroed(np * w, what)?;
@@ -125,6 +196,7 @@ impl BitWalk {
         let mut walk = BitWalk {
             w,
             wi,
+            fixed,
             conflicts,
             options_of,
             items_of,
@@ -142,10 +214,14 @@ impl BitWalk {
         for o in 0..n_opt {
             walk.live[o / 64] |= 1 << (o % 64);
         }
-        for k in 0..w {
-            walk.nonzero[k] = k as u32;
+        // Every state's list of words starts as all of them: a walk of a
+        // fixed width keeps it so (it never lists the words not zero).
+        for state in 0..states {
+            for k in 0..w {
+                walk.nonzero[state * w + k] = k as u32;
+            }
+            walk.nonzero_len[state] = w as u32;
         }
-        walk.nonzero_len[0] = w as u32;
         for i in 0..np {
             walk.open[i / 64] |= 1 << (i % 64);
         }
@@ -153,24 +229,31 @@ impl BitWalk {
         Ok(walk)
     }
 
-    /// State `s + 1`: state `s` with option `o` chosen.
+    /// State `s + 1`: state `s` with option `o` chosen (`N`: the fixed
+    /// width, or 0).
     #[inline(always)]
-    fn choose(&mut self, s: usize, o: usize) {
+    fn choose<const N: usize>(&mut self, s: usize, o: usize) {
         let (w, wi) = (self.w, self.wi);
         let (below, above) = self.live.split_at_mut((s + 1) * w);
         let (from, to) = (&below[s * w..], &mut above[..w]);
         let conflicts = &self.conflicts[o * w..(o + 1) * w];
-        let (nz_below, nz_above) = self.nonzero.split_at_mut((s + 1) * w);
-        let nz_from = &nz_below[s * w..s * w + self.nonzero_len[s] as usize];
-        let nz_to = &mut nz_above[..w];
-        let mut n = 0;
-        for &k in nz_from {
-            let v = from[k as usize] & !conflicts[k as usize];
-            to[k as usize] = v;
-            nz_to[n] = k;
-            n += (v != 0) as usize;
+        if N > 0 {
+            for k in 0..N {
+                to[k] = from[k] & !conflicts[k];
+            }
+        } else {
+            let (nz_below, nz_above) = self.nonzero.split_at_mut((s + 1) * w);
+            let nz_from = &nz_below[s * w..s * w + self.nonzero_len[s] as usize];
+            let nz_to = &mut nz_above[..w];
+            let mut n = 0;
+            for &k in nz_from {
+                let v = from[k as usize] & !conflicts[k as usize];
+                to[k as usize] = v;
+                nz_to[n] = k;
+                n += (v != 0) as usize;
+            }
+            self.nonzero_len[s + 1] = n as u32;
         }
-        self.nonzero_len[s + 1] = n as u32;
         let (below, above) = self.open.split_at_mut((s + 1) * wi);
         let items = &self.items_of[o * wi..(o + 1) * wi];
         for k in 0..wi {
@@ -182,7 +265,7 @@ impl BitWalk {
     /// The open primary item of state `s` with the fewest live options,
     /// ties to the first; `(item, its live options)` (no item: a cover).
     #[inline(always)]
-    fn fewest(&self, s: usize) -> (usize, u32) {
+    fn fewest<const N: usize>(&self, s: usize) -> (usize, u32) {
         let w = self.w;
         let live = &self.live[s * w..(s + 1) * w];
         let nz = &self.nonzero[s * w..s * w + self.nonzero_len[s] as usize];
@@ -194,12 +277,28 @@ impl BitWalk {
                 b &= b - 1;
                 let row = &self.options_of[i * w..(i + 1) * w];
                 let mut c = 0;
-                for &x in nz {
-                    c += (row[x as usize] & live[x as usize]).count_ones();
+                if N > 0 {
+                    for k in 0..N {
+                        c += (row[k] & live[k]).count_ones();
+                    }
+                }
+                for &x in nz.iter().take(if N > 0 { 0 } else { nz.len() }) {
+                    // SAFETY: every listed word is below `w`, the length
+                    // of both sets.
+                    let (r, l) = unsafe {
+                        (
+                            *row.get_unchecked(x as usize),
+                            *live.get_unchecked(x as usize),
+                        )
+                    };
+                    c += (r & l).count_ones();
                 }
                 if c < best.1 {
                     best = (i, c);
-                    if c == 0 {
+                    if c <= 1 {
+                        // No item has fewer but a dead one, and one with a
+                        // single option is taken either way before any
+                        // branching: the covers come in the same order.
                         return best;
                     }
                 }
@@ -211,12 +310,13 @@ impl BitWalk {
     /// Item `i`'s live options in state `s`, in order, written at
     /// `choices[at..]`; their number.
     #[inline(always)]
-    fn list(&mut self, s: usize, i: usize, at: usize) -> usize {
+    fn list<const N: usize>(&mut self, s: usize, i: usize, at: usize) -> usize {
         let w = self.w;
         let live = &self.live[s * w..(s + 1) * w];
         let nz = &self.nonzero[s * w..s * w + self.nonzero_len[s] as usize];
         let row = &self.options_of[i * w..(i + 1) * w];
         let mut n = at;
+        // A fixed width's list is every word (see `BitWalk::new`).
         for &x in nz {
             let mut b = row[x as usize] & live[x as usize];
             while b != 0 {
@@ -228,7 +328,14 @@ impl BitWalk {
         n - at
     }
 
-    fn search<const COUNT: bool, const FAST: bool>(&mut self, run: &mut Run) -> Outcome {
+    /// The search below the current node, each node and cover through
+    /// `run` (inlined whole into each copy of [`BitWalk::dispatch`], so
+    /// that the popcounts of the `FAST` copy are `popcnt`).
+    #[inline(always)]
+    fn search<const COUNT: bool, const FAST: bool, const N: usize>(
+        &mut self,
+        run: &mut Run,
+    ) -> Outcome {
         let mut top = 0usize;
         loop {
             if let Some(outcome) = run.node()? {
@@ -240,14 +347,14 @@ impl BitWalk {
                     return Ok(outcome);
                 }
             } else {
-                let (i, size) = self.fewest(s);
+                let (i, size) = self.fewest::<N>(s);
                 if size > 0 {
                     if COUNT && self.open_len[s] == 1 {
                         if let Some(outcome) = run.covers(size as u128)? {
                             return Ok(outcome);
                         }
                     } else {
-                        let n = self.list(s, i, top);
+                        let n = self.list::<N>(s, i, top);
                         self.levels.push(Level {
                             state: s as u32,
                             start: top as u32,
@@ -273,7 +380,7 @@ impl BitWalk {
                 let s = level.state as usize;
                 self.path.truncate(s);
                 self.path.push(o);
-                self.choose(s, o as usize);
+                self.choose::<N>(s, o as usize);
                 break;
             }
         }
@@ -286,13 +393,13 @@ impl BitWalk {
             // SAFETY: the CPU has every feature the wrapper enables.
             return unsafe { self.search_v3::<COUNT>(run) };
         }
-        self.search::<COUNT, false>(run)
+        by_width!(self.fixed, |N| self.search::<COUNT, false, N>(run))
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
     unsafe fn search_v3<const COUNT: bool>(&mut self, run: &mut Run) -> Outcome {
-        self.search::<COUNT, true>(run)
+        by_width!(self.fixed, |N| self.search::<COUNT, true, N>(run))
     }
 }
 
@@ -317,7 +424,8 @@ impl CoverWalk for BitWalk {
     fn replay(&mut self, _p: &Problem, task: &[u32]) {
         self.reset();
         for &o in task {
-            self.choose(self.path.len(), o as usize);
+            by_width!(self.fixed, |N| self
+                .choose::<N>(self.path.len(), o as usize));
             self.path.push(o);
         }
     }
@@ -327,8 +435,12 @@ impl CoverWalk for BitWalk {
         if self.open_len[s] == 0 {
             return None;
         }
-        let (i, size) = self.fewest(s);
-        let n = if size == 0 { 0 } else { self.list(s, i, 0) };
+        let (i, size) = by_width!(self.fixed, |N| self.fewest::<N>(s));
+        let n = if size == 0 {
+            0
+        } else {
+            self.list::<0>(s, i, 0)
+        };
         Some(self.choices[..n].iter().map(|&o| vec![o]).collect())
     }
 

@@ -2,6 +2,7 @@
 //! [`plan_covers`], each checking the memory first and running the search
 //! (or the memo) on the engine.
 
+use super::bits::{bits_fit, BitWalk};
 use super::memo;
 use super::method::Method;
 use super::multi::MultiWalk;
@@ -27,11 +28,15 @@ pub(super) fn check_memory<W: CoverWalk>(p: &Problem, workers: usize) -> Result<
 }
 
 /// Run `$call::<W>(args)` with the walk of `$p`'s kind: Algorithm M's for
-/// a problem with bounds, Algorithm C's otherwise.
+/// a problem with bounds; else Algorithm C's over bitsets where they fit
+/// the search on `$threads` threads ([`bits_fit`]), over the dancing cells
+/// otherwise.  The covers and their order are the same on either.
 macro_rules! by_walk {
-    ($p:expr, $call:ident($($arg:expr),* $(,)?)) => {
+    ($p:expr, $threads:expr, $call:ident($($arg:expr),* $(,)?)) => {
         if $p.bounded() {
             $call::<MultiWalk>($($arg),*)
+        } else if bits_fit(&$p, engine::workers($threads) + 1) {
+            $call::<BitWalk>($($arg),*)
         } else {
             $call::<Walk>($($arg),*)
         }
@@ -75,7 +80,7 @@ pub fn count_covers(
         let budget = budget.unwrap_or_else(memo::default_budget);
         return Ok(memo::count_memo(&p, budget, threads, ctl)?.min(most));
     }
-    by_walk!(p, counted(p, limit, threads, ctl)).map(|n| n.min(most))
+    by_walk!(p, threads, counted(p, limit, threads, ctl)).map(|n| n.min(most))
 }
 
 fn counted<W: CoverWalk>(
@@ -143,7 +148,11 @@ pub fn find_cover(
     deterministic: bool,
     ctl: &Control,
 ) -> Result<Option<Vec<u32>>, CountError> {
-    by_walk!(p, found(p, threads, deterministic, ctl, SMALL_TIME))
+    by_walk!(
+        p,
+        threads,
+        found(p, threads, deterministic, ctl, SMALL_TIME)
+    )
 }
 
 /// [`find_cover`] with walk `W`, trying the calling thread alone for
@@ -176,7 +185,7 @@ pub(super) fn found<W: CoverWalk>(
 /// The first `k` covers of `p` in search order, by one walk on the
 /// calling thread (a Sudoku's solution and whether it is unique, `k = 2`).
 pub fn first_covers(p: Arc<Problem>, k: usize, ctl: &Control) -> Result<Vec<Vec<u32>>, CountError> {
-    by_walk!(p, first(p, k, ctl))
+    by_walk!(p, 1, first(p, k, ctl))
 }
 
 fn first<W: CoverWalk>(
@@ -203,7 +212,7 @@ impl CoverReceiver {
 /// Every cover of `p` in search order, handed over a bounded channel by a
 /// producer thread that stops when `ctl` is cancelled or the receiver goes.
 pub fn stream_covers(p: Arc<Problem>, ctl: Arc<Control>) -> Result<CoverReceiver, CountError> {
-    by_walk!(p, stream_with(p, ctl))
+    by_walk!(p, 1, stream_with(p, ctl))
 }
 
 pub(super) fn stream_with<W: CoverWalk>(
@@ -224,7 +233,13 @@ pub fn plan_covers(
     min_tasks: usize,
     ctl: &Control,
 ) -> Result<Arc<dyn Splittable>, CountError> {
-    by_walk!(p, shared_plan(p, min_tasks, ctl))
+    // The dancing cells' plan, never the bitsets': a plan is the same on
+    // every machine, and the bitsets are taken by the memory available.
+    if p.bounded() {
+        shared_plan::<MultiWalk>(p, min_tasks, ctl)
+    } else {
+        shared_plan::<Walk>(p, min_tasks, ctl)
+    }
 }
 
 fn shared_plan<W: CoverWalk>(

@@ -128,6 +128,11 @@ impl<'r> Run<'r> {
         }
     }
 
+    /// The nodes this run has been through.
+    pub fn nodes(&self) -> u64 {
+        self.probe.nodes - self.left
+    }
+
     /// One more node: `Some` of the outcome where the search must end here
     /// (cancelled: `Err`; the budget spent; enough covers elsewhere).
     #[inline(always)]
