@@ -22,7 +22,7 @@
 
 use super::problem::Problem;
 use super::walk::{CoverWalk, Outcome, Run};
-use crate::engine::{SearchError, Stop};
+use crate::engine::{Control, SearchError, Stop};
 use crate::memory;
 
 /// The most options the bitset walk takes: past it the tables (options
@@ -46,19 +46,30 @@ pub fn bits_fit(p: &Problem, walks: usize) -> bool {
     memory::available_bytes().is_none_or(|free| need <= free / 4)
 }
 
+/// Say in `ctl`'s notes (the progress line) when `p` would be searched
+/// over bitsets by `walks` walks but for the memory available.
+pub fn note_kernel(p: &Problem, walks: usize, ctl: &Control) {
+    if !p.bounded() && p.n_options() <= BIT_MAX_OPTIONS && !bits_fit(p, walks) {
+        let need = BitWalk::bytes_for(p).saturating_mul(walks as u64);
+        ctl.note(format!(
+            "the bitset search's tables ({}) pass a quarter of the memory available: searching on the dancing cells",
+            crate::error::human_bytes(need)
+        ));
+    }
+}
+
 /// Words of a set of `n` bits.
 fn words(n: usize) -> usize {
     n.div_ceil(64)
 }
 
 /// Words of an option set of `n` options and the fixed width: up to
-/// [`FIXED_MOST`] words (with `fixed`), the next of 1, 2, 4 or 8, walked
-/// whole by a copy of the search compiled for that width (unrolled, no
-/// list of words); past it, as many as needed, only the words not zero
-/// walked.
+/// [`FIXED_MOST`] words (with `fixed`), walked whole by a copy of the
+/// search compiled for that width (unrolled, no list of words); past it,
+/// only the words not zero walked.
 fn option_words(n: usize, fixed: bool) -> (usize, usize) {
     match words(n) {
-        w if fixed && w <= FIXED_MOST => (w.next_power_of_two(), w.next_power_of_two()),
+        w if fixed && w <= FIXED_MOST => (w, w),
         w => (w, 0),
     }
 }
@@ -66,8 +77,8 @@ fn option_words(n: usize, fixed: bool) -> (usize, usize) {
 /// The widest option set walked whole, in words.
 const FIXED_MOST: usize = 8;
 
-/// `$body` with the const `$n` the fixed width `$w` of a walk (1, 2, 4 or
-/// 8 words), or 0.
+/// `$body` with the const `$n` the fixed width `$w` of a walk (1 to 8
+/// words), or 0.
 macro_rules! by_width {
     ($w:expr, |$n:ident| $body:expr) => {
         match $w {
@@ -79,8 +90,24 @@ macro_rules! by_width {
                 const $n: usize = 2;
                 $body
             }
+            3 => {
+                const $n: usize = 3;
+                $body
+            }
             4 => {
                 const $n: usize = 4;
+                $body
+            }
+            5 => {
+                const $n: usize = 5;
+                $body
+            }
+            6 => {
+                const $n: usize = 6;
+                $body
+            }
+            7 => {
+                const $n: usize = 7;
                 $body
             }
             8 => {
@@ -108,7 +135,7 @@ struct Level {
 /// A worker's bitset tables and the stacks of a search over them.
 pub struct BitWalk {
     /// Words of an option set, and of a primary-item set; the fixed width
-    /// walked whole (1, 2, 4 or 8 words: `w`), or 0.
+    /// walked whole (1 to 8 words: `w`), or 0.
     w: usize,
     wi: usize,
     fixed: usize,

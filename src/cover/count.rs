@@ -2,7 +2,7 @@
 //! [`plan_covers`], each checking the memory first and running the search
 //! (or the memo) on the engine.
 
-use super::bits::{bits_fit, BitWalk};
+use super::bits::{bits_fit, note_kernel, BitWalk};
 use super::memo;
 use super::method::Method;
 use super::multi::MultiWalk;
@@ -80,6 +80,7 @@ pub fn count_covers(
         let budget = budget.unwrap_or_else(memo::default_budget);
         return Ok(memo::count_memo(&p, budget, threads, ctl)?.min(most));
     }
+    note_kernel(&p, engine::workers(threads) + 1, ctl);
     by_walk!(p, threads, counted(p, limit, threads, ctl)).map(|n| n.min(most))
 }
 
