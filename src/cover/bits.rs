@@ -6,19 +6,23 @@
 //! *conflicts* (the options sharing a primary item with it, or a secondary
 //! item unless both give it the same colour; an option conflicts with
 //! itself).  Choosing an option is then one AND-NOT of `live` with its
-//! conflicts, the fewest-options choice is a popcount of each open item's
-//! options AND `live`, and undoing a choice is going back to the level's
-//! own copy of `live`.  Only the words of `live` that are not zero are
+//! conflicts into the next level's copy, the fewest-options choice is a
+//! popcount of each open item's options AND `live`, and undoing a choice
+//! is going back to the level's own copy.  A set of up to
+//! [`FIXED_MOST`] words is walked whole by a copy of the search compiled
+//! for its width; past that, only the words of `live` not yet zero are
 //! read (a list of them is kept with each level): a few levels down, most
 //! of the set is gone.
 //!
 //! The tree is Algorithm C's, as [`Walk`](super::Walk) walks it: at each
 //! node the open primary item with the fewest live options, ties to the
-//! first in item order, its options in option order.  So covers come in
-//! the same order.  Nodes differ only where the dancing cells see a dead
-//! end early: they skip an option that leaves an item with no option, or
-//! branch at once on an item left with one, where this walk meets the dead
-//! end at the next node.
+//! first in item order, its options in option order; so the covers come
+//! in the same order.  The nodes differ where an item has one option or
+//! none: the cells reject an option that leaves an item with none before
+//! making a node of it, where this walk meets the dead end at the next
+//! node; and this walk takes the first item with a single option without
+//! reading the rest (every such forced option is taken before any
+//! branching either way, so the covers and their order do not change).
 
 use super::problem::Problem;
 use super::walk::{CoverWalk, Outcome, Run};
