@@ -35,8 +35,8 @@ pub const BIT_MAX_OPTIONS: usize = 1 << 13;
 
 /// Whether `p` is searched over bitsets by `walks` walks (else by the
 /// dancing cells): a problem without bounds, of at most
-/// [`BIT_MAX_OPTIONS`] options, whose walks take at most a quarter of the
-/// memory available.  `SOLVERS_COVER_KERNEL=cells` in the environment
+/// [`BIT_MAX_OPTIONS`] options, whose walks take less than
+/// [`memory::CHECKED_BYTES`] or at most a quarter of the memory available.  `SOLVERS_COVER_KERNEL=cells` in the environment
 /// keeps every search on the cells (to compare the two; the covers and
 /// their order are the same).
 pub fn bits_fit(p: &Problem, walks: usize) -> bool {
@@ -46,8 +46,10 @@ pub fn bits_fit(p: &Problem, walks: usize) -> bool {
     if std::env::var("SOLVERS_COVER_KERNEL").is_ok_and(|v| v.eq_ignore_ascii_case("cells")) {
         return false;
     }
+    // Walks of less than the size the memory checks start at are not
+    // checked either (the kernel is not asked on every small call).
     let need = BitWalk::bytes_for(p).saturating_mul(walks as u64);
-    memory::available_bytes().is_none_or(|free| need <= free / 4)
+    need < memory::CHECKED_BYTES || memory::available_bytes().is_none_or(|free| need <= free / 4)
 }
 
 /// Say in `ctl`'s notes (the progress line) when `p` would be searched

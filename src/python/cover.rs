@@ -317,7 +317,13 @@ pub(super) fn count_covers(
     let method = cover::Method::parse(method)?;
     let p = problem.0.clone();
     let threads = run.workers();
-    let budget = run.budget()?;
+    // Only the memo's tables take a budget: a search asks the kernel for
+    // no figure it does not use (a read of /proc/meminfo, tens of
+    // microseconds, on every Sudoku of a batch).
+    let budget = match method {
+        cover::Method::Search => None,
+        _ => run.budget()?,
+    };
     cancellable(py, run, move |ctl| {
         cover::count_covers(p, method, threads, limit, budget, ctl)
     })
