@@ -36,10 +36,12 @@ pub const BIT_MAX_OPTIONS: usize = 1 << 13;
 /// Whether `p` is searched over bitsets by `walks` walks (else by the
 /// dancing cells): a problem without bounds, of at most
 /// [`BIT_MAX_OPTIONS`] options, whose walks take less than
-/// [`memory::CHECKED_BYTES`] or at most a quarter of the memory available.  `SOLVERS_COVER_KERNEL=cells` in the environment
-/// keeps every search on the cells (to compare the two; the covers and
-/// their order are the same).
-pub fn bits_fit(p: &Problem, walks: usize) -> bool {
+/// [`memory::CHECKED_BYTES`] or at most a quarter of the memory
+/// available; where only the memory keeps it on the cells, `ctl`'s notes
+/// (the progress line) say so.  `SOLVERS_COVER_KERNEL=cells` in the
+/// environment keeps every search on the cells (to compare the two; the
+/// covers and their order are the same).
+pub fn bits_fit(p: &Problem, walks: usize, ctl: &Control) -> bool {
     if p.bounded() || p.n_options() > BIT_MAX_OPTIONS {
         return false;
     }
@@ -49,19 +51,16 @@ pub fn bits_fit(p: &Problem, walks: usize) -> bool {
     // Walks of less than the size the memory checks start at are not
     // checked either (the kernel is not asked on every small call).
     let need = BitWalk::bytes_for(p).saturating_mul(walks as u64);
-    need < memory::CHECKED_BYTES || memory::available_bytes().is_none_or(|free| need <= free / 4)
-}
-
-/// Say in `ctl`'s notes (the progress line) when `p` would be searched
-/// over bitsets by `walks` walks but for the memory available.
-pub fn note_kernel(p: &Problem, walks: usize, ctl: &Control) {
-    if !p.bounded() && p.n_options() <= BIT_MAX_OPTIONS && !bits_fit(p, walks) {
-        let need = BitWalk::bytes_for(p).saturating_mul(walks as u64);
-        ctl.note(format!(
-            "the bitset search's tables ({}) pass a quarter of the memory available: searching on the dancing cells",
-            crate::error::human_bytes(need)
-        ));
+    if need < memory::CHECKED_BYTES || memory::available_bytes().is_none_or(|free| need <= free / 4)
+    {
+        return true;
     }
+    ctl.note(format!(
+        "the bitset search's tables ({}) pass a quarter of the memory available: \
+         searching on the dancing cells",
+        crate::error::human_bytes(need)
+    ));
+    false
 }
 
 /// Words of a set of `n` bits.

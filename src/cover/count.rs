@@ -2,7 +2,7 @@
 //! [`plan_covers`], each checking the memory first and running the search
 //! (or the memo) on the engine.
 
-use super::bits::{bits_fit, note_kernel, BitWalk};
+use super::bits::{bits_fit, BitWalk};
 use super::memo;
 use super::method::Method;
 use super::multi::MultiWalk;
@@ -29,13 +29,14 @@ pub(super) fn check_memory<W: CoverWalk>(p: &Problem, workers: usize) -> Result<
 
 /// Run `$call::<W>(args)` with the walk of `$p`'s kind: Algorithm M's for
 /// a problem with bounds; else Algorithm C's over bitsets where they fit
-/// the search on `$threads` threads ([`bits_fit`]), over the dancing cells
+/// the search on `$threads` threads ([`bits_fit`], which says in `$ctl`'s
+/// notes when the memory keeps it off them), over the dancing cells
 /// otherwise.  The covers and their order are the same on either.
 macro_rules! by_walk {
-    ($p:expr, $threads:expr, $call:ident($($arg:expr),* $(,)?)) => {
+    ($p:expr, $threads:expr, $ctl:expr, $call:ident($($arg:expr),* $(,)?)) => {
         if $p.bounded() {
             $call::<MultiWalk>($($arg),*)
-        } else if bits_fit(&$p, engine::workers($threads) + 1) {
+        } else if bits_fit(&$p, engine::workers($threads) + 1, &$ctl) {
             $call::<BitWalk>($($arg),*)
         } else {
             $call::<Walk>($($arg),*)
@@ -80,8 +81,7 @@ pub fn count_covers(
         let budget = budget.unwrap_or_else(memo::default_budget);
         return Ok(memo::count_memo(&p, budget, threads, ctl)?.min(most));
     }
-    note_kernel(&p, engine::workers(threads) + 1, ctl);
-    by_walk!(p, threads, counted(p, limit, threads, ctl)).map(|n| n.min(most))
+    by_walk!(p, threads, ctl, counted(p, limit, threads, ctl)).map(|n| n.min(most))
 }
 
 fn counted<W: CoverWalk>(
@@ -152,6 +152,7 @@ pub fn find_cover(
     by_walk!(
         p,
         threads,
+        ctl,
         found(p, threads, deterministic, ctl, SMALL_TIME)
     )
 }
@@ -186,7 +187,7 @@ pub(super) fn found<W: CoverWalk>(
 /// The first `k` covers of `p` in search order, by one walk on the
 /// calling thread (a Sudoku's solution and whether it is unique, `k = 2`).
 pub fn first_covers(p: Arc<Problem>, k: usize, ctl: &Control) -> Result<Vec<Vec<u32>>, CountError> {
-    by_walk!(p, 1, first(p, k, ctl))
+    by_walk!(p, 1, ctl, first(p, k, ctl))
 }
 
 fn first<W: CoverWalk>(
@@ -213,7 +214,7 @@ impl CoverReceiver {
 /// Every cover of `p` in search order, handed over a bounded channel by a
 /// producer thread that stops when `ctl` is cancelled or the receiver goes.
 pub fn stream_covers(p: Arc<Problem>, ctl: Arc<Control>) -> Result<CoverReceiver, CountError> {
-    by_walk!(p, 1, stream_with(p, ctl))
+    by_walk!(p, 1, ctl, stream_with(p, ctl))
 }
 
 pub(super) fn stream_with<W: CoverWalk>(
