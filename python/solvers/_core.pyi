@@ -25,6 +25,7 @@ class RunOptions:
         memory: int | str | None = None,
         spill: str | None = None,
         checkpoint: str | None = None,
+        stop_after: int | None = None,
     ) -> RunOptions: ...
     @property
     def threads(self) -> int: ...

@@ -20,6 +20,8 @@ pub struct Control {
     done: AtomicU64,
     total: AtomicU64,
     notes: Mutex<VecDeque<String>>,
+    /// Cancel once this many units are done (`None`: never).
+    stop_after: Option<u64>,
 }
 
 /// The most notes kept unread: a reader that polls seldom loses the oldest,
@@ -29,6 +31,17 @@ const MOST_NOTES: usize = 256;
 impl Control {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A control that cancels its job once `units` units of work are done
+    /// (saved, where the job keeps a checkpoint): a kill at a known point,
+    /// where a Ctrl-C or a raising progress callback lands wherever the
+    /// clock puts it.  A job resumed past that point is cancelled at once.
+    pub fn stopping_after(units: u64) -> Self {
+        Self {
+            stop_after: Some(units),
+            ..Self::default()
+        }
     }
 
     /// Ask the search to stop; it returns [`SearchError::Cancelled`] soon after.
@@ -52,6 +65,7 @@ impl Control {
     pub fn start(&self, total: usize) {
         self.done.store(0, Ordering::Relaxed);
         self.total.store(total as u64, Ordering::Relaxed);
+        self.stop_at(0);
     }
 
     /// Begin a job of `total` units of which `done` are finished already
@@ -59,11 +73,20 @@ impl Control {
     pub fn resume(&self, total: usize, done: usize) {
         self.done.store(done as u64, Ordering::Relaxed);
         self.total.store(total as u64, Ordering::Relaxed);
+        self.stop_at(done as u64);
     }
 
     /// One more unit of the job is done.
     pub fn finish_one(&self) {
-        self.done.fetch_add(1, Ordering::Relaxed);
+        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        self.stop_at(done);
+    }
+
+    /// Cancel if `done` units reach [`Control::stopping_after`]'s point.
+    fn stop_at(&self, done: u64) {
+        if self.stop_after.is_some_and(|units| done >= units) {
+            self.cancel();
+        }
     }
 
     /// Say `text` beside the progress (what the units alone do not tell:

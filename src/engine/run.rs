@@ -226,6 +226,18 @@ mod tests {
     }
 
     #[test]
+    fn a_count_stopping_after_some_tasks_is_cancelled_there() {
+        let search = NoAdjacentOnes { n: 20 };
+        let tasks = plan(&search, vec![vec![]], 100, 64, &Control::new()).unwrap();
+        let ctl = Control::stopping_after(5);
+        assert_eq!(count(&search, &tasks, 1, &ctl), Err(SearchError::Cancelled));
+        assert_eq!(ctl.progress(), (5, tasks.len() as u64));
+        // Stopping after every task is no stop.
+        let ctl = Control::stopping_after(tasks.len() as u64);
+        assert_eq!(count(&search, &tasks, 2, &ctl), Ok(fib(20)));
+    }
+
+    #[test]
     fn stream_yields_in_order_and_stops_when_dropped() {
         let search = Arc::new(NoAdjacentOnes { n: 10 });
         let tasks = plan(&*search, vec![vec![]], 20, 64, &Control::new()).unwrap();

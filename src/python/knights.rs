@@ -152,7 +152,7 @@ pub(super) fn count_tours_frontier(
         }
         report(Some(bar), ctl)
     };
-    let (counted, spilled) = cancellable_polling(py, run.seconds(), poll, move |ctl| {
+    let (counted, spilled) = cancellable_polling(py, Some(run), poll, move |ctl| {
         let storage = frontier::Storage {
             spill: &spilling,
             checkpoint: checkpoint.as_deref(),

@@ -32,6 +32,7 @@ pub(super) struct RunOptions {
     memory: Memory,
     spill: Option<PathBuf>,
     checkpoint: Option<PathBuf>,
+    stop_after: Option<u64>,
 }
 
 #[pymethods]
@@ -41,9 +42,12 @@ impl RunOptions {
     /// `memory` (`None`: no budget, as `spill=False`; `"auto"` or
     /// `"default"`: half of the memory available, the second without an
     /// error where the platform does not tell; or bytes), `spill` and
-    /// `checkpoint` (directories).
+    /// `checkpoint` (directories); `stop_after` cancels the work once that
+    /// many of its units (steps, tasks) are done and saved: a kill at a
+    /// known point, for the tests of checkpoints.
     #[new]
-    #[pyo3(signature = (threads=0, progress=None, timeout=None, memory=None, spill=None, checkpoint=None))]
+    #[pyo3(signature = (threads=0, progress=None, timeout=None, memory=None, spill=None, checkpoint=None, stop_after=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         threads: usize,
         progress: Option<Py<PyAny>>,
@@ -51,6 +55,7 @@ impl RunOptions {
         memory: Option<&Bound<'_, PyAny>>,
         spill: Option<PathBuf>,
         checkpoint: Option<PathBuf>,
+        stop_after: Option<u64>,
     ) -> PyResult<Self> {
         if let Some(t) = timeout {
             if !(t.is_finite() && t >= 0.0) {
@@ -81,6 +86,7 @@ impl RunOptions {
             memory,
             spill,
             checkpoint,
+            stop_after,
         })
     }
 
@@ -119,6 +125,11 @@ impl RunOptions {
     /// The seconds the work may take, if limited.
     pub(super) fn seconds(&self) -> Option<f64> {
         self.timeout
+    }
+
+    /// The units of work after which the work is cancelled, if any.
+    pub(super) fn stop_after(&self) -> Option<u64> {
+        self.stop_after
     }
 
     /// The progress callback, if any.

@@ -79,7 +79,7 @@ impl CountPlan {
             hand_over(&finished)
         };
         let keep = finished.is_some();
-        let counts = cancellable_polling(py, run.seconds(), poll, move |ctl| {
+        let counts = cancellable_polling(py, Some(run), poll, move |ctl| {
             let record = |i: usize, n: u128| {
                 if keep {
                     sink.lock().unwrap_or_else(|e| e.into_inner()).push((i, n));

@@ -48,7 +48,7 @@ where
 {
     let progress = run.bar(py);
     let poll = |ctl: &Control| report(progress.as_ref(), ctl);
-    cancellable_polling(py, run.seconds(), poll, job)
+    cancellable_polling(py, Some(run), poll, job)
 }
 
 /// [`cancellable`] with no timeout and no progress: the short preparations
@@ -83,7 +83,7 @@ pub(crate) fn report(progress: Option<&Bound<'_, PyAny>>, ctl: &Control) -> PyRe
 /// progress callback; an error from it cancels the job and is raised.
 pub(crate) fn cancellable_polling<R, E>(
     py: Python<'_>,
-    timeout: Option<f64>,
+    run: Option<&RunOptions>,
     mut poll: impl FnMut(&Control) -> PyResult<()>,
     job: impl FnOnce(&Control) -> Result<R, E> + Send + 'static,
 ) -> PyResult<R>
@@ -91,8 +91,12 @@ where
     R: Send + 'static,
     E: Into<PyErr> + Send + 'static,
 {
+    let timeout = run.and_then(RunOptions::seconds);
     let deadline = deadline(timeout)?;
-    let ctl = Arc::new(Control::new());
+    let ctl = Arc::new(match run.and_then(RunOptions::stop_after) {
+        Some(units) => Control::stopping_after(units),
+        None => Control::new(),
+    });
     let job_ctl = ctl.clone();
     let (tx, rx) = mpsc::channel();
     let worker = engine::spawn("solvers-search", "the search thread", move || {

@@ -136,15 +136,7 @@ pub fn count_paths_within(
     storage: Storage<'_>,
     ctl: &Control,
 ) -> Result<Counted, CountError> {
-    count_paths_until(
-        board,
-        (start, None),
-        closed,
-        threads,
-        storage,
-        usize::MAX,
-        ctl,
-    )
+    count_paths_of(board, (start, None), closed, threads, storage, ctl)
 }
 
 /// The directed open tours from `start` to `end` (Hamiltonian paths with
@@ -159,23 +151,22 @@ pub fn count_paths_between(
 ) -> Result<Counted, CountError> {
     board.check_start(end)?;
     let ends = (Some(start), Some(end));
-    count_paths_until(board, ends, false, threads, storage, usize::MAX, ctl)
+    count_paths_of(board, ends, false, threads, storage, ctl)
 }
 
-/// [`count_paths_within`], stopping with [`SearchError::Cancelled`] once
-/// `stop` steps are done and saved: the tests' stand-in for a kill.
-fn count_paths_until(
+/// The tours from `start` to `end` (each `None` for any square), by the
+/// frontier DP within `storage`: [`count_paths_within`] and
+/// [`count_paths_between`].
+fn count_paths_of(
     board: &Board,
     (start, end): (Option<usize>, Option<usize>),
     closed: bool,
     threads: usize,
     storage: Storage<'_>,
-    stop: usize,
     ctl: &Control,
 ) -> Result<Counted, CountError> {
-    let run = |sweep: &Sweep<'_>, problem| {
-        with_pool(threads, || sweep.run(problem, storage, stop, ctl, None))
-    };
+    let run =
+        |sweep: &Sweep<'_>, problem| with_pool(threads, || sweep.run(problem, storage, ctl, None));
     let (found, widest) = match prepared(board, (start, end), closed, run)? {
         Err(tours) => return Ok(Counted { tours, widest: 0 }),
         Ok(run) => run??,
@@ -292,7 +283,7 @@ pub fn layer_sizes_within(
             sweep = sweep.unmirrored();
         }
         let sizes = Some(&mut sizes);
-        let run = || sweep.run(problem, storage, usize::MAX, ctl, sizes);
+        let run = || sweep.run(problem, storage, ctl, sizes);
         Ok::<_, CountError>(with_pool(threads, run)??)
     };
     let paths = match prepared(board, (start, None), closed, run)? {
@@ -306,13 +297,13 @@ impl Sweep<'_> {
     /// Run every step (from the checkpoint's last layer, if any), counting
     /// them in `ctl`'s progress; the number of undirected paths (cycles
     /// when closed), from the pinned start if any, and the states in the
-    /// widest layer.  After `stop` steps: `Cancelled`.  The states of each
-    /// layer built go to `sizes`, if given.
+    /// widest layer.  Cancelled through `ctl`, it stops between steps
+    /// (the last one saved) with `Cancelled`.  The states of each layer
+    /// built go to `sizes`, if given.
     fn run(
         &self,
         problem: u64,
         storage: Storage<'_>,
-        stop: usize,
         ctl: &Control,
         mut sizes: Option<&mut Vec<u64>>,
     ) -> Result<(U256, u64), SearchError> {
@@ -349,9 +340,6 @@ impl Sweep<'_> {
         }
         ctl.resume(steps, first);
         for k in first..steps {
-            if k >= stop {
-                return Err(SearchError::Cancelled);
-            }
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
             }

@@ -52,10 +52,7 @@ fn paths_in_memory(sweep: &Sweep<'_>) -> U256 {
         spill: &Spill::unlimited(),
         checkpoint: None,
     };
-    (sweep
-        .run(1, storage, usize::MAX, &Control::new(), None)
-        .unwrap())
-    .0
+    (sweep.run(1, storage, &Control::new(), None).unwrap()).0
 }
 
 #[test]
@@ -485,8 +482,8 @@ fn a_stopped_count_resumes_to_the_same_total() {
                 spill,
                 checkpoint: Some(&dir),
             };
-            let stopped =
-                count_paths_until(&board, (start, None), closed, 1, at(first), stop, &ctl);
+            let stopping = Control::stopping_after(stop as u64);
+            let stopped = count_paths_within(&board, start, closed, 1, at(first), &stopping);
             assert_eq!(stopped, Err(CountError::Search(SearchError::Cancelled)));
             let resumed = Control::new();
             let got = count_paths_within(&board, start, closed, 2, at(then), &resumed);
@@ -495,9 +492,10 @@ fn a_stopped_count_resumes_to_the_same_total() {
                 Ok(want),
                 "{rows}x{cols} from {start:?} after {stop} steps"
             );
-            // A rerun returns the answer saved, counting no step.
-            let again = Control::new();
-            let got = count_paths_until(&board, (start, None), closed, 2, at(then), 0, &again);
+            // A rerun returns the answer saved, counting no step (one
+            // would be cancelled).
+            let again = Control::stopping_after(0);
+            let got = count_paths_within(&board, start, closed, 2, at(then), &again);
             assert_eq!(got, Ok(want));
             assert_eq!(again.progress(), (steps as u64, steps as u64));
             // The widest layers of 6x6 and 4x30 spilled.
@@ -523,13 +521,13 @@ fn a_resumed_count_reports_the_steps_already_done() {
         spill: &Spill::unlimited(),
         checkpoint: Some(&dir),
     };
-    let ctl = Control::new();
-    let stopped = count_paths_until(&board, (None, None), false, 1, storage, 10, &ctl);
+    let ctl = Control::stopping_after(10);
+    let stopped = count_paths_within(&board, None, false, 1, storage, &ctl);
     assert!(stopped.is_err());
     assert_eq!(ctl.progress(), (10, 25));
     // Resumed and stopped again at once: 10 steps done, none counted.
-    let ctl = Control::new();
-    let stopped = count_paths_until(&board, (None, None), false, 1, storage, 10, &ctl);
+    let ctl = Control::stopping_after(10);
+    let stopped = count_paths_within(&board, None, false, 1, storage, &ctl);
     assert!(stopped.is_err());
     assert_eq!(ctl.progress(), (10, 25));
     std::fs::remove_dir_all(&dir).unwrap();
@@ -544,7 +542,9 @@ fn a_checkpoint_of_another_count_is_refused() {
     };
     let ctl = Control::new();
     let board = Board::rectangle(5, 5).unwrap();
-    assert!(count_paths_until(&board, (None, None), false, 1, storage, 8, &ctl).is_err());
+    assert!(
+        count_paths_within(&board, None, false, 1, storage, &Control::stopping_after(8)).is_err()
+    );
     // (A closed 5x5 count is 0 without a sweep, so the closed case is
     // a 6x6 count resuming an open one.)
     let six = Board::rectangle(6, 6).unwrap();
@@ -552,7 +552,7 @@ fn a_checkpoint_of_another_count_is_refused() {
         checkpoint: Some(&dir.join("six")),
         ..storage
     };
-    assert!(count_paths_until(&six, (None, None), false, 1, open, 3, &ctl).is_err());
+    assert!(count_paths_within(&six, None, false, 1, open, &Control::stopping_after(3)).is_err());
     for (board, start, closed, storage) in [
         (&Board::rectangle(5, 6).unwrap(), None, false, storage),
         (&board, Some(0), false, storage),
@@ -637,9 +637,9 @@ fn tours_between_two_squares_agree_with_a_plain_search() {
     let board = Board::rectangle(5, 5).unwrap();
     assert!(count_paths_between(&board, (0, 25), 1, storage, &ctl).is_err());
     let both = (None, Some(3));
-    assert!(count_paths_until(&board, both, false, 1, storage, usize::MAX, &ctl).is_err());
+    assert!(count_paths_of(&board, both, false, 1, storage, &ctl).is_err());
     let closed = (Some(0), Some(3));
-    assert!(count_paths_until(&board, closed, true, 1, storage, usize::MAX, &ctl).is_err());
+    assert!(count_paths_of(&board, closed, true, 1, storage, &ctl).is_err());
 }
 
 #[test]
