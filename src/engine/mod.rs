@@ -37,11 +37,14 @@
 //! * `run.rs`: [`count`], [`count_each`], [`find_first`] and [`stream`];
 //! * `splittable.rs`: [`Splittable`], the contract of a plan whose
 //!   subproblems other processes count by index;
-//! * `pool.rs`: worker counts ([`workers`], [`tasks_for`]) and [`with_pool`].
+//! * `pool.rs`: worker counts ([`workers`], [`tasks_for`]) and [`with_pool`];
+//! * `handoff.rs`: [`run_on_thread`], a call's own thread, handed on to the
+//!   next call if it comes within a moment.
 
 mod control;
 #[cfg(test)]
 mod fixture;
+mod handoff;
 mod plan;
 mod pool;
 mod run;
@@ -50,6 +53,7 @@ mod splittable;
 
 pub use crate::error::SearchError;
 pub use control::{Control, Stop, Ticker};
+pub use handoff::run_on_thread;
 pub use plan::{check_plan_size, plan, Planned, MAX_PLAN_TASKS};
 pub use pool::{check_thread_room, spawn, tasks_for, wanted_threads, with_pool, workers, LazyPool};
 pub use run::{count, count_each, find_first, stream};

@@ -1,7 +1,9 @@
 //! How Rust work runs under Python: the one mechanism every binding uses.
 //!
 //! * [`cancellable`] (and [`cancellable_polling`], its general form) runs a
-//!   job on its own thread with a fresh [`Control`], while the calling
+//!   job on a thread of its own ([`engine::run_on_thread`]: the thread of
+//!   the call before, if that ended a moment ago) with a fresh [`Control`],
+//!   while the calling
 //!   thread, the GIL released, waits in short slices ([`POLL`]); between
 //!   slices it checks for Ctrl-C (`KeyboardInterrupt`), the deadline
 //!   (`TimeoutError`) and reports progress.  Any of these cancels the job
@@ -19,7 +21,6 @@ use pyo3::exceptions::{PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// How often a waiting call wakes to check for Ctrl-C, timeouts and progress.
@@ -99,7 +100,10 @@ where
     });
     let job_ctl = ctl.clone();
     let (tx, rx) = mpsc::channel();
-    let worker = engine::spawn("solvers-search", "the search thread", move || {
+    // The job's captures are dropped when it returns, before its answer
+    // is sent: a call returns with nothing of its job still held (a
+    // checkpoint's lock, a spilled file).
+    engine::run_on_thread("solvers-search", "the search thread", move || {
         let _ = tx.send(job(&job_ctl));
     })?;
     let mut rx = rx;
@@ -111,14 +115,12 @@ where
         rx = back;
         match got {
             Ok(result) => {
-                let _ = worker.join();
                 // The last notes, said since the last poll, are shown too
                 // (the answer or error is in hand: a failing bar cannot change it).
                 let _ = poll(&ctl);
                 return result.map_err(Into::into);
             }
             Err(RecvTimeoutError::Disconnected) => {
-                let _ = worker.join();
                 return Err(PyRuntimeError::new_err(
                     "internal error: the search thread stopped without an answer",
                 ));
@@ -136,7 +138,7 @@ where
             poll(&ctl).err()
         };
         if let Some(e) = stopped {
-            stop(py, &ctl, rx, worker);
+            stop(py, &ctl, rx);
             return Err(e);
         }
     }
@@ -159,12 +161,10 @@ fn deadline(timeout: Option<f64>) -> PyResult<Option<Instant>> {
 /// Cancel a job and wait, with the GIL released, at most [`CANCEL_GRACE`]
 /// for it to end (the search polls the flag every few thousand nodes, so
 /// this is quick); past that the thread is left to end on its own.
-fn stop<T: Send>(py: Python<'_>, ctl: &Control, rx: Receiver<T>, worker: JoinHandle<()>) {
+fn stop<T: Send>(py: Python<'_>, ctl: &Control, rx: Receiver<T>) {
     ctl.cancel();
-    py.detach(move || match rx.recv_timeout(CANCEL_GRACE) {
-        Err(RecvTimeoutError::Timeout) => drop(worker), // detached
-        _ => drop(worker.join()),
-    });
+    // Past the grace the job is left to end on its own, its answer dropped.
+    py.detach(move || drop(rx.recv_timeout(CANCEL_GRACE)));
 }
 
 /// Wait, with the GIL released, for the next item of a stream, checking for

@@ -133,7 +133,11 @@ class RunOptions:
         elif not isinstance(base, RunOptions):
             raise TypeError(f"options must be a solvers.RunOptions, got {type(base).__name__}")
         given = {key: value for key, value in run.items() if key != "options"}
-        return dataclasses.replace(base, **given) if given else base
+        if not given:
+            return base
+        # Options built from the defaults need no copy of them (a call made
+        # in a loop pays for this on every call).
+        return cls(**given) if base is _PLAIN else dataclasses.replace(base, **given)
 
     def given(self) -> frozenset[str]:
         """The options set to something other than their default (``spill=False``
