@@ -146,8 +146,13 @@ pub struct BitWalk {
     fixed: usize,
     /// `conflicts[o * w..]`: the options that cannot join option `o`.
     conflicts: Vec<u64>,
-    /// `options_of[i * w..]`: the options of primary item `i`.
+    /// `options_of[i * w..]`: the options of primary item `i`, and the
+    /// words where it has any, `item_words[item_start[i]..item_start[i + 1]]`
+    /// (a walk of no fixed width reads those or the words of `live` not
+    /// zero, the shorter list).
     options_of: Vec<u64>,
+    item_start: Vec<u32>,
+    item_words: Vec<u32>,
     /// `items_of[o * wi..]`: option `o`'s primary items, and how many.
     items_of: Vec<u64>,
     primaries: Vec<u32>,
@@ -183,6 +188,7 @@ impl BitWalk {
             + 16 * states
             + 4 * states
             + 4 * (o + 1)
+            + 4 * (np + 1 + np * w)
     }
 
     pub fn new(p: &Problem, stop: Option<&Stop>) -> Result<BitWalk, SearchError> {
@@ -224,6 +230,14 @@ impl BitWalk {
                 }
             }
         }
+        let mut item_start: Vec<u32> = memory::try_with_capacity(np + 1, what)?;
+        let mut item_words: Vec<u32> = memory::try_with_capacity(p.n_nodes().min(np * w), what)?;
+        for i in 0..np {
+            item_start.push(item_words.len() as u32);
+            let row = &options_of[i * w..(i + 1) * w];
+            item_words.extend((0..w as u32).filter(|&k| row[k as usize] != 0));
+        }
+        item_start.push(item_words.len() as u32);
         let states = np + 2;
         let mut walk = BitWalk {
             w,
@@ -231,6 +245,8 @@ impl BitWalk {
             fixed,
             conflicts,
             options_of,
+            item_start,
+            item_words,
             items_of,
             primaries,
             live: memory::try_zeroed(states * w, what)?,
@@ -274,14 +290,14 @@ impl BitWalk {
                 to[k] = from[k] & !conflicts[k];
             }
         } else {
-            let (nz_below, nz_above) = self.nonzero.split_at_mut((s + 1) * w);
-            let nz_from = &nz_below[s * w..s * w + self.nonzero_len[s] as usize];
-            let nz_to = &mut nz_above[..w];
+            // Every word is written (a zero one too), so that an item's own
+            // list of words may read any of them.
+            let nz_to = &mut self.nonzero[(s + 1) * w..(s + 2) * w];
             let mut n = 0;
-            for &k in nz_from {
-                let v = from[k as usize] & !conflicts[k as usize];
-                to[k as usize] = v;
-                nz_to[n] = k;
+            for k in 0..w {
+                let v = from[k] & !conflicts[k];
+                to[k] = v;
+                nz_to[n] = k as u32;
                 n += (v != 0) as usize;
             }
             self.nonzero_len[s + 1] = n as u32;
@@ -314,7 +330,10 @@ impl BitWalk {
                         c += (row[k] & live[k]).count_ones();
                     }
                 }
-                for &x in nz.iter().take(if N > 0 { 0 } else { nz.len() }) {
+                let own =
+                    &self.item_words[self.item_start[i] as usize..self.item_start[i + 1] as usize];
+                let words = if own.len() < nz.len() { own } else { nz };
+                for &x in words.iter().take(if N > 0 { 0 } else { words.len() }) {
                     // SAFETY: every listed word is below `w`, the length
                     // of both sets.
                     let (r, l) = unsafe {
@@ -347,9 +366,11 @@ impl BitWalk {
         let live = &self.live[s * w..(s + 1) * w];
         let nz = &self.nonzero[s * w..s * w + self.nonzero_len[s] as usize];
         let row = &self.options_of[i * w..(i + 1) * w];
+        let own = &self.item_words[self.item_start[i] as usize..self.item_start[i + 1] as usize];
         let mut n = at;
-        // A fixed width's list is every word (see `BitWalk::new`).
-        for &x in nz {
+        // A fixed width's list is every word (see `BitWalk::new`); either
+        // list is in order.
+        for &x in if own.len() < nz.len() { own } else { nz } {
             let mut b = row[x as usize] & live[x as usize];
             while b != 0 {
                 self.choices[n] = 64 * x + b.trailing_zeros();

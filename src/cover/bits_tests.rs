@@ -80,8 +80,10 @@ fn random_problems_agree_with_the_brute_force_and_the_cells() {
 
 #[test]
 fn published_counts() {
-    let cases: [(Problem, u128); 4] = [
+    let cases: [(Problem, u128); 5] = [
         (pentominoes(3, 20), 8),
+        // 1,472 = 4 x 368 (Haselgrove): 26 words, walked as lists of words.
+        (pentominoes(4, 15), 1472),
         (langford(8), 2 * 150),
         (queens(8), 92),
         (
