@@ -10,8 +10,9 @@ the same Knuth DLX files, in one run::
 
 The instances (``benches/cover_instances.py``): the 12 pentominoes in a 6x10
 box, Langford pairs (n = 13 by default; 11, 12 and 14 on request), N-Queens 13
-as exact cover, and a batch of 1,000 hard Sudokus (top1465) solved one by one,
-each counted to the end (so its one solution is proved unique).
+as exact cover, an 8x8 edge-matching puzzle (5,704 options, colours on the
+secondary items), and a batch of 1,000 hard Sudokus (top1465) solved one by
+one, each counted to the end (so its one solution is proved unique).
 
 What is timed: ours, the count on a problem already read by
 ``ExactCover.from_dlx`` (``--method``, default ``"search"``: the enumeration,
@@ -51,7 +52,7 @@ sys.path.insert(0, str(HERE))
 from cover_instances import EXPECTED, SUDOKU_COUNT  # noqa: E402
 
 DEFAULT_PEERS = Path(os.environ.get("COVER_PEERS", "/work/peers"))
-DEFAULT_INSTANCES = ["pentominoes_6x10", "langford_13", "queens_13", "sudoku"]
+DEFAULT_INSTANCES = ["pentominoes_6x10", "langford_13", "queens_13", "edge_matching_8x8", "sudoku"]
 KNUTH = {"dlx1": "DLX1", "dlx2": "DLX2", "ssxcc": "SSXCC"}
 PYPI = {"exact-cover": "exact-cover", "xcover": "xcover"}
 PROGRAMS = ["ours1", "ours2", "cells1", *KNUTH, *PYPI]

@@ -23,6 +23,13 @@ writes
   any diagonal (DLX3's bounds: ``2|`` and ``0:2|``), for benches/bounds_bench.py;
 - ``pentominoes_any_5x9.dlx``: a 5x9 box tiled by distinct pentominoes, any of
   the twelve (each piece ``0:1|``), for benches/bounds_bench.py;
+- ``edge_matching_8x8.dlx``: an edge-matching puzzle of 64 square pieces in
+  the manner of Eternity II (grey outer border; 6 colours between two border
+  pieces, 16 inside), made from a random tiling of seed 1 and shuffled: items
+  the cells and the pieces, the edges between cells secondary with the
+  colour the piece gives them, every rotation at every cell whose border it
+  fits (5,704 options; 8 solutions, no published figure: Knuth's SSXCC and
+  ours agree);
 - ``sudoku/top1465_NNNN.dlx``: the first 1,000 puzzles of the "top1465" list
   of hard 9x9 Sudokus (``benches/data/top1465.txt``), each in the form of
   Knuth's SUDOKU-DLX (only the empty cells and the missing digits are items;
@@ -47,6 +54,7 @@ EXPECTED = {
     "langford_13": 0,  # n mod 4 in {1, 2}: none
     "langford_14": 0,
     "queens_13": 73712,  # OEIS A000170(13)
+    "edge_matching_8x8": 8,  # SSXCC = ours, 2026-12-07 (a generated puzzle)
 }
 SUDOKU_COUNT = 1000  # puzzles of top1465 in the batch; each has one solution
 
@@ -263,6 +271,75 @@ def sudoku_dlx(puzzle: str) -> tuple[list[str], list[list[str]]]:
     return items, options
 
 
+# -- an edge-matching puzzle -------------------------------------------------------
+
+
+def edge_matching(out: Path, n: int = 8, border: int = 6, inner: int = 16, seed: int = 1) -> int:
+    """``n x n`` square pieces, each edge coloured, to be placed so that
+    touching edges match and the grey edges (colour 0) make the outer border.
+    A random tiling is made first (colours ``1..border`` between two border
+    pieces, the next ``inner`` elsewhere) and its pieces shuffled; an option
+    is a piece, turned, at a cell whose outer sides are its grey ones."""
+    import random
+
+    rng = random.Random(seed)
+
+    def colour(cells: tuple[tuple[int, int], tuple[int, int]]) -> int:
+        on_border = all(r in (0, n - 1) or c in (0, n - 1) for r, c in cells)
+        return 1 + rng.randrange(border) if on_border else 1 + border + rng.randrange(inner)
+
+    # across[r][c]: the edge left of cell (r, c) (c = n: right of the last);
+    # down[r][c]: the edge above it.  The outer ones stay grey.
+    across = [[0] * (n + 1) for _ in range(n)]
+    down = [[0] * n for _ in range(n + 1)]
+    for r in range(n):
+        for c in range(1, n):
+            across[r][c] = colour(((r, c - 1), (r, c)))
+    for r in range(1, n):
+        for c in range(n):
+            down[r][c] = colour(((r - 1, c), (r, c)))
+    # A piece: its (top, right, bottom, left) colours.
+    pieces = [
+        (down[r][c], across[r][c + 1], down[r + 1][c], across[r][c])
+        for r in range(n)
+        for c in range(n)
+    ]
+    rng.shuffle(pieces)
+
+    def cell(r: int, c: int) -> str:
+        return encode(r) + encode(c)
+
+    options = []
+    for k, piece in enumerate(pieces):
+        seen = set()
+        for turn in range(4):
+            top, right, bottom, left = piece[turn:] + piece[:turn]
+            for r in range(n):
+                for c in range(n):
+                    sides = (top, right, bottom, left)
+                    outer = (r == 0, c == n - 1, r == n - 1, c == 0)
+                    if any((side == 0) != edge for side, edge in zip(sides, outer, strict=True)):
+                        continue
+                    option = [f"p{k}", cell(r, c)]
+                    if c < n - 1:
+                        option.append(f"h{cell(r, c)}:{encode(right)}")
+                    if c > 0:
+                        option.append(f"h{cell(r, c - 1)}:{encode(left)}")
+                    if r < n - 1:
+                        option.append(f"v{cell(r, c)}:{encode(bottom)}")
+                    if r > 0:
+                        option.append(f"v{cell(r - 1, c)}:{encode(top)}")
+                    if tuple(option) not in seen:  # a symmetric piece turned onto itself
+                        seen.add(tuple(option))
+                        options.append(option)
+    cells = [cell(r, c) for r in range(n) for c in range(n)]
+    edges = [f"h{cell(r, c)}" for r in range(n) for c in range(n - 1)]
+    edges += [f"v{cell(r, c)}" for r in range(n - 1) for c in range(n)]
+    comment = f"edge matching {n}x{n}: {border}+{inner} colours, seed {seed}"
+    names = [f"p{k}" for k in range(len(pieces))]
+    return write_dlx(out / f"edge_matching_{n}x{n}.dlx", [*cells, *names], edges, options, comment)
+
+
 def read_puzzles(path: Path = TOP1465, count: int = SUDOKU_COUNT) -> list[str]:
     lines = [ln.strip() for ln in path.read_text().splitlines()]
     puzzles = [ln for ln in lines if ln and not ln.startswith("#")]
@@ -296,6 +373,7 @@ def main() -> None:
     for height, width in PENTOMINO_BOXES:
         written = pentominoes_any(args.out, height, width)
         print(f"pentominoes_any_{height}x{width}.dlx: {written} options")
+    print(f"edge_matching_8x8.dlx: {edge_matching(args.out)} options")
     print(f"sudoku/: {sudokus(args.out)} puzzles")
 
 

@@ -35,22 +35,31 @@ pub const BIT_MAX_OPTIONS: usize = 1 << 13;
 
 /// Whether `p` is searched over bitsets by `walks` walks (else by the
 /// dancing cells): a problem without bounds, of at most
-/// [`BIT_MAX_OPTIONS`] options, whose walks take less than
-/// [`memory::CHECKED_BYTES`] or at most a quarter of the memory
-/// available; where only the memory keeps it on the cells, `ctl`'s notes
-/// (the progress line) say so.  `SOLVERS_COVER_KERNEL=cells` in the
-/// environment keeps every search on the cells (to compare the two; the
-/// covers and their order are the same).
-pub fn bits_fit(p: &Problem, walks: usize, ctl: &Control) -> bool {
+/// [`BIT_MAX_OPTIONS`] options, whose walks fit the `budget` given (the
+/// user's `memory=`, if any) and take less than [`memory::CHECKED_BYTES`]
+/// or at most a quarter of the memory available; where only the memory
+/// keeps it on the cells, `ctl`'s notes (the progress line) say so.
+/// `SOLVERS_COVER_KERNEL=cells` in the environment keeps every search on
+/// the cells (to compare the two; the covers and their order are the same).
+pub fn bits_fit(p: &Problem, walks: usize, budget: Option<u64>, ctl: &Control) -> bool {
     if p.bounded() || p.n_options() > BIT_MAX_OPTIONS {
         return false;
     }
     if std::env::var("SOLVERS_COVER_KERNEL").is_ok_and(|v| v.eq_ignore_ascii_case("cells")) {
         return false;
     }
+    let need = BitWalk::bytes_for(p).saturating_mul(walks as u64);
+    if let Some(budget) = budget.filter(|&budget| need > budget) {
+        ctl.note(format!(
+            "the bitset search's tables ({}) pass the memory budget ({}): \
+             searching on the dancing cells",
+            crate::error::human_bytes(need),
+            crate::error::human_bytes(budget)
+        ));
+        return false;
+    }
     // Walks of less than the size the memory checks start at are not
     // checked either (the kernel is not asked on every small call).
-    let need = BitWalk::bytes_for(p).saturating_mul(walks as u64);
     if need < memory::CHECKED_BYTES || memory::available_bytes().is_none_or(|free| need <= free / 4)
     {
         return true;

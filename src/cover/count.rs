@@ -34,9 +34,12 @@ pub(super) fn check_memory<W: CoverWalk>(p: &Problem, workers: usize) -> Result<
 /// otherwise.  The covers and their order are the same on either.
 macro_rules! by_walk {
     ($p:expr, $threads:expr, $ctl:expr, $call:ident($($arg:expr),* $(,)?)) => {
+        by_walk!($p, $threads, None, $ctl, $call($($arg),*))
+    };
+    ($p:expr, $threads:expr, $budget:expr, $ctl:expr, $call:ident($($arg:expr),* $(,)?)) => {
         if $p.bounded() {
             $call::<MultiWalk>($($arg),*)
-        } else if bits_fit(&$p, engine::workers($threads) + 1, &$ctl) {
+        } else if bits_fit(&$p, engine::workers($threads) + 1, $budget, &$ctl) {
             $call::<BitWalk>($($arg),*)
         } else {
             $call::<Walk>($($arg),*)
@@ -65,8 +68,9 @@ pub(super) fn plan_tasks<W: CoverWalk>(
 /// The number of covers of `p`, by `method`, on `threads` threads, or
 /// `limit` if there are more: the search stops once it has found that
 /// many.  The memo's tables take at most `budget` bytes (`None`: half the
-/// memory available).  The answer is the same for every method and thread
-/// count.
+/// memory available), and the search's bitset tables too (past it, the
+/// search runs on the dancing cells; `None`: see [`bits_fit`]).  The
+/// answer is the same for every method and thread count.
 pub fn count_covers(
     p: Arc<Problem>,
     method: Method,
@@ -81,7 +85,7 @@ pub fn count_covers(
         let budget = budget.unwrap_or_else(memo::default_budget);
         return Ok(memo::count_memo(&p, budget, threads, ctl)?.min(most));
     }
-    by_walk!(p, threads, ctl, counted(p, limit, threads, ctl)).map(|n| n.min(most))
+    by_walk!(p, threads, budget, ctl, counted(p, limit, threads, ctl)).map(|n| n.min(most))
 }
 
 fn counted<W: CoverWalk>(

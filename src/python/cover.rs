@@ -317,11 +317,11 @@ pub(super) fn count_covers(
     let method = cover::Method::parse(method)?;
     let p = problem.0.clone();
     let threads = run.workers();
-    // Only the memo's tables take a budget: a search asks the kernel for
-    // no figure it does not use (a read of /proc/meminfo, tens of
-    // microseconds, on every Sudoku of a batch).
+    // A search's bitset tables take the budget the user gave, if any: it
+    // asks the kernel for no figure it does not use (a read of
+    // /proc/meminfo, tens of microseconds, on every Sudoku of a batch).
     let budget = match method {
-        cover::Method::Search => None,
+        cover::Method::Search => run.asked_budget()?,
         _ => run.budget()?,
     };
     cancellable(py, run, move |ctl| {

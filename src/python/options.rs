@@ -137,6 +137,15 @@ impl RunOptions {
         self.progress.as_ref().map(|p| p.bind(py).clone())
     }
 
+    /// [`RunOptions::budget`] where the user asked for one (`memory=`
+    /// given), else `None`.
+    pub(super) fn asked_budget(&self) -> PyResult<Option<u64>> {
+        match self.memory {
+            Memory::Auto { asked: false } => Ok(None),
+            _ => self.budget(),
+        }
+    }
+
     /// The memory budget in bytes (`None`: none), `"auto"` resolved now by
     /// [`crate::memory::auto_budget`].
     pub(super) fn budget(&self) -> PyResult<Option<u64>> {

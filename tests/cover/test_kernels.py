@@ -98,3 +98,22 @@ def test_the_kernels_agree_on_larger_problems(name, make, published) -> None:
     for threads in (1, 2):
         bits, cells = on_both(lambda t=threads: find_cover(problem, deterministic=True, threads=t))
         assert bits == cells
+
+
+def test_a_search_beyond_its_memory_budget_runs_on_the_cells(monkeypatch, capsys) -> None:
+    from solvers._engine import _progress
+
+    monkeypatch.setattr(_progress, "SILENT_SECONDS", 0.0)
+    monkeypatch.setattr(_progress, "TEXT_EVERY", 0.0)
+    monkeypatch.setitem(__import__("sys").modules, "tqdm", None)  # the plain line
+    # 2,056 options: two walks' tables (one thread's and the plan's) pass 1 MiB.
+    problem = TilingPuzzle((6, 10), "pentominoes", each="once").exact_cover()
+    for memory, note in (("1MiB", True), ("64MiB", False)):
+        got = count_covers(
+            problem, method="search", threads=1, limit=50, memory=memory, progress=True
+        )
+        err = capsys.readouterr().err
+        said = "pass the memory budget (1.0 MiB): searching on the dancing cells" in err
+        assert (got, said) == (50, note), err
+    with pytest.raises(ValueError, match="memory"):
+        count_covers(problem, method="search", memory="1MiB", checkpoint="x")

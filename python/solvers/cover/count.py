@@ -68,8 +68,10 @@ def count_covers(
 
     ``method="auto"`` asks the core which suits the problem (the search
     where ``executor`` or ``checkpoint`` is given): the memo where its
-    states are provably few.  ``memory`` is the memo's; no method takes
-    ``parts`` or ``spill``.
+    states are provably few.  ``memory`` bounds the memo's tables, and the
+    bitset tables of a search in this process (past it the search runs on
+    the dancing cells, the same covers in the same order, and the progress
+    line says so); no method takes ``parts`` or ``spill``.
 
     ``limit`` (an int of at least 1) stops the count there: the answer is
     ``min(count, limit)``, the same for every ``threads``, and the search

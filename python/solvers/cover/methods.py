@@ -1,11 +1,12 @@
 """The ways :func:`~solvers.count_covers` counts (the parallel search, the
 memoised count over what is left to cover) and the optional keywords each
 takes: the search splits into subproblems on an executor or recorded in a
-checkpoint; the memo's layers live in one process, within ``memory``;
-neither writes files, so neither takes ``parts`` or ``spill``.
+checkpoint, or runs here with its bitset tables within ``memory``; the
+memo's layers live in one process, within ``memory``; neither writes files,
+so neither takes ``parts`` or ``spill``.
 
->>> [m.name for m in METHODS], SEARCH.takes == SPLITS, sorted(MEMO.takes)
-(['search', 'memo'], True, ['memory'])
+>>> [m.name for m in METHODS], sorted(SEARCH.takes), sorted(MEMO.takes)
+(['search', 'memo'], ['checkpoint', 'executor', 'memory'], ['memory'])
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ __all__ = ["MEMO", "METHODS", "SEARCH"]
 
 SEARCH = Method(
     "search",
-    SPLITS,
+    SPLITS | {"memory"},
+    # The subproblems of a split run on the dancing cells, with no tables
+    # to bound.
+    not_together=(frozenset({"executor", "memory"}), frozenset({"checkpoint", "memory"})),
     summary="the parallel backtrack (Knuth's Algorithm C, the item with the fewest options "
     "first), its subtrees shared out by work stealing",
 )
