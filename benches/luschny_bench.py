@@ -1,0 +1,173 @@
+"""Peter Luschny's knight-graph challenge side by side with ours: the undirected
+Hamiltonian paths (OEIS A390833) and cycles (A392000) of the knight's graph of
+every ``k x n`` board with ``3 <= k, n <= 12`` and ``k n <= 40``, his programs
+(``knightspaths.cpp``, ``knightscycles.cpp`` of
+github.com/PeterLuschny/Hamiltonian_Paths_On_Knight_Graphs, MIT) and
+``solvers.count_tours`` on the same boards, each value checked against the
+other; printed as a Markdown table::
+
+    git clone https://github.com/PeterLuschny/Hamiltonian_Paths_On_Knight_Graphs /work/peers/luschny
+    python benches/luschny_bench.py --source /work/peers/luschny --threads 1 2
+    python benches/luschny_bench.py --source DIR --extend 64 --limit 600   # ours past k n = 40
+
+His programs are built unchanged (``g++ -O3 -march=native -fopenmp -std=c++20``)
+into ``--build`` (default: a ``bin`` folder beside the sources), each with a
+small driver that renames his ``main`` and counts the boards given on its
+command line, one process a board so that ``--limit`` can stop it; OpenMP runs
+``OMP_NUM_THREADS`` threads.  Ours: paths are ``count_tours(k, n, start="all")
+// 2`` (directed tours from every square, each path once from each end), cycles
+``count_tours(k, n, closed=True) // 2`` (the closed tours from the lower-left
+square, each cycle once in each direction), ``threads`` given, the method the
+package picks.  Times are wall seconds of the count alone (ours: the call; his:
+the figure his program prints for the board).  ``--extend N`` adds the boards
+up to ``k n <= N`` (``k <= n``, ours only, each within ``--limit`` seconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+LINE = re.compile(r"A\((\d+),(\d+)\) = (\d+)\s+Time: ([0-9.e+-]+)s")
+
+# His file's ``main`` renamed, and a driver that counts the boards named on its
+# command line (``k n`` pairs) with his own per-board function.
+DRIVER = """#define main luschny_main
+#include "{source}"
+#undef main
+#include <cstdlib>
+int main(int argc, char **argv) {{
+    for (int i = 1; i + 1 < argc; i += 2) {function}(std::atoi(argv[i]), std::atoi(argv[i + 1]));
+    return 0;
+}}
+"""
+
+PROGRAMS = {"paths": ("knightspaths.cpp", "A390833"), "cycles": ("knightscycles.cpp", "A392000")}
+
+
+@dataclass
+class Result:
+    value: int | None
+    seconds: float | None  # None: not run or over the limit
+
+
+def build(source: Path, out: Path) -> dict[str, Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    binaries = {}
+    for kind, (name, function) in PROGRAMS.items():
+        driver = out / f"{kind}_driver.cpp"
+        driver.write_text(DRIVER.format(source=(source / name).resolve(), function=function))
+        binary = out / f"luschny_{kind}"
+        if not binary.exists() or binary.stat().st_mtime < (source / name).stat().st_mtime:
+            flags = ["-O3", "-march=native", "-fopenmp", "-std=c++20"]
+            subprocess.run(["g++", *flags, str(driver), "-o", str(binary)], check=True)
+        binaries[kind] = binary
+    return binaries
+
+
+def his(binary: Path, k: int, n: int, threads: int, limit: float) -> Result:
+    env = {**os.environ, "OMP_NUM_THREADS": str(threads)}
+    try:
+        done = subprocess.run(
+            [str(binary), str(k), str(n)], capture_output=True, text=True, timeout=limit, env=env
+        )
+    except subprocess.TimeoutExpired:
+        return Result(None, None)
+    found = LINE.search(done.stdout)
+    if done.returncode != 0 or not found:
+        raise SystemExit(f"{binary} {k} {n}: {done.stdout[-300:]} {done.stderr[-300:]}")
+    return Result(int(found.group(3)), float(found.group(4)))
+
+
+def ours(kind: str, k: int, n: int, threads: int, limit: float) -> Result:
+    import solvers
+
+    t0 = time.perf_counter()
+    try:
+        if kind == "paths":
+            value = solvers.count_tours(k, n, start="all", threads=threads, timeout=limit)
+        else:
+            value = solvers.count_tours(k, n, closed=True, threads=threads, timeout=limit)
+    except TimeoutError:
+        return Result(None, None)
+    return Result(value // 2, time.perf_counter() - t0)
+
+
+def boards(most: int) -> list[tuple[int, int]]:
+    """His benchmark's boards (both orientations) up to ``k n <= 40``; past it,
+    each board once (``k <= n``) up to ``k n <= most``."""
+    out = [(k, n) for k in range(3, 13) for n in range(3, 13) if k * n <= 40]
+    out += [(k, n) for k in range(3, 9) for n in range(k, most // k + 1) if 40 < k * n <= most]
+    return out
+
+
+def seconds(r: Result) -> str:
+    return "—" if r.seconds is None else f"{r.seconds:.3f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--source", type=Path, required=True, help="his repository's folder")
+    parser.add_argument("--build", type=Path, default=None, help="folder for his binaries")
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--extend", type=int, default=40, metavar="N", help="ours up to k n <= N")
+    parser.add_argument("--limit", type=float, default=3600.0, help="seconds a board, each program")
+    args = parser.parse_args()
+    binaries = build(args.source, args.build or args.source / "bin")
+    print(
+        f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; {cpu_model()}, "
+        f"{os.cpu_count()} logical CPUs, {platform.system()} {platform.release()}"
+    )
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+    totals: dict[tuple[str, str, int], float] = {}
+    for kind in PROGRAMS:
+        head = ["board", kind]
+        for t in args.threads:
+            head += [f"his, {t} thr", f"ours, {t} thr"]
+        print(f"| {' | '.join(head)} |")
+        print("|---|" + "---:|" * (len(head) - 1))
+        for k, n in boards(args.extend):
+            row = [f"{k}x{n}", ""]
+            value = None
+            for t in args.threads:
+                theirs = (
+                    his(binaries[kind], k, n, t, args.limit) if k * n <= 40 else Result(None, None)
+                )
+                mine = ours(kind, k, n, t, args.limit)
+                for who, r in (("his", theirs), ("ours", mine)):
+                    if r.value is not None:
+                        if value is not None and r.value != value:
+                            raise SystemExit(f"{kind} {k}x{n}: {who} {r.value} against {value}")
+                        value = r.value
+                    if r.seconds is not None and k * n <= 40:
+                        totals[kind, who, t] = totals.get((kind, who, t), 0.0) + r.seconds
+                row += [seconds(theirs), seconds(mine)]
+            row[1] = "?" if value is None else f"{value:,}"
+            print(f"| {' | '.join(row)} |", flush=True)
+        total = ["total, k n <= 40", ""]
+        for t in args.threads:
+            total += [f"{totals.get((kind, who, t), 0.0):.3f}" for who in ("his", "ours")]
+        print(f"| {' | '.join(total)} |\n")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
