@@ -20,7 +20,9 @@ command line, one process a board so that ``--limit`` can stop it; OpenMP runs
 square, each cycle once in each direction), ``threads`` given, the method the
 package picks.  Times are wall seconds of the count alone (ours: the call; his:
 the figure his program prints for the board).  ``--extend N`` adds the boards
-up to ``k n <= N`` (``k <= n``, ours only, each within ``--limit`` seconds).
+up to ``k n <= N`` (``k <= n``, ours only, each within ``--limit`` seconds);
+``--extension-only`` runs only those.  A value the OEIS has (the rows of
+A390833, ``PUBLISHED_PATHS``) is checked against it too, and marked ✓.
 """
 
 from __future__ import annotations
@@ -49,6 +51,34 @@ int main(int argc, char **argv) {{
     return 0;
 }}
 """
+
+# Published paths of k x n boards, the rows of A390833 (each sequence's terms
+# from n = 1; OEIS data, 2025): the check of the boards past his benchmark.
+PUBLISHED_PATHS = {
+    3: (  # A169696
+        0, 0, 0, 8, 0, 0, 52, 396, 560, 3048, 10672, 57248, 128864, 646272, 1838784, 8636880,
+        23400992, 105865688, 305753680, 1322849752, 3862974304,
+    ),
+    4: (  # A079137
+        0, 0, 8, 0, 82, 744, 6378, 31088, 189688, 1213112, 6683852, 36486328, 201282470,
+        1083585304, 5706117458, 29819231288,
+    ),
+    5: (  # A083386
+        0, 0, 0, 82, 864, 18784, 622868, 18061054, 264895640, 7886117822, 128411926952,
+        3611823644006,
+    ),
+    6: (  # A306281
+        0, 0, 0, 744, 18784, 3318960, 389969466, 24964893804, 1770631206422, 143827657320448,
+    ),
+    7: (0, 0, 52, 6378, 622868, 389969466, 82787609160, 20666425060328),  # A306283, A389760
+    8: (0, 0, 396, 31088, 18061054, 24964893804, 20666425060328),  # A389760 (A390833's example)
+}  # fmt: skip
+
+
+def published(kind: str, k: int, n: int) -> int | None:
+    row = PUBLISHED_PATHS.get(min(k, n), ()) if kind == "paths" else ()
+    return row[max(k, n) - 1] if max(k, n) <= len(row) else None
+
 
 PROGRAMS = {"paths": ("knightspaths.cpp", "A390833"), "cycles": ("knightscycles.cpp", "A392000")}
 
@@ -120,6 +150,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--extend", type=int, default=40, metavar="N", help="ours up to k n <= N")
     parser.add_argument("--limit", type=float, default=3600.0, help="seconds a board, each program")
+    parser.add_argument(
+        "--extension-only", action="store_true", help="only the boards past k n = 40 (ours)"
+    )
     args = parser.parse_args()
     binaries = build(args.source, args.build or args.source / "bin")
     print(
@@ -135,6 +168,8 @@ def main() -> None:
         print(f"| {' | '.join(head)} |")
         print("|---|" + "---:|" * (len(head) - 1))
         for k, n in boards(args.extend):
+            if args.extension_only and k * n <= 40:
+                continue
             row = [f"{k}x{n}", ""]
             value = None
             for t in args.threads:
@@ -150,7 +185,10 @@ def main() -> None:
                     if r.seconds is not None and k * n <= 40:
                         totals[kind, who, t] = totals.get((kind, who, t), 0.0) + r.seconds
                 row += [seconds(theirs), seconds(mine)]
-            row[1] = "?" if value is None else f"{value:,}"
+            known = published(kind, k, n)
+            if known is not None and value is not None and value != known:
+                raise SystemExit(f"{kind} {k}x{n}: {value} against the OEIS's {known}")
+            row[1] = "?" if value is None else f"{value:,}" + ("" if known is None else " ✓")
             print(f"| {' | '.join(row)} |", flush=True)
         total = ["total, k n <= 40", ""]
         for t in args.threads:

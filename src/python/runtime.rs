@@ -3,13 +3,12 @@
 //! * [`cancellable`] (and [`cancellable_polling`], its general form) runs a
 //!   job on a thread of its own ([`engine::run_on_thread`]: the thread of
 //!   the call before, if that ended a moment ago) with a fresh [`Control`],
-//!   while the calling
-//!   thread, the GIL released, waits in short slices ([`POLL`]); between
-//!   slices it checks for Ctrl-C (`KeyboardInterrupt`), the deadline
-//!   (`TimeoutError`) and reports progress.  Any of these cancels the job
-//!   and waits a bounded time ([`CANCEL_GRACE`]) for it to stop.  The job's
-//!   error becomes a Python exception through the `From` impls of
-//!   [`super::errors`].
+//!   while the calling thread, the GIL released, waits in short slices
+//!   ([`POLL`]); between slices it checks for Ctrl-C (`KeyboardInterrupt`),
+//!   the deadline (`TimeoutError`) and reports progress.  Any of these
+//!   cancels the job and waits a bounded time ([`CANCEL_GRACE`]) for it to
+//!   stop.  The job's error becomes a Python exception through the `From`
+//!   impls of [`super::errors`].
 //! * [`Stream`] is the shared body of the stream classes (tours, queens,
 //!   peg solutions): the receiving end of a producer thread, read with the
 //!   GIL released and Ctrl-C checked between short waits, and closed (its
