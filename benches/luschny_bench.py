@@ -22,7 +22,8 @@ package picks.  Times are wall seconds of the count alone (ours: the call; his:
 the figure his program prints for the board).  ``--extend N`` adds the boards
 up to ``k n <= N`` (``k <= n``, ours only, each within ``--limit`` seconds);
 ``--extension-only`` runs only those.  A value the OEIS has (the rows of
-A390833, ``PUBLISHED_PATHS``) is checked against it too, and marked ✓.
+A390833 and A392000: ``PUBLISHED_PATHS``, ``PUBLISHED_CYCLES``) is checked
+against it too, and marked ✓.
 """
 
 from __future__ import annotations
@@ -75,8 +76,23 @@ PUBLISHED_PATHS = {
 }  # fmt: skip
 
 
+# Published cycles of k x n boards, the rows of A392000 (terms from n = 1): no
+# closed tour has an odd number of squares, nor a board 4 wide.
+PUBLISHED_CYCLES = {
+    3: (  # A169764
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 16, 0, 176, 0, 1536, 0, 15424, 0, 147728, 0, 1448416, 0,
+    ),
+    4: (0,) * 16,
+    5: (0, 0, 0, 0, 0, 8, 0, 44202, 0, 13311268, 0, 4557702762),  # A175855 (5 x 2n)
+    6: (0, 0, 0, 0, 8, 9862, 1067638, 55488142, 3374967940, 239187240144),  # A175881
+    7: (0, 0, 0, 0, 0, 1067638, 0, 34524432316, 0),  # A193054 (A392000's example)
+    8: (0, 0, 0, 0, 44202, 55488142, 34524432316, 13267364410532),  # A193055
+}  # fmt: skip
+
+
 def published(kind: str, k: int, n: int) -> int | None:
-    row = PUBLISHED_PATHS.get(min(k, n), ()) if kind == "paths" else ()
+    rows = PUBLISHED_PATHS if kind == "paths" else PUBLISHED_CYCLES
+    row = rows.get(min(k, n), ())
     return row[max(k, n) - 1] if max(k, n) <= len(row) else None
 
 
@@ -153,6 +169,7 @@ def main() -> None:
     parser.add_argument(
         "--extension-only", action="store_true", help="only the boards past k n = 40 (ours)"
     )
+    parser.add_argument("--kinds", nargs="+", choices=list(PROGRAMS), default=list(PROGRAMS))
     args = parser.parse_args()
     binaries = build(args.source, args.build or args.source / "bin")
     print(
@@ -161,7 +178,7 @@ def main() -> None:
     )
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
     totals: dict[tuple[str, str, int], float] = {}
-    for kind in PROGRAMS:
+    for kind in args.kinds:
         head = ["board", kind]
         for t in args.threads:
             head += [f"his, {t} thr", f"ours, {t} thr"]
