@@ -88,6 +88,10 @@ fn option_words(n: usize, fixed: bool) -> (usize, usize) {
     }
 }
 
+/// The most words of the secondary items' option sets built to make the
+/// conflicts (past it, a bit an option of each item): 64 MiB.
+const SECONDARY_SETS_MOST: usize = 1 << 23;
+
 /// The widest option set walked whole, in words.
 const FIXED_MOST: usize = 8;
 
@@ -218,27 +222,57 @@ impl BitWalk {
         let mut options_of: Vec<u64> = memory::try_zeroed(np * w, what)?;
         let mut items_of: Vec<u64> = memory::try_zeroed(n_opt * wi, what)?;
         let mut primaries: Vec<u32> = memory::try_zeroed(n_opt, what)?;
+        // Each item's options first (the secondary items' too, where their
+        // sets take at most `SECONDARY_SETS_MOST` words), then an option's
+        // conflicts as the union of its items' sets: a few words an item
+        // instead of a bit an option of it.
+        let n_sec = p.n_items() - np;
+        let sec_w = if n_sec * w <= SECONDARY_SETS_MOST {
+            w
+        } else {
+            0
+        };
+        let mut secondary: Vec<u64> = memory::try_zeroed(n_sec * sec_w, what)?;
+        for o in 0..n_opt {
+            for x in p.option_nodes(o as u32) {
+                let i = p.itm[x] as usize;
+                if i < np {
+                    items_of[o * wi + i / 64] |= 1 << (i % 64);
+                    primaries[o] += 1;
+                    options_of[i * w + o / 64] |= 1 << (o % 64);
+                } else if sec_w > 0 {
+                    secondary[(i - np) * w + o / 64] |= 1 << (o % 64);
+                }
+            }
+        }
         for o in 0..n_opt {
             if o % 1024 == 0 && stop.is_some_and(Stop::now) {
                 return Err(SearchError::Cancelled);
             }
             let row = &mut conflicts[o * w..(o + 1) * w];
             for x in p.option_nodes(o as u32) {
-                let (i, c) = (p.itm[x], p.clr[x]);
-                let primary = (i as usize) < np;
-                if primary {
-                    items_of[o * wi + i as usize / 64] |= 1 << (i % 64);
-                    primaries[o] += 1;
-                    options_of[i as usize * w + o / 64] |= 1 << (o % 64);
-                }
-                for &y in p.nodes_of(i) {
-                    if primary || c == 0 || p.clr[y as usize] != c {
-                        let other = p.opt[y as usize] as usize;
-                        row[other / 64] |= 1 << (other % 64);
+                let (i, c) = (p.itm[x] as usize, p.clr[x]);
+                let set = if i < np {
+                    &options_of[i * w..(i + 1) * w]
+                } else if c == 0 && sec_w > 0 {
+                    &secondary[(i - np) * w..(i - np + 1) * w]
+                } else {
+                    // A colour: every option of the item but those of the
+                    // same colour.
+                    for &y in p.nodes_of(i as u32) {
+                        if c == 0 || p.clr[y as usize] != c {
+                            let other = p.opt[y as usize] as usize;
+                            row[other / 64] |= 1 << (other % 64);
+                        }
                     }
+                    continue;
+                };
+                for (r, &b) in row.iter_mut().zip(set) {
+                    *r |= b;
                 }
             }
         }
+        drop(secondary);
         let mut item_start: Vec<u32> = memory::try_with_capacity(np + 1, what)?;
         let mut item_words: Vec<u32> = memory::try_with_capacity(p.n_nodes().min(np * w), what)?;
         for i in 0..np {
