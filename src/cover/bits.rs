@@ -92,6 +92,15 @@ fn option_words(n: usize, fixed: bool) -> (usize, usize) {
 /// conflicts (past it, a bit an option of each item): 64 MiB.
 const SECONDARY_SETS_MOST: usize = 1 << 23;
 
+/// Words of the secondary items' option sets of a walk of `p` `w` words
+/// wide, while its tables are built (0: none built).
+fn secondary_words(p: &Problem, w: usize) -> usize {
+    match (p.n_items() - p.n_primary()) * w {
+        n if n <= SECONDARY_SETS_MOST => n,
+        _ => 0,
+    }
+}
+
 /// The widest option set walked whole, in words.
 const FIXED_MOST: usize = 8;
 
@@ -202,6 +211,7 @@ impl BitWalk {
             + 4 * states
             + 4 * (o + 1)
             + 4 * (np + 1 + np * w)
+            + 8 * secondary_words(p, w as usize) as u64
     }
 
     pub fn new(p: &Problem, stop: Option<&Stop>) -> Result<BitWalk, SearchError> {
@@ -227,11 +237,7 @@ impl BitWalk {
         // conflicts as the union of its items' sets: a few words an item
         // instead of a bit an option of it.
         let n_sec = p.n_items() - np;
-        let sec_w = if n_sec * w <= SECONDARY_SETS_MOST {
-            w
-        } else {
-            0
-        };
+        let sec_w = if secondary_words(p, w) > 0 { w } else { 0 };
         let mut secondary: Vec<u64> = memory::try_zeroed(n_sec * sec_w, what)?;
         for o in 0..n_opt {
             for x in p.option_nodes(o as u32) {
