@@ -161,12 +161,14 @@ def test_what_does_not_fit_in_memory_fits_within_a_budget():
     # The plain call runs under a higher limit: the budget is half of what the
     # limit leaves, and each malloc arena a second thread opens takes 64 MB of
     # address space, more of them on a busy machine (under 350 MB there, the
-    # budget came to 97.1 MiB, the spilled step's tables 97.5 MiB). At 500 MB
-    # the budget is still well under the 250 MB the count takes in memory.
+    # budget came to 97.1 MiB, the spilled step's tables 97.5 MiB; under 500 MB,
+    # once on CI, 83.8 MiB against 84.2 MiB, perhaps as a search thread now
+    # waits 100 ms for the next call, its stack still mapped). At 550 MB the budget is
+    # still well under the 250 MB the count takes in memory.
     call = "solvers.count_peg_solutions(solvers.PegBoard.english(), start=(3, 3), threads=2{})"
     report = limited(call.format(", spill=False"), 350 * MB)
     assert report.startswith("raised MemoryError"), report
-    report = limited(call.format(""), 500 * MB, timeout=300)
+    report = limited(call.format(""), 550 * MB, timeout=300)
     assert report == f"returned {ENGLISH_CENTRE}", report
 
 
