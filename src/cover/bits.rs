@@ -10,9 +10,9 @@
 //! popcount of each open item's options AND `live`, and undoing a choice
 //! is going back to the level's own copy.  A set of up to
 //! [`FIXED_MOST`] words is walked whole by a copy of the search compiled
-//! for its width; past that, only the words of `live` not yet zero are
-//! read (a list of them is kept with each level): a few levels down, most
-//! of the set is gone.
+//! for its width; past that, each item reads only the words of `live`
+//! not yet zero (a list of them is kept with each level: a few levels
+//! down, most of the set is gone) or its own words, the shorter list.
 //!
 //! The tree is Algorithm C's, as [`Walk`](super::Walk) walks it: at each
 //! node the open primary item with the fewest live options, ties to the
@@ -178,9 +178,9 @@ pub struct BitWalk {
     /// `items_of[o * wi..]`: option `o`'s primary items, and how many.
     items_of: Vec<u64>,
     primaries: Vec<u32>,
-    /// State `s` (after `s` choices on the path): `live[s * w..]` (only
-    /// the words listed in `nonzero[s * w..][..nonzero_len[s]]` are
-    /// meaningful, the others are zero), the open primary items
+    /// State `s` (after `s` choices on the path): `live[s * w..]` (every
+    /// word written; those not zero listed in
+    /// `nonzero[s * w..][..nonzero_len[s]]`), the open primary items
     /// `open[s * wi..]` and their number.
     live: Vec<u64>,
     nonzero: Vec<u32>,
