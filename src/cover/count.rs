@@ -69,7 +69,7 @@ pub(super) fn plan_tasks<W: CoverWalk>(
 /// `limit` if there are more: the search stops once it has found that
 /// many.  The memo's tables take at most `budget` bytes (`None`: half the
 /// memory available), and the search's bitset tables too (past it, the
-/// search runs on the dancing cells; `None`: see [`bits_fit`]).  The
+/// search runs on the dancing cells; `None`: see `bits::bits_fit`).  The
 /// answer is the same for every method and thread count.
 pub fn count_covers(
     p: Arc<Problem>,
