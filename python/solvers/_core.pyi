@@ -55,6 +55,7 @@ _Board = tuple[int, int, list[bool] | None]
 MAX_SEARCH_SQUARES: int
 MAX_FIND_SQUARES: int
 MAX_FRONTIER_SIDE: int
+MAX_ROW_COLS: int
 
 def count_tours(
     board: _Board, start: tuple[int, int] | None, closed: bool, run: RunOptions
@@ -69,6 +70,9 @@ def count_tours_frontier(
     run: RunOptions,
     end: tuple[int, int] | None = None,
 ) -> tuple[int, int, int, int]: ...
+def count_tours_row(
+    rows: int, cols: int, closed: bool, run: RunOptions
+) -> tuple[list[tuple[int, int]], int, int]: ...
 def frontier_steps(
     board: _Board, start: tuple[int, int] | None, closed: bool
 ) -> tuple[int, int, int]: ...

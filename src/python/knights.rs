@@ -118,40 +118,8 @@ pub(super) fn count_tours_frontier(
     let memory = run.budget()?.unwrap_or(u64::MAX);
     let spill = Arc::new(Spill::new(memory, run.spill_directory()));
     let spilling = spill.clone();
-    // The bar shows the sweep's note (the last layer's states, the steps
-    // ahead as projected) and, once layers spill, the bytes written and
-    // the disk left.
     let mut said = String::new();
-    let poll = |ctl: &Control| -> PyResult<()> {
-        let Some(bar) = progress.as_ref() else {
-            return Ok(());
-        };
-        let fresh = ctl.take_notes();
-        let written = spill.written();
-        if (!fresh.is_empty() || written > 0) && bar.hasattr("note")? {
-            let spilling = if written > 0 {
-                let free = match spill.free_disk() {
-                    Some(free) => format!(", {} free", human_bytes(free)),
-                    None => String::new(),
-                };
-                let (to, dir) = (human_bytes(written), spill.directory().display());
-                format!("; spilling: {to} written to {dir}{free}")
-            } else {
-                String::new()
-            };
-            // Each step's note once, in order; with none new, the last again
-            // with the bytes written since.
-            let said_before = fresh.is_empty();
-            for text in fresh {
-                said = text;
-                bar.call_method1("note", (format!("{said}{spilling}"),))?;
-            }
-            if said_before {
-                bar.call_method1("note", (format!("{said}{spilling}"),))?;
-            }
-        }
-        report(Some(bar), ctl)
-    };
+    let poll = |ctl: &Control| poll_frontier(progress.as_ref(), &spill, &mut said, ctl);
     let (counted, spilled) = cancellable_polling(py, Some(run), poll, move |ctl| {
         let storage = frontier::Storage {
             spill: &spilling,
@@ -171,6 +139,83 @@ pub(super) fn count_tours_frontier(
         Ok::<_, CountError>((counted, spilling.written()))
     })?;
     Ok((counted.tours.hi, counted.tours.lo, counted.widest, spilled))
+}
+
+/// What a frontier count's bar hears at each poll: the sweep's notes (the
+/// last layer's states, the steps ahead as projected) and, once layers
+/// spill, the bytes written and the disk left; `said` keeps the last note.
+fn poll_frontier(
+    progress: Option<&Bound<'_, PyAny>>,
+    spill: &Spill,
+    said: &mut String,
+    ctl: &Control,
+) -> PyResult<()> {
+    let Some(bar) = progress else {
+        return Ok(());
+    };
+    let fresh = ctl.take_notes();
+    let written = spill.written();
+    if (!fresh.is_empty() || written > 0) && bar.hasattr("note")? {
+        let spilling = if written > 0 {
+            let free = match spill.free_disk() {
+                Some(free) => format!(", {} free", human_bytes(free)),
+                None => String::new(),
+            };
+            let (to, dir) = (human_bytes(written), spill.directory().display());
+            format!("; spilling: {to} written to {dir}{free}")
+        } else {
+            String::new()
+        };
+        // Each step's note once, in order; with none new, the last again
+        // with the bytes written since.
+        let said_before = fresh.is_empty();
+        for text in fresh {
+            *said = text;
+            bar.call_method1("note", (format!("{said}{spilling}"),))?;
+        }
+        if said_before {
+            bar.call_method1("note", (format!("{said}{spilling}"),))?;
+        }
+    }
+    report(Some(bar), ctl)
+}
+
+/// A 256-bit count as `(high, low)`: `high * 2**128 + low`.
+type Split256 = (u128, u128);
+
+/// Count the knight's tours of every board `rows x 1 ... rows x cols`
+/// (over every start) in one frontier sweep (`frontier::count_row`);
+/// returns `([(high, low) per board], states in the widest layer, bytes
+/// spilled)`, each count `high * 2**128 + low`.  The run's options as for
+/// `count_tours_frontier`: steps heard, memory budget and spill directory,
+/// checkpoint (which keeps the row read so far).
+#[pyfunction]
+#[pyo3(signature = (rows, cols, closed, run))]
+pub(super) fn count_tours_row(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    closed: bool,
+    run: &RunOptions,
+) -> PyResult<(Vec<Split256>, u64, u64)> {
+    let threads = run.workers();
+    let progress = run.bar(py);
+    let checkpoint = run.checkpoint_directory().map(std::path::Path::to_path_buf);
+    let memory = run.budget()?.unwrap_or(u64::MAX);
+    let spill = Arc::new(Spill::new(memory, run.spill_directory()));
+    let spilling = spill.clone();
+    let mut said = String::new();
+    let poll = |ctl: &Control| poll_frontier(progress.as_ref(), &spill, &mut said, ctl);
+    let (counted, spilled) = cancellable_polling(py, Some(run), poll, move |ctl| {
+        let storage = frontier::Storage {
+            spill: &spilling,
+            checkpoint: checkpoint.as_deref(),
+        };
+        let counted = frontier::count_row(rows, cols, closed, threads, storage, ctl)?;
+        Ok::<_, CountError>((counted, spilling.written()))
+    })?;
+    let tours = counted.tours.iter().map(|t| (t.hi, t.lo)).collect();
+    Ok((tours, counted.widest, spilled))
 }
 
 /// The rounds of a frontier count spread over tasks (`frontier::steps`):
@@ -372,11 +417,13 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "MAX_SEARCH_SQUARES" => knights::MAX_SEARCH_SQUARES,
             "MAX_FIND_SQUARES" => knights::MAX_FIND_SQUARES,
             "MAX_FRONTIER_SIDE" => frontier::MAX_FRONTIER_SIDE,
+            "MAX_ROW_COLS" => frontier::MAX_ROW_COLS,
         };
         functions: [
             count_tours,
             rectangle_rules_out,
             count_tours_frontier,
+            count_tours_row,
             frontier_steps,
             frontier_tours,
             frontier_round,

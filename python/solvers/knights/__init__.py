@@ -1,6 +1,7 @@
 """Knight's tours: count, list, find and check them.  The modules of this
 subpackage each do one job: the board (:mod:`.board`), the tour and its check
-(:mod:`.tour`), counting (:mod:`.count`), its plans (:mod:`.plan`) and
+(:mod:`.tour`), counting (:mod:`.count`; a row of boards in one sweep,
+:mod:`.row`), its plans (:mod:`.plan`) and
 executor rounds (:mod:`.frontier_dist`), listing (:mod:`.listing`), finding
 (:mod:`.find`), pictures, the animation and the CLI command; this module
 re-exports the public names.
@@ -43,6 +44,8 @@ from .count import count_tours
 from .family import FAMILY as FAMILY  # registers the family as it is made
 from .find import find_tour
 from .listing import tours
+from .row import MAX_ROW_COLS as MAX_ROW_COLS
+from .row import count_tours_row
 from .tour import Tour, is_tour
 
 #: What the family puts at the package root (``solvers/__init__.py`` star-imports
@@ -53,6 +56,7 @@ __all__ = [
     "KnightBoard",
     "Tour",
     "count_tours",
+    "count_tours_row",
     "find_tour",
     "is_tour",
     "tours",

@@ -34,6 +34,7 @@ EXAMPLES = """\
     solvers tours 3 4 --animate       # watch the knight step forward and back up
     solvers tours 4 4 --animate --delay 0.01   # no tour: the search runs dry
     solvers tours 5 6 --method pairs --workers 2 --checkpoint t56  # resumable
+    solvers tours 6 12 --row --closed # 6x1 to 6x12 in one sweep: a table
 """
 
 
@@ -62,6 +63,12 @@ def add_options(tours: argparse.ArgumentParser) -> None:
     mode = tours.add_mutually_exclusive_group()
     mode.add_argument("--find", action="store_true", help="find one tour fast and print it")
     mode.add_argument("--list", type=int, metavar="N", help="print the first N tours")
+    mode.add_argument(
+        "--row",
+        action="store_true",
+        help="count every board ROWS x 1 ... ROWS x COLS in one sweep (over every start) "
+        "and print the table",
+    )
     opt.add_svg(tours, "with --find: save the tour as SVG, and print nothing else (but --json)")
     opt.add_output(tours)
     opt.add_distribution(tours)
@@ -96,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
         opt.print_found(args, tour, "tour", _squares, "no tour")
         return 0
     opt.refuse("--list" if args.list is not None else "counting", opt.given(args, "--svg"))
+    if args.row:
+        return _row(args, board)
     if args.list is not None:
         opt.refuse("--list", opt.given(args, "--method"))
         opt.print_list(
@@ -112,6 +121,21 @@ def run(args: argparse.Namespace) -> int:
             **board, closed=args.closed, end=args.end, method=args.method or "auto", options=run
         )
     opt.answer(args.json, {"count": count}, count)
+    return 0
+
+
+def _row(args: argparse.Namespace, board: dict[str, Any]) -> int:
+    """``--row``: the table of ``count_tours_row``, a line a board."""
+    opt.refuse("--row", opt.given(args, "--board", "--end", "--method"))
+    if board.get("start", "all") != "all":
+        raise opt.UsageError("--row counts from every square: --start all, or no --start")
+    with opt.run_options(args) as run:
+        row = knights.count_tours_row(args.rows, args.cols, closed=args.closed, options=run)
+    counts = {str(cols): count for cols, count in row.items()}
+    lines = [f"{'cols':>4}  tours", *(f"{cols:>4}  {count}" for cols, count in row.items())]
+    opt.answer(
+        args.json, {"rows": args.rows, "closed": args.closed, "counts": counts}, "\n".join(lines)
+    )
     return 0
 
 

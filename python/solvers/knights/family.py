@@ -11,6 +11,7 @@ from .._engine._family import Family, register
 from .._engine._plan import Splittable
 from .count import count_tours
 from .plan import build_pairs, build_search, pairs_problem, plan_tours
+from .row import count_tours_row
 
 __all__ = ["FAMILY"]
 
@@ -24,6 +25,6 @@ FAMILY = register(
             Splittable("tours", build_search, count_tours, plan_tours),
             Splittable("tour-pairs", build_pairs, count_tours, plan_tours, problem=pairs_problem),
         ),
-        counts=(count_tours,),
+        counts=(count_tours, count_tours_row),
     )
 )

@@ -19,6 +19,7 @@
 //! * `layer.rs`: a layer of states in packed shards, with counts of the
 //!   narrowest type that holds them; the tables that build it, the count
 //!   types and the parallel step are the layer engine's ([`crate::layers`]).
+//! * `row.rs`: a row of a table (`h x 1 ... h x n`) read off one sweep.
 //! * `pairs.rs`: open tours as a plan of counts with both ends pinned, one
 //!   per pair of squares up to symmetry (for executors and checkpoints).
 //! * `saved.rs`: the checkpoint directory: a layer saved after each step,
@@ -59,6 +60,7 @@ mod layer;
 mod pairs;
 mod residual;
 mod round;
+mod row;
 mod saved;
 mod state;
 mod sweep;
@@ -80,6 +82,7 @@ use sweep::{Recent, Step, Sweep};
 pub use crate::layers::U256;
 pub use pairs::{Pair, PairPlan};
 pub use round::{round, steps, Piece, RoundOut};
+pub use row::{count_row, CountedRow, MAX_ROW_COLS};
 
 /// The frontier count takes boards whose squares fit in a rectangle whose
 /// shorter side is at most this (the long side may be any length).
@@ -305,8 +308,34 @@ impl Sweep<'_> {
         problem: u64,
         storage: Storage<'_>,
         ctl: &Control,
-        mut sizes: Option<&mut Vec<u64>>,
+        sizes: Option<&mut Vec<u64>>,
     ) -> Result<(U256, u64), SearchError> {
+        let (layer, widest) = match self.sweep_all(problem, storage, ctl, sizes)? {
+            Swept::Done(paths, widest) => return Ok((paths, widest)),
+            Swept::Layer(layer, widest) => (layer, widest),
+        };
+        let done = self.done();
+        let paths = match &layer {
+            Layer::Narrow(l) => finished(l, done),
+            Layer::Wide(l) => finished(l, done),
+            Layer::Huge(l) => finished(l, done),
+        }?;
+        if let Some(dir) = storage.checkpoint {
+            saved::finish(dir, problem, paths, widest)?;
+        }
+        Ok((paths, widest))
+    }
+
+    /// Run every step (from the checkpoint's last layer, if any), as
+    /// [`Self::run`] does: the last layer and the states in the widest, or
+    /// a finished count's answer from its checkpoint.
+    fn sweep_all(
+        &self,
+        problem: u64,
+        storage: Storage<'_>,
+        ctl: &Control,
+        mut sizes: Option<&mut Vec<u64>>,
+    ) -> Result<Swept, SearchError> {
         let steps = self.last + 1;
         let spill = storage.spill;
         // Each layer's files carry the problem and the step.
@@ -322,7 +351,7 @@ impl Sweep<'_> {
                 None => {}
                 Some(Resume::Done { paths, widest }) => {
                     ctl.resume(steps, steps);
-                    return Ok((paths, widest));
+                    return Ok(Swept::Done(paths, widest));
                 }
                 Some(Resume::Layer {
                     step,
@@ -377,16 +406,7 @@ impl Sweep<'_> {
             }
             ctl.finish_one();
         }
-        let done = self.done();
-        let paths = match &layer {
-            Layer::Narrow(l) => finished(l, done),
-            Layer::Wide(l) => finished(l, done),
-            Layer::Huge(l) => finished(l, done),
-        }?;
-        if let Some(dir) = storage.checkpoint {
-            saved::finish(dir, problem, paths, widest)?;
-        }
-        Ok((paths, widest))
+        Ok(Swept::Layer(layer, widest))
     }
 
     /// The steps after step `k` (from a layer of `before` states) as
@@ -523,6 +543,14 @@ impl Sweep<'_> {
         let how = (Spilling::Runs, what);
         crate::layers::step(&mut layer, sizes, problem, next.spill, expand, how, ctl)
     }
+}
+
+/// What a sweep's steps leave: the last layer and the states in the
+/// widest, or a finished count's undirected paths (and widest layer) read
+/// from its checkpoint.
+enum Swept {
+    Layer(Layer, u64),
+    Done(U256, u64),
 }
 
 /// How many steps ahead a count is projected (see `Sweep::refuse_ahead`).

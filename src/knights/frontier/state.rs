@@ -56,6 +56,10 @@ pub(super) const DONE: u8 = 1;
 /// The label of a fragment made in this step (renumbered before packing).
 const FRESH: u8 = 15;
 
+/// The top bits of a row count's term key, `TERM | c` for the board of the
+/// first `c + 1` columns: no state's (its fixed ends are at most 9 there).
+pub(super) const TERM: u64 = 0xf << 60;
+
 /// The widest frontier that works in a `u64` (with the new square: 16 slots).
 const NARROW: usize = 15;
 
@@ -79,6 +83,9 @@ impl Sweep<'_> {
     /// Every state that `key` goes on to at `step`, passed to `emit`.
     #[inline]
     pub(super) fn expand(&self, step: &Step, key: u64, emit: &mut impl FnMut(u64)) {
+        if key & TERM == TERM {
+            return emit(key); // a row count's term, carried to the end
+        }
         match self.width <= NARROW {
             true => self.expand_in::<u64>(step, key, emit),
             false => self.expand_in::<u128>(step, key, emit),
@@ -109,6 +116,11 @@ impl Sweep<'_> {
             for &yb in &step.earlier[a + 1..] {
                 if let Some(two) = self.join(step, one, yb) {
                     self.finish(step, two, tl, td, emit);
+                } else if let Some(c) = step.column_end {
+                    // A closed row count's cycle through every square so far.
+                    if self.closed && self.closes_all(one, yb) {
+                        emit(TERM | c);
+                    }
                 }
             }
         }
@@ -182,13 +194,21 @@ impl Sweep<'_> {
                 }
             }
         }
-        if tl > cap_l || td > cap_d {
+        if tl > cap_l || td > cap_d || tl + td > self.ends_cap {
             return;
         }
         debug_assert_eq!(nibble(codes, 0), DONE);
         let codes = codes >> 4;
         let ones = W::from_mask(self.ones);
         let unused = zero_nibbles(codes) & ones;
+        if let Some(c) = step.column_end {
+            // An open row count's path through every square so far: no
+            // square unused, its two ends fixed or loose (see `row.rs`).
+            let loose = ((codes >> 1 | codes >> 2 | codes >> 3) & ones).count_ones();
+            if !self.closed && unused == W::small(0) && tl + td + loose == 2 {
+                emit(TERM | c);
+            }
+        }
         let mut forced_l = (unused & W::from_mask(step.forced_light)).count_ones();
         let mut forced_d = (unused & W::from_mask(step.forced_dark)).count_ones();
         if !step.starved.is_empty() {
@@ -206,7 +226,8 @@ impl Sweep<'_> {
                 }
             }
         }
-        if tl + forced_l > cap_l || td + forced_d > cap_d {
+        let forced = tl + td + forced_l + forced_d;
+        if tl + forced_l > cap_l || td + forced_d > cap_d || forced > self.ends_cap {
             return;
         }
         let labels = (codes >> 1 | codes >> 2 | codes >> 3) & ones;
@@ -234,6 +255,17 @@ impl Sweep<'_> {
             key = key.min(self.mirrored(from, out, tl, td));
         }
         emit(key);
+    }
+
+    /// Whether the edge from the new square (slot `width`, a loose end)
+    /// to slot `y` closes a cycle through every square swept: they end one
+    /// fragment, and every other slot is finished.
+    #[inline]
+    fn closes_all<W: Codes>(&self, codes: W, y: usize) -> bool {
+        let (x, l) = (self.width, nibble(codes, self.width));
+        let done = W::from_mask(self.ones) | W::small(DONE as u64) << (4 * x);
+        let ends = W::small((l ^ DONE) as u64);
+        l > DONE && nibble(codes, y) == l && codes ^ (ends << (4 * x)) ^ (ends << (4 * y)) == done
     }
 
     /// The key of the mirror image of a state (codes `codes`, renumbered;

@@ -66,6 +66,9 @@ pub(super) struct Step {
     pub(super) pinned_done: u32,
     /// The last square of the board.
     pub(super) last: bool,
+    /// In a row count, a column's last square before the board's: the
+    /// column's index, whose board ends here (see `row.rs`).
+    pub(super) column_end: Option<u64>,
     /// Where the states after this step are merged with their mirror
     /// images (see [`Mirror`]): slot `i` of a state's image is slot
     /// `from[i]` of the state ([`OUTSIDE`]: a square whose image is not in
@@ -145,6 +148,11 @@ pub(super) struct Sweep<'a> {
     /// Tour ends still allowed per colour (light, dark), the pinned ends'
     /// taken out; `None`: the colour counts rule out every tour.
     pub(super) caps: Option<(u32, u32)>,
+    /// Tour ends still allowed in all (the caps' sum, but in a row count).
+    pub(super) ends_cap: u32,
+    /// A row count: every board of the sweep's first columns ends a term,
+    /// so only rules true of each of them prune (see `row.rs`).
+    pub(super) row: bool,
     /// The reflection that merges states at column ends, where the board
     /// and the question allow it.
     pub(super) mirror: Option<Mirror>,
@@ -347,6 +355,8 @@ impl<'a> Sweep<'a> {
             pinned: Vec::new(),
             closed,
             caps: None,
+            ends_cap: 0,
+            row: false,
             mirror: None,
             codes_mask: match width > KEY_SQUARES {
                 true => WIDE_CODES_MASK,
@@ -372,6 +382,7 @@ impl<'a> Sweep<'a> {
 
         let ends_light: Vec<bool> = ends.iter().map(|&s| sweep.light(s)).collect();
         sweep.caps = end_caps(board.colour_counts(), closed, &ends_light);
+        sweep.ends_cap = sweep.caps.map_or(0, |(l, d)| l + d);
         sweep.mirror = sweep.mirror_of(&ends);
         Ok(sweep)
     }
@@ -456,7 +467,10 @@ impl<'a> Sweep<'a> {
     fn residual_after(&self, k: usize) -> Option<Residual> {
         let (width, left) = (self.width, self.last.checked_sub(k)?);
         let ends = !self.closed;
-        if left > RESIDUAL_COLUMNS * self.h || width + left + 2 * ends as usize > MAX_VERTICES {
+        if self.row
+            || left > RESIDUAL_COLUMNS * self.h
+            || width + left + 2 * ends as usize > MAX_VERTICES
+        {
             return None;
         }
         // Slot i of the frontier after the step is square k + 1 + i - width;
@@ -570,9 +584,13 @@ impl<'a> Sweep<'a> {
         let width = self.width;
         // Slot i of the working frontier is square k + i - width.
         let square = |i: usize| (k + i).checked_sub(width);
+        // A row count's boards end at every column's last square.
+        let ends_board = |j: usize| j == self.last || (self.row && j % self.h == self.h - 1);
         let mut step = Step {
             present: recent.0[k % RING].present,
             last: k == self.last,
+            column_end: (self.row && ends_board(k) && k != self.last)
+                .then_some((k / self.h) as u64),
             mirror: self.mirror_at(k),
             pinned_done: self.pinned.iter().filter(|&&(_, done)| done <= k).count() as u32,
             ..Step::default()
@@ -614,12 +632,11 @@ impl<'a> Sweep<'a> {
                 }
             }
         }
-        // The bit of the board's last square among the unswept ones (0 if
-        // it is past them): the one square that may close the cycle.
-        let last_unswept = match self.last.checked_sub(k + 1) {
-            Some(j) if j < 32 => 1 << j,
-            _ => 0,
-        };
+        // The bits of the unswept squares that may close the cycle: the
+        // board's last square (a row count's: each column's last).
+        let last_unswept = (k + 1..(k + 33).min(self.last + 1))
+            .filter(|&j| ends_board(j))
+            .fold(0u32, |m, j| m | 1 << (j - k - 1));
         let mut ones = step.needy_one;
         while ones != 0 {
             let a = ones.trailing_zeros() as usize;
@@ -640,7 +657,13 @@ impl<'a> Sweep<'a> {
         // Squares past this one, each as it will be when its turn comes: the
         // edges it can have are those from frontier squares still open and
         // from its unswept neighbours.
-        for u in (k + 1..=k + width).take_while(|&u| u <= self.last) {
+        // (In a row count, those of this column: a board may end before
+        // the next.)
+        let end = match self.row {
+            true => (k - k % self.h + self.h - 1).min(self.last),
+            false => self.last,
+        };
+        for u in (k + 1..=k + width).take_while(|&u| u <= end) {
             if !self.present(u) {
                 continue;
             }
