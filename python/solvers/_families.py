@@ -73,7 +73,7 @@ def verbs_table() -> str:
     made from the families' ``__all__``: a test holds the page to it.
 
     >>> print(verbs_table().splitlines()[2])
-    | count | `count_tours` | `count_queens` | `count_peg_games`, `count_peg_positions`, `count_peg_solutions`, `finish_counts` | `count_covers` |
+    | count | `count_tours`, `count_tours_row` | `count_queens` | `count_peg_games`, `count_peg_positions`, `count_peg_solutions`, `finish_counts` | `count_covers` |
     """  # noqa: E501
     cells: dict[str, dict[str, list[str]]] = {verb: {} for verb, _ in VERBS}
     for family in FAMILIES:

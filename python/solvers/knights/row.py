@@ -46,7 +46,7 @@ def count_tours_row(
     layer, so a rerun goes on from the last step saved; not ``executor``).
 
     >>> count_tours_row(3, 8)  # OEIS A169696 doubled: 3x4, 3x7 and 3x8 have tours
-    {1: 0, 2: 0, 3: 0, 4: 16, 5: 0, 6: 0, 7: 208, 8: 2864}
+    {1: 0, 2: 0, 3: 0, 4: 16, 5: 0, 6: 0, 7: 104, 8: 792}
     >>> count_tours_row(6, 8, closed=True)[6]  # 9,862 cycles, 36 starts, 2 ways
     710064
     """
