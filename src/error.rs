@@ -75,7 +75,11 @@ pub fn human_bytes(bytes: u64) -> String {
 
 /// `n` with its digits in groups of three: "1,072,800,000".
 pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
+    grouped_digits(&n.to_string())
+}
+
+/// A number's decimal `digits` grouped by threes with commas (any width).
+pub fn grouped_digits(digits: &str) -> String {
     let mut text = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, digit) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {

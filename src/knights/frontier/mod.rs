@@ -368,6 +368,7 @@ impl Sweep<'_> {
             }
         }
         ctl.resume(steps, first);
+        let mut term = String::new();
         for k in first..steps {
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
@@ -396,7 +397,10 @@ impl Sweep<'_> {
             };
             let after = layer.len();
             growth.record(k, before, after);
-            ctl.note(self.outlook(k, &growth, &layer, spill));
+            if let Some(c) = step.column_end {
+                term = self.term_note(&layer, c)?; // a row count's: each note says the last
+            }
+            ctl.note(self.outlook(k, &growth, &layer, spill) + &term);
             widest = widest.max(after as u64);
             if let Some(sizes) = sizes.as_deref_mut() {
                 sizes.push(after as u64);

@@ -24,9 +24,9 @@ use super::state::TERM;
 use super::sweep::{end_caps, Sweep};
 use super::{fingerprint, Storage, Swept, MAX_FRONTIER_SIDE};
 use crate::engine::{with_pool, Control};
-use crate::error::{CountError, InputError, SearchError};
+use crate::error::{grouped_digits, CountError, InputError, SearchError};
 use crate::knights::Board;
-use crate::layers::{mix, Count, Stored, U256};
+use crate::layers::{mix, shard_of, Count, Packed, Stored, U256};
 
 /// The most columns a row count reads: each term is a key that every
 /// later layer carries.
@@ -95,6 +95,29 @@ pub fn count_row(
         .map(|(c, &p)| directed(rows * (c + 1), closed, p))
         .collect::<Result<_, _>>()?;
     Ok(CountedRow { tours, widest })
+}
+
+impl Sweep<'_> {
+    /// What a row count's notes say after column `c` ends (`layer`, the
+    /// layer then): that board's directed tours.
+    pub(super) fn term_note(&self, layer: &Layer, c: u64) -> Result<String, SearchError> {
+        let key = TERM | c;
+        let paths = match layer {
+            Layer::Narrow(l) => term_in(l, key),
+            Layer::Wide(l) => term_in(l, key),
+            Layer::Huge(l) => term_in(l, key),
+        }?;
+        let (rows, cols) = (self.column(), c as usize + 1);
+        let tours = directed(rows * cols, self.closed, paths)?;
+        let tours = grouped_digits(&tours.to_string());
+        Ok(format!("; {rows}x{cols}: {tours} tours"))
+    }
+}
+
+/// The count of the term `key` in `l` (one shard read, 0 if absent).
+fn term_in<C: Count>(l: &Stored<C>, key: u64) -> Result<U256, SearchError> {
+    let found = |p: &Packed<C>| p.entries().iter().find(|&(k, _)| k == key);
+    l.with_shard(shard_of(key), |p| found(p).map_or(U256::default(), |(_, c)| c.to_wide()))
 }
 
 /// The tour ends allowed per colour in any board `rows x 1 ... rows x
@@ -168,6 +191,27 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_notes_say_each_term_as_its_column_ends() {
+        let spill = Spill::unlimited();
+        let storage = Storage {
+            spill: &spill,
+            checkpoint: None,
+        };
+        let ctl = Control::new();
+        count_row(5, 5, false, 1, storage, &ctl).unwrap();
+        let notes = ctl.take_notes();
+        let board = Board::rectangle(5, 4).unwrap();
+        let tours = count_paths(&board, None, false, 1, &Control::new()).unwrap();
+        let said = format!("; 5x4: {} tours", tours.tours);
+        assert_eq!(said, "; 5x4: 164 tours");
+        // a note a step; the last column's term is read from the last layer
+        assert_eq!(notes.len(), 25);
+        assert!(notes[14].ends_with("states after step 15 of 25; 5x3: 0 tours"));
+        assert!(notes[18].ends_with("; 5x3: 0 tours"), "{notes:?}");
+        assert!(notes[19].ends_with(&said) && notes[24].ends_with(&said));
     }
 
     #[test]
