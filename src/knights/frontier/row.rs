@@ -117,7 +117,9 @@ impl Sweep<'_> {
 /// The count of the term `key` in `l` (one shard read, 0 if absent).
 fn term_in<C: Count>(l: &Stored<C>, key: u64) -> Result<U256, SearchError> {
     let found = |p: &Packed<C>| p.entries().iter().find(|&(k, _)| k == key);
-    l.with_shard(shard_of(key), |p| found(p).map_or(U256::default(), |(_, c)| c.to_wide()))
+    l.with_shard(shard_of(key), |p| {
+        found(p).map_or(U256::default(), |(_, c)| c.to_wide())
+    })
 }
 
 /// The tour ends allowed per colour in any board `rows x 1 ... rows x

@@ -175,11 +175,14 @@ impl Drop for Spill {
     }
 }
 
-/// A new directory `solvers-spill-<pid>-<n>` inside `parent`.
+/// A new directory `solvers-spill-<host>-<pid>-<n>` inside `parent`, once
+/// those that killed counts of this host left there are removed
+/// ([`super::stale`]).
 fn make_dir(parent: &Path) -> Result<PathBuf, SearchError> {
     static MADE: AtomicU64 = AtomicU64::new(0);
     let n = MADE.fetch_add(1, Ordering::Relaxed);
-    let dir = parent.join(format!("solvers-spill-{}-{n}", std::process::id()));
+    super::stale::remove_stale(parent);
+    let dir = parent.join(super::stale::dir_name(n));
     std::fs::create_dir_all(&dir).map_err(|e| file_error("create the spill directory", &dir, e))?;
     Ok(dir)
 }

@@ -8,6 +8,8 @@
 //! * `budget.rs`: [`Spill`], the budget and the spill directory, the
 //!   bytes a layer and its tables take, and the disk check
 //!   ([`Spill::check_disk`]);
+//! * `stale.rs`: the spill directories' names, and the removal of those
+//!   that killed counts of this host left behind;
 //! * `store.rs`: [`Stored`], a layer's shards in memory or in files;
 //! * `planner.rs`: [`step`], which plans and runs a step within the budget.
 //!
@@ -52,6 +54,7 @@
 mod budget;
 mod format;
 mod planner;
+mod stale;
 mod store;
 
 pub use budget::{check_disk_at, Spill};
