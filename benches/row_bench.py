@@ -81,7 +81,8 @@ class Widest:
     def __call__(self, done: int, total: int) -> None:
         if time.monotonic() - self.last > 60:
             self.last = time.monotonic()
-            print(f"  step {done} of {total}: {self.said}", file=sys.stderr, flush=True)
+            stamp = time.strftime("%H:%M:%S")
+            print(f"  {stamp} step {done} of {total}: {self.said}", file=sys.stderr, flush=True)
 
     def note(self, text: str) -> None:
         self.said = text
