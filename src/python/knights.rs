@@ -106,7 +106,7 @@ pub(super) fn count_tours_frontier(
     let (board, start) = board_and_start(board, start)?;
     let threads = run.workers();
     let progress = run.bar(py);
-    let checkpoint = run.checkpoint_directory().map(std::path::Path::to_path_buf);
+    let (spill, checkpoint) = frontier_storage(run)?;
     let end = end.map(|e| start_index(&board, e)).transpose()?;
     let ends = match (start, end) {
         (_, None) => None,
@@ -115,8 +115,6 @@ pub(super) fn count_tours_frontier(
             return Err(PyValueError::new_err("an end square needs a start square"));
         }
     };
-    let memory = run.budget()?.unwrap_or(u64::MAX);
-    let spill = Arc::new(Spill::new(memory, run.spill_directory()));
     let spilling = spill.clone();
     let mut said = String::new();
     let poll = |ctl: &Control| poll_frontier(progress.as_ref(), &spill, &mut said, ctl);
@@ -139,6 +137,16 @@ pub(super) fn count_tours_frontier(
         Ok::<_, CountError>((counted, spilling.written()))
     })?;
     Ok((counted.tours.hi, counted.tours.lo, counted.widest, spilled))
+}
+
+/// Where a frontier count keeps its layers, as the run says: the spill
+/// (the memory budget, unlimited without one, and the spill directory)
+/// and the checkpoint directory.
+fn frontier_storage(run: &RunOptions) -> PyResult<(Arc<Spill>, Option<std::path::PathBuf>)> {
+    let memory = run.budget()?.unwrap_or(u64::MAX);
+    let spill = Arc::new(Spill::new(memory, run.spill_directory()));
+    let checkpoint = run.checkpoint_directory().map(std::path::Path::to_path_buf);
+    Ok((spill, checkpoint))
 }
 
 /// What a frontier count's bar hears at each poll: the sweep's notes (the
@@ -200,9 +208,7 @@ pub(super) fn count_tours_row(
 ) -> PyResult<(Vec<Split256>, u64, u64)> {
     let threads = run.workers();
     let progress = run.bar(py);
-    let checkpoint = run.checkpoint_directory().map(std::path::Path::to_path_buf);
-    let memory = run.budget()?.unwrap_or(u64::MAX);
-    let spill = Arc::new(Spill::new(memory, run.spill_directory()));
+    let (spill, checkpoint) = frontier_storage(run)?;
     let spilling = spill.clone();
     let mut said = String::new();
     let poll = |ctl: &Control| poll_frontier(progress.as_ref(), &spill, &mut said, ctl);
