@@ -105,8 +105,6 @@ pub(super) fn count_tours_frontier(
 ) -> PyResult<(u128, u128, u64, u64)> {
     let (board, start) = board_and_start(board, start)?;
     let threads = run.workers();
-    let progress = run.bar(py);
-    let (spill, checkpoint) = frontier_storage(run)?;
     let end = end.map(|e| start_index(&board, e)).transpose()?;
     let ends = match (start, end) {
         (_, None) => None,
@@ -115,15 +113,8 @@ pub(super) fn count_tours_frontier(
             return Err(PyValueError::new_err("an end square needs a start square"));
         }
     };
-    let spilling = spill.clone();
-    let mut said = String::new();
-    let poll = |ctl: &Control| poll_frontier(progress.as_ref(), &spill, &mut said, ctl);
-    let (counted, spilled) = cancellable_polling(py, Some(run), poll, move |ctl| {
-        let storage = frontier::Storage {
-            spill: &spilling,
-            checkpoint: checkpoint.as_deref(),
-        };
-        let counted = match ends {
+    let (counted, spilled) = run_frontier(py, run, move |storage, ctl| {
+        Ok(match ends {
             Some(ends) if !closed => {
                 frontier::count_paths_between(&board, ends, threads, storage, ctl)?
             }
@@ -133,20 +124,35 @@ pub(super) fn count_tours_frontier(
                 )))
             }
             None => frontier::count_paths_within(&board, start, closed, threads, storage, ctl)?,
-        };
-        Ok::<_, CountError>((counted, spilling.written()))
+        })
     })?;
     Ok((counted.tours.hi, counted.tours.lo, counted.widest, spilled))
 }
 
-/// Where a frontier count keeps its layers, as the run says: the spill
-/// (the memory budget, unlimited without one, and the spill directory)
-/// and the checkpoint directory.
-fn frontier_storage(run: &RunOptions) -> PyResult<(Arc<Spill>, Option<std::path::PathBuf>)> {
+/// Run a frontier count, `count`, on the run's thread with the layers
+/// kept as the run says (the memory budget, unlimited without one; the
+/// spill directory; the checkpoint directory) and its bar hearing
+/// [`poll_frontier`]; what it found, and the bytes it spilled.
+fn run_frontier<T: Send + 'static>(
+    py: Python<'_>,
+    run: &RunOptions,
+    count: impl FnOnce(frontier::Storage<'_>, &Control) -> Result<T, CountError> + Send + 'static,
+) -> PyResult<(T, u64)> {
+    let progress = run.bar(py);
     let memory = run.budget()?.unwrap_or(u64::MAX);
     let spill = Arc::new(Spill::new(memory, run.spill_directory()));
     let checkpoint = run.checkpoint_directory().map(std::path::Path::to_path_buf);
-    Ok((spill, checkpoint))
+    let spilling = spill.clone();
+    let mut said = String::new();
+    let poll = |ctl: &Control| poll_frontier(progress.as_ref(), &spill, &mut said, ctl);
+    cancellable_polling(py, Some(run), poll, move |ctl| {
+        let storage = frontier::Storage {
+            spill: &spilling,
+            checkpoint: checkpoint.as_deref(),
+        };
+        let found = count(storage, ctl)?;
+        Ok::<_, CountError>((found, spilling.written()))
+    })
 }
 
 /// What a frontier count's bar hears at each poll: the sweep's notes (the
@@ -207,18 +213,8 @@ pub(super) fn count_tours_row(
     run: &RunOptions,
 ) -> PyResult<(Vec<Split256>, u64, u64)> {
     let threads = run.workers();
-    let progress = run.bar(py);
-    let (spill, checkpoint) = frontier_storage(run)?;
-    let spilling = spill.clone();
-    let mut said = String::new();
-    let poll = |ctl: &Control| poll_frontier(progress.as_ref(), &spill, &mut said, ctl);
-    let (counted, spilled) = cancellable_polling(py, Some(run), poll, move |ctl| {
-        let storage = frontier::Storage {
-            spill: &spilling,
-            checkpoint: checkpoint.as_deref(),
-        };
-        let counted = frontier::count_row(rows, cols, closed, threads, storage, ctl)?;
-        Ok::<_, CountError>((counted, spilling.written()))
+    let (counted, spilled) = run_frontier(py, run, move |storage, ctl| {
+        frontier::count_row(rows, cols, closed, threads, storage, ctl)
     })?;
     let tours = counted.tours.iter().map(|t| (t.hi, t.lo)).collect();
     Ok((tours, counted.widest, spilled))

@@ -163,13 +163,23 @@ mod tests {
     use crate::knights::frontier::count_paths;
     use crate::layers::Spill;
 
-    fn row(rows: usize, cols: usize, closed: bool) -> Vec<U256> {
+    /// [`count_row`] in memory, with no checkpoint, on `threads` threads.
+    fn in_memory(
+        (rows, cols): (usize, usize),
+        closed: bool,
+        threads: usize,
+        ctl: &Control,
+    ) -> Result<CountedRow, CountError> {
         let spill = Spill::unlimited();
         let storage = Storage {
             spill: &spill,
             checkpoint: None,
         };
-        count_row(rows, cols, closed, 2, storage, &Control::new())
+        count_row(rows, cols, closed, threads, storage, ctl)
+    }
+
+    fn row(rows: usize, cols: usize, closed: bool) -> Vec<U256> {
+        in_memory((rows, cols), closed, 2, &Control::new())
             .unwrap()
             .tours
     }
@@ -197,13 +207,8 @@ mod tests {
 
     #[test]
     fn the_notes_say_each_term_as_its_column_ends() {
-        let spill = Spill::unlimited();
-        let storage = Storage {
-            spill: &spill,
-            checkpoint: None,
-        };
         let ctl = Control::new();
-        count_row(5, 5, false, 1, storage, &ctl).unwrap();
+        in_memory((5, 5), false, 1, &ctl).unwrap();
         let notes = ctl.take_notes();
         let board = Board::rectangle(5, 4).unwrap();
         let tours = count_paths(&board, None, false, 1, &Control::new()).unwrap();
@@ -218,18 +223,13 @@ mod tests {
 
     #[test]
     fn sizes_past_the_limits_are_refused() {
-        let spill = Spill::unlimited();
-        let storage = Storage {
-            spill: &spill,
-            checkpoint: None,
-        };
         for (rows, cols) in [
             (0, 4),
             (MAX_FRONTIER_SIDE + 1, 4),
             (4, 0),
             (4, MAX_ROW_COLS + 1),
         ] {
-            let got = count_row(rows, cols, false, 1, storage, &Control::new());
+            let got = in_memory((rows, cols), false, 1, &Control::new());
             assert!(matches!(got, Err(CountError::Input(_))), "{rows}x{cols}");
         }
     }
