@@ -28,9 +28,7 @@
 //! share a directory at the same time.
 
 use super::count::{Count, U256};
-use super::spill::{
-    file_error, read_shard, record_bytes_wide, record_least, Checksum, Extent, FileRef,
-};
+use super::spill::{file_error, record_bytes_wide, record_least, Checksum, Extent, FileRef};
 use super::spill::{Shard, Stored, Writer};
 use super::table::SHARDS;
 use crate::engine::Control;
@@ -330,7 +328,7 @@ fn write_layer<W: Count>(
         let label = layer.label(i);
         let extent = match shard {
             Shard::Memory(packed) => writer.append(label, packed)?,
-            Shard::File(extent) => writer.append(label, &read_shard::<W>(extent, label)?)?,
+            Shard::File(extent) => writer.copy::<W>(extent, label)?,
         };
         shards.push((extent.offset, extent.len));
     }

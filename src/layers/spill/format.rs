@@ -256,6 +256,41 @@ impl Writer {
         Ok(extent)
     }
 
+    /// Append a copy of the record at `extent`, which must carry `label` and
+    /// hold counts of type `W`; where the copy lies.  Its bytes are copied as
+    /// they are, not decoded: the header is checked as [`read_shard`] checks
+    /// it, and the checksum over the bytes copied, so a record altered on
+    /// disk is refused here (`SearchError::Corrupt`) rather than copied.
+    pub fn copy<W: Count>(&mut self, extent: &Extent, label: Label) -> Result<Extent, SearchError> {
+        let mut record = open_record::<W>(extent, label)?;
+        let path = self.file.path.clone();
+        let failed = |e| file_error("write", &path, e);
+        let mut sum = Checksum::default();
+        sum.add_bytes(&record.header);
+        self.out.write_all(&record.header).map_err(failed)?;
+        let mut buf = vec![0u8; COPY_CHUNK];
+        let mut left = record.payload;
+        while left > 0 {
+            // A multiple of 8, as `left` and COPY_CHUNK are.
+            let more = usize::try_from(left).map_or(COPY_CHUNK, |left| left.min(COPY_CHUNK));
+            if let Err(e) = record.input.read_exact(&mut buf[..more]) {
+                return Err(record.read_error(e));
+            }
+            sum.add_bytes(&buf[..more]);
+            self.out.write_all(&buf[..more]).map_err(failed)?;
+            left -= more as u64;
+        }
+        let trailer = record.check_trailer(sum)?;
+        self.out.write_all(&trailer).map_err(failed)?;
+        let copied = Extent {
+            file: self.file.clone(),
+            offset: self.at,
+            len: extent.len,
+        };
+        self.at += HEADER as u64 + record.payload + 8;
+        Ok(copied)
+    }
+
     /// Flush the file (not synced: a spill file lives only as long as its
     /// count); the bytes written.
     pub fn finish(mut self) -> Result<u64, SearchError> {
@@ -281,6 +316,9 @@ impl Writer {
 /// The bytes of encoded entries gathered before their whole words are
 /// written.
 const CHUNK: usize = 1 << 16;
+
+/// The bytes a record's copy reads and writes at a time.
+const COPY_CHUNK: usize = 1 << 20;
 
 /// The fewest bytes that hold `gap` (1 to 8).
 #[inline]
@@ -329,17 +367,58 @@ pub(in crate::layers) fn record_least(n: usize) -> u128 {
     (HEADER + 8) as u128 + (n as u128 * 2).div_ceil(8) * 8
 }
 
-/// The shard recorded at `extent`, which must carry `label` and hold counts
-/// of type `W`; its entries in increasing order of key.
-pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, SearchError> {
+/// A record opened for reading, its header checked against what it must
+/// say and its size against the file: the reader stands at its entries.
+struct Opened<'a> {
+    extent: &'a Extent,
+    input: BufReader<File>,
+    header: [u8; HEADER],
+    /// The bytes of the entries and their padding.
+    payload: u64,
+}
+
+/// A refusal of the record at `extent`, saying `why`.
+fn corrupt_at(extent: &Extent, why: &str) -> SearchError {
+    SearchError::Corrupt(format!(
+        "the layer file {} {why} (at byte {}); it cannot be used",
+        extent.file.path().display(),
+        extent.offset
+    ))
+}
+
+impl Opened<'_> {
+    fn corrupt(&self, why: &str) -> SearchError {
+        corrupt_at(self.extent, why)
+    }
+
+    /// A failed read: a record that ends early is truncated.
+    fn read_error(&self, e: std::io::Error) -> SearchError {
+        match e.kind() {
+            ErrorKind::UnexpectedEof => self.corrupt("ends inside a record (truncated?)"),
+            _ => file_error("read", self.extent.file.path(), e),
+        }
+    }
+
+    /// Read the record's checksum and compare it with `sum`'s.
+    fn check_trailer(&mut self, sum: Checksum) -> Result<[u8; 8], SearchError> {
+        let mut trailer = [0u8; 8];
+        if let Err(e) = self.input.read_exact(&mut trailer) {
+            return Err(self.read_error(e));
+        }
+        if u64::from_le_bytes(trailer) != sum.value() {
+            return Err(self.corrupt("does not match its checksum (altered?)"));
+        }
+        Ok(trailer)
+    }
+}
+
+/// Open the record at `extent`, which must carry `label` and hold counts of
+/// type `W`, and check its header, before anything is allocated for its
+/// entries: the size must be one its entries can take, and the file must
+/// hold it.
+fn open_record<W: Count>(extent: &Extent, label: Label) -> Result<Opened<'_>, SearchError> {
     let path = extent.file.path();
-    let corrupt = |why: &str| {
-        SearchError::Corrupt(format!(
-            "the layer file {} {why} (at byte {}); it cannot be used",
-            path.display(),
-            extent.offset
-        ))
-    };
+    let corrupt = |why: &str| corrupt_at(extent, why);
     let mut file = File::open(path).map_err(|e| file_error("open", path, e))?;
     let size = file
         .metadata()
@@ -367,12 +446,9 @@ pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, 
     if word(8) != label.problem || shard != label.shard {
         return Err(corrupt("belongs to another problem, step or shard"));
     }
-    let entries = word(24);
-    if entries != extent.len as u64 {
+    if word(24) != extent.len as u64 {
         return Err(corrupt("holds another number of entries than was written"));
     }
-    // Before anything is allocated for the entries: the record's size
-    // must be one its entries can take, and the file must hold it.
     let payload = word(32);
     let record = (HEADER + 8) as u128 + payload as u128;
     let fits = record_least(extent.len)..=record_bytes_wide::<W>(extent.len);
@@ -385,12 +461,21 @@ pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, 
             "is {size} bytes long, but its record ends at byte {end} (truncated?)"
         )));
     }
+    Ok(Opened {
+        extent,
+        input,
+        header,
+        payload,
+    })
+}
+
+/// The shard recorded at `extent`, which must carry `label` and hold counts
+/// of type `W`; its entries in increasing order of key.
+pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, SearchError> {
+    let mut record = open_record::<W>(extent, label)?;
+    let (header, payload, entries) = (record.header, record.payload, extent.len);
     let mut sum = Checksum::default();
     sum.add_bytes(&header);
-    let read = |e: std::io::Error| match e.kind() {
-        ErrorKind::UnexpectedEof => corrupt("ends inside a record (truncated?)"),
-        _ => file_error("read", path, e),
-    };
     let mut packed = Packed::with_capacity(extent.len, "a layer read back from disk")?;
     // The entries are decoded from `buf[at..filled]`, refilled a chunk of
     // whole words at a time (each word added to the checksum as it comes)
@@ -410,9 +495,9 @@ pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, 
             // A multiple of 8, as `left` and CHUNK are; room for it, as
             // fewer than `longest` bytes wait.
             let more = usize::try_from(left).map_or(CHUNK, |left| left.min(CHUNK));
-            input
-                .read_exact(&mut buf[filled..filled + more])
-                .map_err(read)?;
+            if let Err(e) = record.input.read_exact(&mut buf[filled..filled + more]) {
+                return Err(record.read_error(e));
+            }
             sum.add_bytes(&buf[filled..filled + more]);
             filled += more;
             left -= more as u64;
@@ -421,16 +506,16 @@ pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, 
         let gap_len = (tag >> 5) as usize + 1;
         let len = count_len(tag & 31);
         if len > W::BYTES {
-            return Err(corrupt("holds a count wider than its type"));
+            return Err(record.corrupt("holds a count wider than its type"));
         }
         if at + 1 + gap_len + len > filled {
-            return Err(corrupt("holds entries past its end (altered?)"));
+            return Err(record.corrupt("holds entries past its end (altered?)"));
         }
         let gap = u64::from_le_bytes(buf[at + 1..at + 9].try_into().unwrap_or_default());
         let gap = gap & (u64::MAX >> (64 - 8 * gap_len));
         key = match key.checked_add(gap) {
             Some(next) if gap > 0 => next,
-            _ => return Err(corrupt("holds keys out of order")),
+            _ => return Err(record.corrupt("holds keys out of order")),
         };
         let from = at + 1 + gap_len;
         for (i, byte) in count[..W::BYTES].iter_mut().enumerate() {
@@ -441,13 +526,9 @@ pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, 
     }
     // What is left of the payload is padding: less than a word, zeros.
     if left > 0 || filled - at >= 8 || buf[at..filled].iter().any(|&b| b != 0) {
-        return Err(corrupt("holds more than its entries (altered?)"));
+        return Err(record.corrupt("holds more than its entries (altered?)"));
     }
-    let mut trailer = [0u8; 8];
-    input.read_exact(&mut trailer).map_err(read)?;
-    if u64::from_le_bytes(trailer) != sum.value() {
-        return Err(corrupt("does not match its checksum (altered?)"));
-    }
+    record.check_trailer(sum)?;
     Ok(packed)
 }
 

@@ -519,3 +519,87 @@ fn the_checksum_sees_any_one_word_changed() {
     );
     assert_eq!(bytes.value(), base);
 }
+
+/// The copy of the record at `extent` into a fresh file of `spill`, or the
+/// refusal; the writer's file is dropped with the copy.
+fn copied<W: Count>(spill: &Spill, extent: &Extent, label: Label) -> Result<Extent, SearchError> {
+    let mut w = Writer::create(spill.fresh("copy").unwrap()).unwrap();
+    let copy = w.copy::<W>(extent, label)?;
+    w.finish().unwrap();
+    Ok(copy)
+}
+
+/// The message of a copy's `Corrupt` refusal; anything else fails the test.
+fn copy_refused<W: Count>(spill: &Spill, extent: &Extent, label: Label) -> String {
+    match copied::<W>(spill, extent, label) {
+        Err(SearchError::Corrupt(msg)) => msg,
+        Err(e) => panic!("refused, but not as corrupt: {e:?}"),
+        Ok(copy) => panic!("copied a bad record to {copy:?}"),
+    }
+}
+
+#[test]
+fn a_copied_record_is_the_same_bytes_and_reads_back() {
+    let spill = Spill::new(0, None);
+    let label = |shard| label_of(5, shard);
+    let first = sample(|k| U256 {
+        hi: k as u128 * 3,
+        lo: k as u128,
+    });
+    let second = Packed::from_entries(&[(2, U256::from(1u128))]);
+    let mut w = Writer::create(spill.fresh("t").unwrap()).unwrap();
+    let one = w.append(label(0), &first).unwrap();
+    let two = w.append(label(1), &second).unwrap();
+    w.finish().unwrap();
+    let source = std::fs::read(one.file.path()).unwrap();
+    // Both into one file, the second first: offsets are the copy's own.
+    let mut out = Writer::create(spill.fresh("copy").unwrap()).unwrap();
+    let two_copy = out.copy::<U256>(&two, label(1)).unwrap();
+    let one_copy = out.copy::<U256>(&one, label(0)).unwrap();
+    let bytes = out.finish().unwrap();
+    assert_eq!(bytes, source.len() as u64);
+    assert_eq!((two_copy.offset, one_copy.len), (0, first.len()));
+    let copy = std::fs::read(one_copy.file.path()).unwrap();
+    let split = two.offset as usize;
+    let moved = copy.len() - split;
+    assert_eq!(copy[moved..], source[..split]);
+    assert_eq!(copy[..moved], source[split..]);
+    let back = read_shard::<U256>(&one_copy, label(0)).unwrap();
+    assert_eq!(entries(&back), entries(&first));
+    let back = read_shard::<U256>(&two_copy, label(1)).unwrap();
+    assert_eq!(entries(&back), entries(&second));
+    // What it must say is checked as a read checks it.
+    let msg = copy_refused::<U256>(&spill, &one, label(1));
+    assert!(msg.contains("another problem, step or shard"), "{msg}");
+    let msg = copy_refused::<u64>(&spill, &one, label(0));
+    assert!(msg.contains("count type"), "{msg}");
+}
+
+#[test]
+fn every_altered_or_cut_record_is_refused_by_a_copy() {
+    let spill = Spill::new(0, None);
+    let label = label_of(0x0fed_cba9_8765_4321, 3);
+    let packed = Packed::from_entries(&[(1, 5u128), (77, 0), (u64::MAX, u128::MAX)]);
+    let extent = written(&spill, label, &packed);
+    let path = extent.file.path().to_path_buf();
+    let good = std::fs::read(&path).unwrap();
+    let refused = |bytes: &[u8]| {
+        std::fs::write(&path, bytes).unwrap();
+        copy_refused::<u128>(&spill, &extent, label)
+    };
+    for at in 0..good.len() {
+        for bit in 0..8 {
+            let mut bad = good.clone();
+            bad[at] ^= 1 << bit;
+            let msg = refused(&bad);
+            assert!(msg.contains(&path.display().to_string()), "{msg}");
+        }
+    }
+    for cut in 0..good.len() {
+        assert!(refused(&good[..cut]).contains("truncated"), "cut at {cut}");
+    }
+    std::fs::write(&path, &good).unwrap();
+    let copy = copied::<u128>(&spill, &extent, label).unwrap();
+    let back = read_shard::<u128>(&copy, label).unwrap();
+    assert_eq!(entries(&back), entries(&packed));
+}
