@@ -142,44 +142,113 @@ pub(super) fn forward(
     let h = hash(key);
     let table = &pending[first as usize].get_or_init(open_layer)[shard_of(h)];
     locked(table).add(key, h, 1, budget)?;
-    let mut kept = Vec::new();
-    let mut total = 0u128;
+    let mut pass = Forward {
+        p,
+        lay,
+        budget,
+        threads,
+        keep,
+        ctl,
+        pending,
+        kept: Vec::new(),
+        total: 0,
+        gathered: Vec::new(),
+    };
     ctl.start(np);
+    // The layers run on the calling thread until one is gathered, then all
+    // the rest on the pool, started then (a pool entered once a layer woke
+    // a sleeping worker for each layer and slept until it was done: a few
+    // context switches a layer, more than a small count's work).
     let mut pool = LazyPool::new(threads);
-    let mut gathered = Vec::new();
     for i in 0..np {
-        let Some(open) = pending[i].take() else {
-            // No state branches on this item.
-            if keep {
-                kept.push(Vec::new());
+        let layer = pass.take(i);
+        let states = layer.as_ref().map_or(0, |l| l.iter().map(Shard::len).sum());
+        if gathered_out(threads, states, lay.key_words(i as u32)) {
+            pool.install(|| {
+                pass.expand(i, layer)?;
+                (i + 1..np).try_for_each(|k| {
+                    let layer = pass.take(k);
+                    pass.expand(k, layer)
+                })
+            })??;
+            break;
+        }
+        pass.expand(i, layer)?;
+    }
+    let Forward {
+        kept,
+        total,
+        gathered,
+        ..
+    } = pass;
+    gathered.iter().for_each(|g: &Gathered| g.release(budget));
+    budget.drop_spares();
+    Ok((total, kept))
+}
+
+/// The forward pass's parts and what it has done so far.
+struct Forward<'a> {
+    p: &'a Problem,
+    lay: &'a Layout,
+    budget: &'a Budget,
+    threads: usize,
+    keep: bool,
+    ctl: &'a Control,
+    /// The layers still open to additions, by the item they branch on.
+    pending: Vec<Pending>,
+    /// The layers expanded (with `keep`).
+    kept: Vec<Vec<Shard>>,
+    /// The ways of the states with everything closed.
+    total: u128,
+    /// The rounds' buffers, kept from layer to layer.
+    gathered: Vec<Gathered>,
+}
+
+impl Forward<'_> {
+    /// Layer `i`, closed to additions (all the layers before it are
+    /// expanded); `None` where no state branches on item `i`.
+    fn take(&mut self, i: usize) -> Option<Vec<Shard>> {
+        let open = self.pending[i].take()?;
+        let tables = open.into_iter();
+        Some(
+            tables
+                .map(|m| m.0.into_inner().unwrap_or_else(|e| e.into_inner()))
+                .collect(),
+        )
+    }
+
+    /// Expand `layer`, layer `i`: its ways handed to its children in later
+    /// layers (by [`expand_gathered`] on the pool it runs in where the
+    /// layer is gathered, else on the calling thread).
+    fn expand(&mut self, i: usize, layer: Option<Vec<Shard>>) -> Result<(), SearchError> {
+        let Forward { p, lay, budget, .. } = *self;
+        let (threads, ctl) = (self.threads, self.ctl);
+        let Some(layer) = layer else {
+            if self.keep {
+                self.kept.push(Vec::new());
             }
             ctl.finish_one();
-            continue;
+            return Ok(());
         };
-        let layer: Vec<Shard> = (open.into_iter())
-            .map(|m| m.0.into_inner().unwrap_or_else(|e| e.into_inner()))
-            .collect();
         let states: usize = layer.iter().map(Shard::len).sum();
         ctl.note(format!("{states} states in the layer"));
-        let later = &pending[i + 1..];
+        let later = &self.pending[i + 1..];
         let item = i as u32;
-        let ways = if gathered_out(threads, states, lay.key_words(i as u32)) {
-            let g = &mut gathered;
-            pool.install(|| expand_gathered(p, lay, budget, &layer, item, later, g, ctl))??
+        let ways = if gathered_out(threads, states, lay.key_words(item)) {
+            let g = &mut self.gathered;
+            expand_gathered(p, lay, budget, &layer, item, later, g, ctl)?
         } else {
             expand_alone(p, lay, budget, &layer, item, later, ctl)?
         };
-        total = sum(total, ways)?;
-        if keep {
-            kept.push(layer);
+        self.total = sum(self.total, ways)?;
+        if self.keep {
+            self.kept.push(layer);
         } else {
             layer.into_iter().for_each(|s| budget.put_back(s));
         }
         ctl.finish_one();
+        Ok(())
     }
-    gathered.iter().for_each(|g: &Gathered| g.release(budget));
-    budget.drop_spares();
-    Ok((total, kept))
 }
 
 /// Hand the ways of every state of `layer` (which branches on `item`) to
@@ -257,7 +326,8 @@ impl<'a> Walker<'a> {
     }
 }
 
-/// [`expand_alone`] on the pool it runs in, in rounds, each round's
+/// [`expand_alone`] on the pool it runs in (the pool of the calling
+/// thread, or rayon's global pool), in rounds, each round's
 /// children gathered by table and then summed a table at a time (see the
 /// module docs), with `gathered` the rounds' buffers (kept from layer to
 /// layer, so that a round allocates nothing once the first have grown).
