@@ -114,7 +114,8 @@ impl SavedLayer {
 /// into `dir` (made if missing) with `extras`, as the module doc says: the
 /// layer file written and synced, then the manifest renamed over the old
 /// one, then the older layer files removed.  Shards in files are read back
-/// one at a time, so the memory stays that of one shard.
+/// one at a time, so the memory stays that of one shard (a shard already in
+/// a spill file is copied as it is, not decoded).  The layer file's bytes.
 pub fn save<W: Count>(
     dir: &Path,
     problem: u64,
@@ -122,7 +123,7 @@ pub fn save<W: Count>(
     layer: &Stored<W>,
     extras: &[(&str, u64)],
     ctl: &Control,
-) -> Result<(), SearchError> {
+) -> Result<u64, SearchError> {
     std::fs::create_dir_all(dir)
         .map_err(|e| file_error("create the checkpoint directory", dir, e))?;
     let name = format!("layer-{step}.bin");
@@ -149,7 +150,7 @@ pub fn save<W: Count>(
     }
     write_manifest(dir, lines, extras)?;
     remove_layers(dir, Some(&name));
-    Ok(())
+    Ok(bytes)
 }
 
 /// Record `answer`, the finished count tagged `problem`, in `dir`, with

@@ -136,7 +136,7 @@ impl Side {
     pub fn save(&self, dir: &Path, problem: u64, ctl: &Control) -> Result<(), SearchError> {
         let extras = [(PEGS, u64::from(self.pegs)), (PARENTS, self.parents as u64)];
         let step = u64::from(64 - self.pegs.min(64));
-        checkpoint::save(dir, problem, step, &self.layer, &extras, ctl)
+        checkpoint::save(dir, problem, step, &self.layer, &extras, ctl).map(drop)
     }
 
     /// The search `tag` saved in `dir` for the count tagged `problem`,

@@ -66,7 +66,7 @@ mod state;
 mod sweep;
 
 use crate::engine::{with_pool, Control};
-use crate::error::{grouped, CountError, InputError, SearchError};
+use crate::error::{grouped, human_bytes, CountError, InputError, SearchError};
 use crate::knights::{Board, Window};
 use crate::layers::{
     accumulate_some, check_ahead, mix, Checksum, Count, Entries, Feed, Packed, Spill, Spilling,
@@ -77,6 +77,7 @@ use layer::{finished, Layer, Width};
 use saved::Resume;
 use std::marker::PhantomData;
 use std::path::Path;
+use std::time::Instant;
 use sweep::{Recent, Step, Sweep};
 
 pub use crate::layers::U256;
@@ -369,6 +370,8 @@ impl Sweep<'_> {
         }
         ctl.resume(steps, first);
         let mut term = String::new();
+        // What the last checkpoint took, said with the next steps' notes.
+        let mut saving = String::new();
         for k in first..steps {
             if ctl.is_cancelled() {
                 return Err(SearchError::Cancelled);
@@ -400,13 +403,16 @@ impl Sweep<'_> {
             if let Some(c) = step.column_end {
                 term = self.term_note(&layer, c)?; // a row count's: each note says the last
             }
-            ctl.note(self.outlook(k, &growth, &layer, spill) + &term);
+            ctl.note(self.outlook(k, &growth, &layer, spill) + &term + &saving);
             widest = widest.max(after as u64);
             if let Some(sizes) = sizes.as_deref_mut() {
                 sizes.push(after as u64);
             }
             if let Some(dir) = storage.checkpoint {
-                saved::save(dir, problem, k, &layer, (widest, &growth), ctl)?;
+                let started = Instant::now();
+                let bytes = saved::save(dir, problem, k, &layer, (widest, &growth), ctl)?;
+                let (size, secs) = (human_bytes(bytes), started.elapsed().as_secs_f64());
+                saving = format!("; checkpoint of step {}: {size} in {secs:.1} s", k + 1);
             }
             ctl.finish_one();
         }

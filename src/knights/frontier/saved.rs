@@ -71,7 +71,7 @@ pub(super) fn resume(
 }
 
 /// Save `layer`, the layer after step `step`, with the sweep's `widest`
-/// and `growth`.
+/// and `growth`; the layer file's bytes.
 pub(super) fn save(
     dir: &Path,
     problem: u64,
@@ -79,7 +79,7 @@ pub(super) fn save(
     layer: &Layer,
     (widest, growth): (u64, &Growth),
     ctl: &Control,
-) -> Result<(), SearchError> {
+) -> Result<u64, SearchError> {
     let mut extras = growth.saved();
     extras.push((WIDEST, widest));
     let step = step as u64;

@@ -530,6 +530,18 @@ fn a_resumed_count_reports_the_steps_already_done() {
     let stopped = count_paths_within(&board, None, false, 1, storage, &ctl);
     assert!(stopped.is_err());
     assert_eq!(ctl.progress(), (10, 25));
+    // Each note after a saved step says what its checkpoint took.
+    let notes = ctl.take_notes();
+    assert!(notes.is_empty(), "{notes:?}");
+    let ctl = Control::new();
+    count_paths_within(&board, None, false, 1, storage, &ctl).unwrap();
+    let notes = ctl.take_notes();
+    assert_eq!(notes.len(), 15);
+    assert!(!notes[0].contains("checkpoint"), "{}", notes[0]);
+    for (k, note) in notes.iter().enumerate().skip(1) {
+        let said = format!("; checkpoint of step {}: ", k + 10);
+        assert!(note.contains(&said) && note.ends_with(" s"), "{note}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
