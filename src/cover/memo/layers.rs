@@ -522,7 +522,8 @@ fn found(layer: Option<&Vec<Shard>>, key: &[u64], h: u64) -> u128 {
 }
 
 /// Replace every kept state's ways by the covers that finish it, from the
-/// last layer back, each layer's tables in parallel on `threads` threads.
+/// last layer back, each layer's tables in parallel on `threads` threads
+/// (on the pool from the first layer shared out on, as in [`forward`]).
 pub(super) fn backward(
     p: &Problem,
     lay: &Layout,
@@ -533,38 +534,56 @@ pub(super) fn backward(
     let stop = Stop::new(ctl);
     let mut pool = LazyPool::new(threads);
     for i in (0..layers.len()).rev() {
-        let (head, later) = layers.split_at_mut(i + 1);
-        let later = &*later;
-        let item = i as u32;
-        let words = lay.key_words(item);
-        let finish = |walker: &mut Walker, shard: &mut Shard| -> Result<(), SearchError> {
-            let Shard { keys, counts, .. } = shard;
-            for (e, count) in counts.iter_mut().enumerate() {
-                walker.ticker.tick(&stop)?;
-                let state = &keys[e * words..(e + 1) * words];
-                let mut covers = 0u128;
-                let closed = walker.hand_down(lay, state, item, |child, j, h| {
-                    let after = later.get((j - item - 1) as usize);
-                    covers = sum(covers, found(after, child, h))?;
-                    Ok(())
-                })?;
-                *count = sum(covers, closed)?;
-            }
-            Ok(())
-        };
-        let fresh = || Walker::new(lay, p);
-        let layer = &mut head[i];
-        let states: usize = layer.iter().map(Shard::len).sum();
+        let states: usize = layers[i].iter().map(Shard::len).sum();
         if shared(threads, states) {
-            pool.install(|| layer.par_iter_mut().try_for_each_init(fresh, finish))??;
-        } else {
-            let mut own = fresh();
-            layer
-                .iter_mut()
-                .try_for_each(|shard| finish(&mut own, shard))?;
+            let rest = |k| finish_layer(p, lay, layers, k, threads, &stop);
+            return pool.install(|| (0..=i).rev().try_for_each(rest))?;
         }
+        finish_layer(p, lay, layers, i, threads, &stop)?;
     }
     Ok(())
+}
+
+/// [`backward`] for layer `i` (the layers after it finished), its tables
+/// in parallel on the pool it runs in where the layer is shared out.
+fn finish_layer(
+    p: &Problem,
+    lay: &Layout,
+    layers: &mut [Vec<Shard>],
+    i: usize,
+    threads: usize,
+    stop: &Stop,
+) -> Result<(), SearchError> {
+    let (head, later) = layers.split_at_mut(i + 1);
+    let later = &*later;
+    let item = i as u32;
+    let words = lay.key_words(item);
+    let finish = |walker: &mut Walker, shard: &mut Shard| -> Result<(), SearchError> {
+        let Shard { keys, counts, .. } = shard;
+        for (e, count) in counts.iter_mut().enumerate() {
+            walker.ticker.tick(stop)?;
+            let state = &keys[e * words..(e + 1) * words];
+            let mut covers = 0u128;
+            let closed = walker.hand_down(lay, state, item, |child, j, h| {
+                let after = later.get((j - item - 1) as usize);
+                covers = sum(covers, found(after, child, h))?;
+                Ok(())
+            })?;
+            *count = sum(covers, closed)?;
+        }
+        Ok(())
+    };
+    let fresh = || Walker::new(lay, p);
+    let layer = &mut head[i];
+    let states: usize = layer.iter().map(Shard::len).sum();
+    if shared(threads, states) {
+        layer.par_iter_mut().try_for_each_init(fresh, finish)
+    } else {
+        let mut own = fresh();
+        layer
+            .iter_mut()
+            .try_for_each(|shard| finish(&mut own, shard))
+    }
 }
 
 #[cfg(test)]
