@@ -489,8 +489,12 @@ pub struct Packed<W: Count> {
 impl<W: Count> Packed<W> {
     /// An empty shard with room for `n` entries (`what` it is, in a memory error).
     pub fn with_capacity(n: usize, what: &str) -> Result<Self, SearchError> {
+        let slots = crate::memory::try_with_capacity(n, what)?;
+        // A shard read back from disk is fresh memory, first touched in
+        // order: a fault a page cost about as much as decoding the shard.
+        advise_huge(&slots);
         Ok(Packed {
-            slots: crate::memory::try_with_capacity(n, what)?,
+            slots,
             wide: WideMap::default(),
         })
     }
@@ -500,6 +504,20 @@ impl<W: Count> Packed<W> {
         crate::memory::try_reserve(&mut self.slots, 1, "a layer shard")?;
         let count = slot_count(&mut self.wide, key, count)?;
         self.slots.push([key, count]);
+        Ok(())
+    }
+
+    /// Add an entry whose count is `narrow` as a slot holds it (below
+    /// [`WIDE`]; its key not in the shard yet, and not 0).
+    #[inline]
+    pub(in crate::layers) fn push_narrow(
+        &mut self,
+        key: u64,
+        narrow: u64,
+    ) -> Result<(), SearchError> {
+        debug_assert!(narrow != WIDE);
+        crate::memory::try_reserve(&mut self.slots, 1, "a layer shard")?;
+        self.slots.push([key, narrow]);
         Ok(())
     }
 

@@ -29,7 +29,7 @@
 //! allocation taken from a damaged length.
 
 use crate::error::SearchError;
-use crate::layers::count::Count;
+use crate::layers::count::{Count, WIDE};
 use crate::layers::table::Packed;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, ErrorKind, Read, Seek, SeekFrom, Write};
@@ -518,11 +518,20 @@ pub fn read_shard<W: Count>(extent: &Extent, label: Label) -> Result<Packed<W>, 
             _ => return Err(record.corrupt("holds keys out of order")),
         };
         let from = at + 1 + gap_len;
+        at = from + len;
+        // Most counts fit a slot's 64 bits: read whole and cut to length.
+        if len <= 8 {
+            let raw = u64::from_le_bytes(buf[from..from + 8].try_into().unwrap_or_default());
+            let narrow = raw & ((1u128 << (8 * len)) - 1) as u64;
+            if narrow != WIDE {
+                packed.push_narrow(key, narrow)?;
+                continue;
+            }
+        }
         for (i, byte) in count[..W::BYTES].iter_mut().enumerate() {
             *byte = if i < len { buf[from + i] } else { 0 };
         }
         packed.push(key, W::take(&count[..W::BYTES]))?;
-        at = from + len;
     }
     // What is left of the payload is padding: less than a word, zeros.
     if left > 0 || filled - at >= 8 || buf[at..filled].iter().any(|&b| b != 0) {

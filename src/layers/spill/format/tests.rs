@@ -603,3 +603,40 @@ fn every_altered_or_cut_record_is_refused_by_a_copy() {
     let back = read_shard::<u128>(&copy, label).unwrap();
     assert_eq!(entries(&back), entries(&packed));
 }
+
+/// The time to read back a shard of ten million entries of each count
+/// type (`cargo test --release read_speed -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn read_speed() {
+    fn timed<W: Count>(make: impl Fn(u64) -> W) {
+        let spill = Spill::new(0, None);
+        let n = 10_000_000u64;
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut entries: Vec<(u64, W)> = (1..=n)
+            .map(|k| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (k * 1_000_003 + (x & 0xffff), make(x >> (16 + (x & 31))))
+            })
+            .collect();
+        entries.sort_by_key(|e| e.0);
+        entries.dedup_by_key(|e| e.0);
+        let packed = Packed::from_entries(&entries);
+        let label = label_of(1, 0);
+        let extent = written(&spill, label, &packed);
+        let mut best = f64::MAX;
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            let back = read_shard::<W>(&extent, label).unwrap();
+            best = best.min(t.elapsed().as_secs_f64());
+            assert_eq!(back.len(), entries.len());
+        }
+        let ns = best * 1e9 / entries.len() as f64;
+        println!("{} bytes a count: {ns:.2} ns an entry", W::BYTES);
+    }
+    timed(|v| v);
+    timed(|v| v as u128);
+    timed(|v| U256::from(v as u128));
+}
