@@ -45,14 +45,21 @@ print("after", solvers.count_tours(5, 5, start="all"))
 """
 
 
-def limited(call: str, limit: int, timeout: float = 120) -> str:
+def limited(call: str, limit: int, timeout: float = 120, arenas: int | None = None) -> str:
     """The child's report of ``call`` under an address-space ``limit``
-    (bytes), after checking that it exited cleanly and still counted."""
+    (bytes), after checking that it exited cleanly and still counted;
+    ``arenas``: at most that many malloc arenas in the child (glibc's
+    ``MALLOC_ARENA_MAX``: each thread's arena reserves 64 MB of address
+    space, so the room a limit leaves depends on how many threads ran)."""
+    env = dict(os.environ)
+    if arenas is not None:
+        env["MALLOC_ARENA_MAX"] = str(arenas)
     child = subprocess.run(
         [PRLIMIT, f"--as={limit}", sys.executable, "-c", CHILD.format(call=call)],
         capture_output=True,
         text=True,
         timeout=timeout,
+        env=env,
     )
     out = child.stdout + child.stderr
     assert "memory allocation of" not in out, out  # Rust's abort message
